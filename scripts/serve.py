@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Serve ``dist/`` locally the way Netlify would.
+
+Builds first (unless ``--no-build``), then serves on http://127.0.0.1:PORT with correct
+MIME types and the ``[[headers]]`` rules of ``netlify.toml`` (CSP, caching, ...), so the
+e2e suite runs under the real production headers.
+
+Usage: ``python scripts/serve.py [--port 8000] [--no-build] [--dir dist] [--verbose]``.
+``--port 0`` picks a free port; the first stdout line is always ``serving URL``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import functools
+import sys
+import tomllib
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".py": "text/plain; charset=utf-8",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".webmanifest": "application/manifest+json",
+    ".css": "text/css",
+    ".html": "text/html; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+
+HeaderRule = tuple[str, dict[str, str]]
+
+
+def load_header_rules(netlify_toml: Path) -> list[HeaderRule]:
+    """Return netlify.toml's ``[[headers]]`` as (path pattern, headers) pairs, in order."""
+    if not netlify_toml.is_file():
+        return []
+    config = tomllib.loads(netlify_toml.read_text())
+    return [(rule["for"], dict(rule.get("values", {}))) for rule in config.get("headers", [])]
+
+
+def headers_for(path: str, rules: list[HeaderRule]) -> dict[str, str]:
+    """Headers of every rule matching ``path``; ``*`` matches any characters (also "/").
+
+    Later rules override earlier ones for the same header (Netlify would merge them,
+    so netlify.toml keeps each header in one rule per path).
+    """
+    out: dict[str, str] = {}
+    for pattern, values in rules:
+        if fnmatch.fnmatchcase(path, pattern):
+            out.update(values)
+    return out
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """Static file handler with explicit MIME types, netlify headers and quiet logs."""
+
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    header_rules: list[HeaderRule] = []
+    verbose = False
+
+    def end_headers(self) -> None:
+        path = unquote(urlsplit(self.path).path)
+        for name, value in headers_for(path, self.header_rules).items():
+            if name.lower() != "content-type":  # set in guess_type, never twice
+                self.send_header(name, value)
+        super().end_headers()
+
+    def guess_type(self, path: str | Path) -> str:
+        url_path = unquote(urlsplit(self.path).path)
+        for name, value in headers_for(url_path, self.header_rules).items():
+            if name.lower() == "content-type":
+                return value
+        return super().guess_type(path)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib name)
+        if self.verbose:
+            super().log_message(format, *args)
+
+    def log_error(self, format: str, *args: object) -> None:  # noqa: A002
+        # 404s and broken pipes are worth seeing even when quiet.
+        sys.stderr.write(f"[serve] {format % args}\n")
+
+
+def make_server(directory: Path, port: int = 0, verbose: bool = False) -> ThreadingHTTPServer:
+    """A threaded server for ``directory`` on 127.0.0.1 with netlify.toml's headers."""
+    handler = type(
+        "SkylineHandler",
+        (Handler,),
+        {"header_rules": load_header_rules(ROOT / "netlify.toml"), "verbose": verbose},
+    )
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", port), functools.partial(handler, directory=str(directory))
+    )
+    server.daemon_threads = True
+    return server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Build and serve dist/ like Netlify.")
+    parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    parser.add_argument("--no-build", action="store_true", help="serve dist/ as it is")
+    parser.add_argument("--dir", type=Path, default=ROOT / "dist", help="folder to serve")
+    parser.add_argument("--verbose", action="store_true", help="log every request")
+    args = parser.parse_args()
+    directory = args.dir.resolve()
+    if not args.no_build:
+        import build  # scripts/build.py
+
+        build.build(directory)
+    if not (directory / "index.html").is_file():
+        sys.exit(f"[serve] {directory}/index.html missing: run scripts/build.py first")
+    server = make_server(directory, args.port, args.verbose)
+    host, port = server.server_address[:2]
+    print(f"serving http://{host}:{port}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
