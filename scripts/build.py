@@ -49,6 +49,20 @@ PYSCRIPT_CHUNK_PREFIXES = ("core-", "error-")
 # unchanged rebuild keeps the same service-worker cache name.
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest date a zip can hold
 
+# Not part of the Python package: skipped when copying the source to build the wheel.
+WHEEL_SOURCE_IGNORE = (
+    ".git",
+    "node_modules",
+    "dist",
+    "build",
+    "*.egg-info",
+    "__pycache__",
+    ".*_cache",
+    "web",
+    "e2e",
+    "tests",
+    "test-results",
+)
 TEMPLATE_FILES = {"index.html", "pyscript.json", "sw.js"}  # rendered, not copied
 
 
@@ -79,16 +93,22 @@ def ensure_node_modules() -> None:
 
 
 def build_wheel(tmp: Path) -> Path:
-    """Build the repo's wheel with pip (always present), fully reproducibly."""
+    """Build the repo's wheel with pip (always present), fully reproducibly.
+
+    Built from a clean copy of the source: setuptools' in-tree build/ folder would
+    leave stale modules in the wheel and litter the work tree.
+    """
+    src = tmp / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(*WHEEL_SOURCE_IGNORE))
     env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "PIP_NO_INPUT": "1"}
-    cmd = [sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "-q", "-w", str(tmp)]
+    cmd = [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w", str(tmp)]
     # Reuse the local setuptools/wheel when both are importable: no PyPI round trip.
     # Otherwise pip's build isolation fetches them (fresh machines).
     probe = subprocess.run([sys.executable, "-c", "import setuptools, wheel"], capture_output=True)
     if probe.returncode == 0:
         cmd.append("--no-build-isolation")
     log("building wheel")
-    subprocess.run(cmd, cwd=ROOT, env=env, check=True)
+    subprocess.run(cmd, cwd=tmp, env=env, check=True)
     wheels = sorted(tmp.glob("skyline-*.whl"))
     if len(wheels) != 1:
         sys.exit(f"[build] expected one skyline wheel, got {wheels}")
@@ -198,7 +218,11 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, wheel: str) -> 
 
 def write_service_worker(out: Path) -> tuple[str, list[str]]:
     """Render sw.js with every file in dist (plus "./") and a content-hash cache name."""
-    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    files = sorted(
+        rel
+        for rel in (p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+        if rel != "sw.js"  # the SW script is not precached: the browser updates it itself
+    )
     digest = hashlib.sha256()
     for rel in files:
         digest.update(rel.encode() + b"\0" + (out / rel).read_bytes() + b"\0")

@@ -14,14 +14,15 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import functools
+import importlib.util
 import sys
 import tomllib
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from types import ModuleType
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
 
 MIME_TYPES = {
     ".wasm": "application/wasm",
@@ -37,7 +38,21 @@ MIME_TYPES = {
     ".svg": "image/svg+xml",
 }
 
+
+def load_script(name: str) -> ModuleType:
+    """Import scripts/NAME.py under a private name ("build" would clash with pypa/build)."""
+    spec = importlib.util.spec_from_file_location(
+        f"skyline_{name}", ROOT / "scripts" / f"{name}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 HeaderRule = tuple[str, dict[str, str]]
+NETLIFY_DEFAULT_CACHE_CONTROL = "public, max-age=0, must-revalidate"
 
 
 def load_header_rules(netlify_toml: Path) -> list[HeaderRule]:
@@ -70,7 +85,10 @@ class Handler(SimpleHTTPRequestHandler):
 
     def end_headers(self) -> None:
         path = unquote(urlsplit(self.path).path)
-        for name, value in headers_for(path, self.header_rules).items():
+        # Netlify's default when no rule sets it: always revalidate (ETag / 304).
+        headers = {"Cache-Control": NETLIFY_DEFAULT_CACHE_CONTROL}
+        headers.update(headers_for(path, self.header_rules))
+        for name, value in headers.items():
             if name.lower() != "content-type":  # set in guess_type, never twice
                 self.send_header(name, value)
         super().end_headers()
@@ -91,6 +109,15 @@ class Handler(SimpleHTTPRequestHandler):
         sys.stderr.write(f"[serve] {format % args}\n")
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A browser closing a tab mid-download is normal; anything else is reported.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 def make_server(directory: Path, port: int = 0, verbose: bool = False) -> ThreadingHTTPServer:
     """A threaded server for ``directory`` on 127.0.0.1 with netlify.toml's headers."""
     handler = type(
@@ -98,11 +125,7 @@ def make_server(directory: Path, port: int = 0, verbose: bool = False) -> Thread
         (Handler,),
         {"header_rules": load_header_rules(ROOT / "netlify.toml"), "verbose": verbose},
     )
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(handler, directory=str(directory))
-    )
-    server.daemon_threads = True
-    return server
+    return Server(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
 
 
 def main() -> None:
@@ -114,9 +137,7 @@ def main() -> None:
     args = parser.parse_args()
     directory = args.dir.resolve()
     if not args.no_build:
-        import build  # scripts/build.py
-
-        build.build(directory)
+        load_script("build").build(directory)
     if not (directory / "index.html").is_file():
         sys.exit(f"[serve] {directory}/index.html missing: run scripts/build.py first")
     server = make_server(directory, args.port, args.verbose)

@@ -7,7 +7,15 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE_NAME)
-      .then((cache) => cache.addAll(PRECACHE))
+      // Revalidate our unversioned files (a stale HTTP-cache copy would poison this
+      // version's cache); the runtime/ folders are versioned and immutable.
+      .then((cache) =>
+        cache.addAll(
+          PRECACHE.map(
+            (url) => new Request(url, { cache: url.startsWith("./runtime/") ? "default" : "no-cache" }),
+          ),
+        ),
+      )
       .then(() => self.skipWaiting()),
   );
 });

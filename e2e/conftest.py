@@ -1,0 +1,333 @@
+"""Browser-test fixtures for the Skyline web build (pytest-playwright + Debian Chromium).
+
+Quick guide for writing a UI test::
+
+    def test_something(app_page):            # page already booted to body[data-ready="1"]
+        app_page.get_by_role("button", name="Roll").click()
+        ...                                  # foreign requests / console errors / CSP
+                                             # violations fail the test at teardown
+
+Fixtures (all defined here):
+
+``site_url`` (session)
+    Base URL (``http://127.0.0.1:PORT/``) of ``dist/`` served by
+    ``scripts/serve.py --no-build`` in a subprocess, with netlify.toml's headers (the real
+    CSP). ``dist/`` is built once per session unless ``SKYLINE_NO_BUILD=1``. Also exposed
+    as pytest-base-url's ``base_url``, so ``page.goto("/")`` works with the stock ``page``.
+``dist_dir`` (session)
+    Path of the built ``dist/``.
+``app_context`` (session)
+    One persistent Chromium context (real disk cache, service worker allowed) shared by
+    the ``app_page`` tests: only the first test pays the cold boot. Don't set it offline
+    or change its permissions; use ``persistent_context`` for that.
+``app_page`` (function)
+    A fresh page in ``app_context``, opened at ``site_url`` and waited until ready, with
+    a ``Guard`` attached (see below). localStorage/sessionStorage are cleared afterwards.
+``guard`` (function)
+    ``Guard`` that records every request, console error, page error and CSP violation of
+    the pages/contexts given to ``guard.attach(...)``; at teardown it fails the test if a
+    request left 127.0.0.1 or anything went wrong. ``guard.assert_clean()`` checks early;
+    ``guard.allow_console(regex)`` tolerates an expected console error.
+``open_app`` / ``wait_ready`` (session; they return functions)
+    ``open_app(page, url=None)`` goes to the app and waits for ``body[data-ready="1"]``
+    (60 s), failing fast if the loading screen shows its error; ``wait_ready(page)`` only
+    waits (e.g. after ``page.reload()``). Fixtures rather than imports: pytest may load
+    another ``conftest`` module under the same name, so never ``from conftest import``.
+``site_build`` (session)
+    ``scripts/build.py`` as a module (``write_service_worker``, ``WEB``, ...).
+``persistent_context`` (function)
+    Factory: ``ctx = persistent_context()`` launches Chromium with a throw-away profile
+    (disk cache, like a real visitor; default contexts keep only a memory cache that
+    drops the 9.6 MB wasm). Use it for offline/service-worker tests. Closed at teardown.
+``serve_dir`` (function)
+    Factory: ``url, server = serve_dir(path)`` serves any folder (e.g. a modified copy of
+    dist) in a thread with the netlify headers; ``server.shutdown()`` stops it (offline
+    tests). Stopped at teardown.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Playwright, Request
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_serve() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("skyline_serve", ROOT / "scripts" / "serve.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+serve = _load_serve()  # scripts/serve.py
+_site_build = serve.load_script("build")  # scripts/build.py
+
+CHROMIUM = os.environ.get("SKYLINE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+READY_SELECTOR = 'body[data-ready="1"]'
+READY_TIMEOUT_MS = 60_000
+ALLOWED_HOSTS = {"127.0.0.1"}
+ALLOWED_SCHEMES = {"data", "blob", "about"}
+
+# Reports CSP violations to the console so Guard sees them even if Chromium's own
+# "Refused to ..." message changes; Playwright init scripts are exempt from the CSP.
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI} ` +
+                `at ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
+
+# --- browser -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Use Debian's Chromium (Playwright's own browser downloads are not available)."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+def launch_persistent(playwright: Playwright, user_data_dir: Path, **kwargs: Any) -> BrowserContext:
+    ctx = playwright.chromium.launch_persistent_context(
+        str(user_data_dir),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        headless=True,
+        service_workers="allow",
+        **kwargs,
+    )
+    ctx.add_init_script(CSP_LISTENER)
+    return ctx
+
+
+@pytest.fixture
+def persistent_context(
+    playwright: Playwright, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., BrowserContext]]:
+    """Factory for persistent contexts (own profile + disk cache); closed at teardown."""
+    contexts: list[BrowserContext] = []
+
+    def make(**kwargs: Any) -> BrowserContext:
+        ctx = launch_persistent(playwright, tmp_path_factory.mktemp("profile"), **kwargs)
+        contexts.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+# --- site ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def dist_dir() -> Path:
+    """dist/, built once per session unless SKYLINE_NO_BUILD=1."""
+    dist = ROOT / "dist"
+    if os.environ.get("SKYLINE_NO_BUILD") != "1":
+        _site_build.build(dist)
+    assert (dist / "index.html").is_file(), "dist/ missing: run python scripts/build.py"
+    return dist
+
+
+@pytest.fixture(scope="session")
+def site_url(dist_dir: Path) -> Iterator[str]:
+    """dist/ served by scripts/serve.py (subprocess, free port, netlify headers)."""
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--no-build", "--port", "0"]
+        + ["--dir", str(dist_dir)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # "serving http://127.0.0.1:PORT/"
+    if not line.startswith("serving "):
+        proc.kill()
+        pytest.fail(f"serve.py did not start: {line!r}")
+    yield line.split()[1]
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def base_url(site_url: str) -> str:
+    """pytest-base-url hook: lets the stock ``page`` fixture use ``page.goto("/")``."""
+    return site_url
+
+
+@pytest.fixture
+def serve_dir() -> Iterator[Callable[[Path], tuple[str, ThreadingHTTPServer]]]:
+    """Factory: serve a folder in a thread -> (url, server); servers stop at teardown."""
+    servers: list[ThreadingHTTPServer] = []
+
+    def start(directory: Path) -> tuple[str, ThreadingHTTPServer]:
+        server = serve.make_server(directory, 0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        host, port = server.server_address[:2]
+        return f"http://{host}:{port}/", server
+
+    yield start
+    for server in servers:
+        server.shutdown()  # no-op if the test already stopped it
+        server.server_close()
+
+
+@pytest.fixture
+def site_copy(dist_dir: Path, tmp_path: Path) -> Path:
+    """A private copy of dist/ that a test may modify (e.g. to simulate a new deploy)."""
+    copy = tmp_path / "site"
+    shutil.copytree(dist_dir, copy)
+    return copy
+
+
+# --- guard ---------------------------------------------------------------------------
+
+
+@dataclass
+class Guard:
+    """Collects what the watched pages do; ``assert_clean`` fails on anything bad."""
+
+    requests: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    allowed_console: list[re.Pattern[str]] = field(default_factory=list)
+
+    def attach(self, target: Page | BrowserContext) -> None:
+        """Watch a page, or a whole context (its pages, service worker and future pages)."""
+        if isinstance(target, BrowserContext):
+            target.on("request", self._on_request)
+            for page in target.pages:
+                self._watch_page(page)
+            target.on("page", self._watch_page)
+        else:
+            target.on("request", self._on_request)
+            self._watch_page(target)
+
+    def allow_console(self, pattern: str) -> None:
+        """Tolerate console errors matching ``pattern`` (regex) for this test."""
+        self.allowed_console.append(re.compile(pattern))
+
+    @property
+    def csp_violations(self) -> list[str]:
+        return [m for m in self.console_errors if "Content Security Policy" in m or "CSP" in m]
+
+    def assert_clean(self) -> None:
+        errors = [
+            m for m in self.console_errors if not any(p.search(m) for p in self.allowed_console)
+        ]
+        assert not self.foreign, f"requests left 127.0.0.1: {self.foreign}"
+        assert not self.page_errors, f"uncaught page errors: {self.page_errors}"
+        assert not errors, f"console errors: {errors}"
+
+    def _watch_page(self, page: Page) -> None:
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+
+    def _on_request(self, request: Request) -> None:
+        if request.url in self.requests:
+            return  # context + page listeners both fire for page requests
+        self.requests.append(request.url)
+        parts = urlsplit(request.url)
+        if parts.scheme not in ALLOWED_SCHEMES and parts.hostname not in ALLOWED_HOSTS:
+            self.foreign.append(request.url)
+
+    def _on_console(self, msg: ConsoleMessage) -> None:
+        if msg.type == "error":
+            self.console_errors.append(msg.text)
+
+
+@pytest.fixture
+def guard() -> Iterator[Guard]:
+    """A Guard whose findings fail the test at teardown (see module docstring)."""
+    g = Guard()
+    yield g
+    g.assert_clean()
+
+
+# --- app -----------------------------------------------------------------------------
+
+
+def _open_app(page: Page, url: str | None = None) -> Page:
+    """Open the app (default: the page's base URL) and wait until it is ready."""
+    page.goto(url or "/", wait_until="commit")
+    _wait_ready(page)
+    return page
+
+
+def _wait_ready(page: Page) -> None:
+    """Wait for body[data-ready="1"], failing fast when the loading error shows."""
+    page.wait_for_function(
+        "document.body?.dataset.ready === '1' ||"
+        " document.getElementById('loading-error')?.hidden === false",
+        timeout=READY_TIMEOUT_MS,
+    )
+    assert page.locator(READY_SELECTOR).count() == 1, "the loading screen reported a failure"
+
+
+@pytest.fixture(scope="session")
+def open_app() -> Callable[..., Page]:
+    """``open_app(page, url=None)``: go to the app, wait until ready (60 s); returns page."""
+    return _open_app
+
+
+@pytest.fixture(scope="session")
+def wait_ready() -> Callable[[Page], None]:
+    """``wait_ready(page)``: wait for body[data-ready="1"] (e.g. after ``page.reload()``)."""
+    return _wait_ready
+
+
+@pytest.fixture(scope="session")
+def site_build() -> ModuleType:
+    """scripts/build.py as a module (e.g. ``site_build.write_service_worker(folder)``)."""
+    return _site_build
+
+
+@pytest.fixture(scope="session")
+def app_context(
+    playwright: Playwright, site_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BrowserContext]:
+    """Session-wide persistent context: disk cache + SW make every boot after the first warm."""
+    ctx = launch_persistent(playwright, tmp_path_factory.mktemp("app-profile"), base_url=site_url)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def app_page(app_context: BrowserContext, site_url: str, guard: Guard) -> Iterator[Page]:
+    """A booted app page in the shared context, guarded; storage cleared afterwards."""
+    page = app_context.new_page()
+    guard.attach(page)
+    _open_app(page, site_url)
+    yield page
+    if not page.is_closed():
+        page.evaluate("localStorage.clear(); sessionStorage.clear()")
+        page.close()

@@ -1,0 +1,174 @@
+"""The page boots, stays on 127.0.0.1 under the real CSP, works offline and updates."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import Browser, BrowserContext, Page
+
+if TYPE_CHECKING:
+    from conftest import Guard
+
+ServeDir = Callable[[Path], tuple[str, ThreadingHTTPServer]]
+OpenApp = Callable[..., Page]
+WaitReady = Callable[[Page], None]
+
+# Records every value the progress bar takes (init scripts run before the page's own).
+PROGRESS_RECORDER = """
+window.__progress = [];
+new MutationObserver(() => {
+  const bar = document.getElementById("loading-progress");
+  if (bar && window.__progress.at(-1) !== bar.value) window.__progress.push(bar.value);
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["value"] });
+"""
+
+
+def cache_names(page: Page) -> list[str]:
+    return page.evaluate("caches.keys()")
+
+
+def wait_for_sw_control(page: Page) -> None:
+    """Wait until the service worker is active and controls the page (precache done)."""
+    page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
+
+
+def sw_cache_name(site: Path) -> str:
+    return json.loads(
+        (site / "sw.js").read_text().split("const CACHE_NAME = ", 1)[1].split(";", 1)[0]
+    )
+
+
+def test_boots_to_ready(app_page: Page, guard: Guard) -> None:
+    assert app_page.locator("#app").inner_text().startswith("skyline")
+    assert app_page.locator("#loading").is_hidden()
+    assert app_page.evaluate("document.getElementById('loading-progress').value") == 100
+    guard.assert_clean()
+    assert guard.requests, "no request recorded"
+
+
+def test_no_foreign_request_no_error_cold(
+    persistent_context: Callable[..., BrowserContext],
+    site_url: str,
+    guard: Guard,
+    open_app: OpenApp,
+) -> None:
+    """A first visit (empty cache): every request stays local, no CSP violation or error."""
+    ctx = persistent_context()
+    guard.attach(ctx)
+    page = ctx.new_page()
+    open_app(page, site_url)
+    guard.assert_clean()
+    assert not guard.csp_violations
+    urls = " ".join(guard.requests)
+    for needed in ("pyodide.asm.wasm", "python_stdlib.zip", ".whl", "main.py", "core.js"):
+        assert needed in urls
+    assert ".map" not in urls  # no source maps shipped or asked for
+
+
+def test_loading_screen_shows_real_progress(
+    persistent_context: Callable[..., BrowserContext],
+    site_url: str,
+    guard: Guard,
+    wait_ready: WaitReady,
+) -> None:
+    ctx = persistent_context()
+    ctx.add_init_script(PROGRESS_RECORDER)
+    page = ctx.new_page()
+    guard.attach(page)
+    page.goto(site_url, wait_until="commit")
+    page.locator("#loading").wait_for(state="visible")
+    assert page.locator(READY := 'body[data-ready="1"]').count() == 0
+    # Step labels come from i18n/en.json (Chromium's default locale here is en-US).
+    page.wait_for_function("document.querySelector('[data-step=runtime]').textContent.length > 0")
+    wait_ready(page)
+    assert page.locator(READY).count() == 1
+    assert page.locator("#loading").is_hidden()
+    values = page.evaluate("window.__progress")
+    assert values[-1] == 100
+    assert any(0 < v < 70 for v in values), f"no byte progress recorded: {values}"
+
+
+def test_loading_screen_german(browser: Browser, site_url: str, site_build: ModuleType) -> None:
+    ctx = browser.new_context(locale="de-DE")
+    try:
+        page = ctx.new_page()
+        page.goto(site_url, wait_until="commit")
+        step = page.locator("[data-step=python]")
+        page.wait_for_function("document.querySelector('[data-step=python]').textContent")
+        assert (
+            step.inner_text()
+            == json.loads((site_build.WEB / "i18n" / "de.json").read_text())["loading.python"]
+        )
+        assert page.evaluate("document.documentElement.lang") == "de"
+    finally:
+        ctx.close()
+
+
+def test_offline_reload_boots_from_service_worker(
+    persistent_context: Callable[..., BrowserContext],
+    site_copy: Path,
+    serve_dir: ServeDir,
+    guard: Guard,
+    open_app: OpenApp,
+    wait_ready: WaitReady,
+) -> None:
+    url, server = serve_dir(site_copy)
+    ctx = persistent_context()
+    page = ctx.new_page()
+    guard.attach(page)
+    open_app(page, url)
+    wait_for_sw_control(page)
+    assert cache_names(page) == [sw_cache_name(site_copy)]
+
+    server.shutdown()  # the site is gone ...
+    ctx.set_offline(True)  # ... and so is the network
+    start = time.monotonic()
+    page.reload(wait_until="commit")
+    wait_ready(page)
+    print(f"offline reload ready in {time.monotonic() - start:.2f} s")
+    # The browser's SW update check cannot reach sw.js: expected while offline.
+    guard.allow_console(r"(?i)service ?worker|sw\.js|ERR_INTERNET_DISCONNECTED")
+
+
+def test_new_build_gets_new_cache_and_old_cache_is_deleted(
+    persistent_context: Callable[..., BrowserContext],
+    site_copy: Path,
+    serve_dir: ServeDir,
+    guard: Guard,
+    open_app: OpenApp,
+    wait_ready: WaitReady,
+    site_build: ModuleType,
+) -> None:
+    url, _ = serve_dir(site_copy)
+    ctx = persistent_context()
+    page = ctx.new_page()
+    guard.attach(page)
+    open_app(page, url)
+    wait_for_sw_control(page)
+    old = sw_cache_name(site_copy)
+    assert cache_names(page) == [old]
+
+    # "Deploy" a build with changed content: new main.py, sw.js regenerated by the build.
+    main_py = site_copy / "main.py"
+    main_py.write_text(main_py.read_text() + '\ndocument.body.dataset.variant = "new"\n')
+    (site_copy / "sw.js").unlink()
+    new, _ = site_build.write_service_worker(site_copy)
+    assert new != old
+    # Same content -> same name: unchanged rebuilds keep the visitors' cache.
+    assert site_build.write_service_worker(site_copy)[0] == new
+
+    page.reload(wait_until="commit")  # the navigation makes the browser re-check sw.js
+    wait_ready(page)
+    deadline = time.monotonic() + 60
+    while cache_names(page) != [new]:  # new SW installed, activated, old cache deleted
+        assert time.monotonic() < deadline, f"caches still {cache_names(page)}"
+        page.wait_for_timeout(200)
+    page.reload(wait_until="commit")
+    wait_ready(page)
+    assert page.evaluate("document.body.dataset.variant") == "new"
