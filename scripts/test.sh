@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The project's one test command: installs everything it needs on a fresh
+# machine (pip packages, npm packages via the build, Debian's chromium), then
+# lints and runs every test: engine unit/property tests and the Playwright e2e suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
+if [ ! -x /usr/bin/chromium ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+python3 -m pip install -q --disable-pip-version-check -e ".[test]"
+
+python3 -m ruff check skyline tests e2e scripts web
+# e2e/conftest.py builds dist/ (npm ci, wheel) once and serves it on 127.0.0.1
+python3 -m pytest -q -p no:cacheprovider "$@"

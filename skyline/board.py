@@ -1,0 +1,489 @@
+"""The :class:`Board`: a game with its history, undo, record and JSON form.
+
+>>> board = Board.new(["Ada"], seed="demo")
+>>> board.push_text("tGGU")
+>>> board.can_undo(), board.pop(), board.state.phase.name
+(True, Take(types=(<DieType.GROUND: 0>, <DieType.GROUND: 0>, <DieType.UPPER: 1>)), 'TAKE')
+>>> board.push_text("tGGG"); board.push_text("r0.1.2"); board.can_undo()
+False
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+from urllib.parse import quote, unquote
+
+from .core import (
+    Abandon,
+    Action,
+    Build,
+    BuildPlan,
+    Building,
+    Column,
+    Demolish,
+    Die,
+    DieType,
+    EndTurn,
+    Face,
+    GameState,
+    IllegalActionError,
+    Options,
+    Phase,
+    Player,
+    Roll,
+    Take,
+    TakeDistrict,
+    apply_action,
+    completed_count,
+    final_buildings,
+    legal_actions,
+    new_game,
+    parse_action,
+    plan_build,
+    ranking,
+    scenario_met,
+    score,
+    seeded_faces,
+    solo_level,
+    validate_options,
+)
+
+RECORD_MAGIC = "skyline1"
+JSON_FORMAT = "skyline-game"
+JSON_VERSION = 1
+MAX_RECORD_ACTIONS = 5000
+
+
+class RecordError(ValueError):
+    """A game record or saved game that cannot be loaded; the message says why."""
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+class Board:
+    """A game in progress: the current state, the actions that led to it, undo.
+
+    Each build, demolition and abandon is its own undo step; taking dice can be
+    undone until the roll; a roll or the end of a turn commits everything before it.
+    """
+
+    def __init__(self, options: Options) -> None:
+        self.options = validate_options(options)
+        self._states: list[GameState] = [new_game(self.options)]
+        self._actions: list[Action] = []
+        self._floor = 0  # actions before this index cannot be undone
+
+    @classmethod
+    def new(
+        cls,
+        names: Sequence[str],
+        seed: str,
+        start_seat: int | None = 0,
+        all_nine: bool = False,
+        scenario: str | None = None,
+    ) -> Board:
+        return cls(Options(tuple(names), seed, start_seat, all_nine, scenario))
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def state(self) -> GameState:
+        return self._states[-1]
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._actions)
+
+    def legal_actions(self) -> list[Action]:
+        return legal_actions(self.state)
+
+    def is_game_over(self) -> bool:
+        return self.state.phase is Phase.OVER
+
+    def scores(self) -> list[int]:
+        return [score(p) for p in self.state.players]
+
+    def ranking(self) -> list[int]:
+        return ranking(self.state)
+
+    def returns(self) -> list[float]:
+        """OpenSpiel-style returns: final points per seat (0 until the game is over)."""
+        return [float(s) for s in self.scores()] if self.is_game_over() else [0.0] * len(self.scores())
+
+    def can_undo(self) -> bool:
+        return len(self._actions) > self._floor
+
+    def plan_build(self, die_ids: Iterable[int]) -> BuildPlan:
+        return plan_build(self.state, die_ids)
+
+    # ------------------------------------------------------------------ moves
+
+    def push(self, action: Action, faces: Sequence[Face] | None = None) -> None:
+        """Apply a legal action (raises :class:`IllegalActionError` otherwise)."""
+        state = apply_action(self.state, action, faces)
+        self._states.append(state)
+        self._actions.append(action)
+        if isinstance(action, Roll | EndTurn):
+            self._floor = len(self._actions)
+
+    def push_text(self, token: str) -> None:
+        self.push(parse_action(token))
+
+    def pop(self) -> Action:
+        """Undo the last action; raise :class:`IllegalActionError` if it is committed."""
+        if not self.can_undo():
+            raise IllegalActionError("no_undo", "nothing to undo: a roll or a finished turn is final")
+        self._states.pop()
+        return self._actions.pop()
+
+    def build_selection(self, die_ids: Iterable[int], choices: Sequence[int | None] = ()) -> BuildPlan:
+        """Build the selected dice, each as its own undo step.
+
+        Dice whose target is unique or equivalent are placed automatically;
+        ``choices`` answer, in order, the towers asked for. Returns the plan of
+        what remains: ``choice_die`` set means a tower must still be chosen.
+        Nothing is built if the selection cannot be placed in full.
+        """
+        remaining = set(die_ids)
+        plan = plan_build(self.state, remaining)
+        if not plan.feasible:
+            raise IllegalActionError("cannot_build_all", "not all selected dice can be built")
+        pending = list(choices)
+        while True:
+            for step in plan.steps:
+                self.push(step)
+                remaining.discard(step.die)
+            if plan.choice_die is None or not pending:
+                return plan
+            choice = pending.pop(0)
+            if choice not in plan.choices:
+                raise IllegalActionError("bad_choice", "that tower is not a choice for this die")
+            self.push(Build(plan.choice_die, choice))
+            remaining.discard(plan.choice_die)
+            if not remaining:
+                return BuildPlan(True, (), None, ())
+            plan = plan_build(self.state, remaining)
+
+    def copy(self) -> Board:
+        other = Board.__new__(Board)
+        other.options = self.options
+        other._states = list(self._states)
+        other._actions = list(self._actions)
+        other._floor = self._floor
+        return other
+
+    # ------------------------------------------------------------------ log
+
+    def log(self) -> list[dict[str, Any]]:
+        """The game's events in order, as plain dicts for the page to translate.
+
+        Each has ``event``, ``round`` and ``seat``; further keys depend on the event.
+        """
+        events: list[dict[str, Any]] = []
+        for before, action, after in zip(self._states, self._actions, self._states[1:], strict=False):
+            events.extend(describe(before, action, after))
+        return events
+
+    # ------------------------------------------------------------------ record
+
+    def record(self) -> str:
+        """The game as compact text: options, then the actions in notation.
+
+        >>> b = Board.new(["Ada", "Bo Li"], seed="s1"); b.push_text("tGGU"); b.record()
+        'skyline1 players=Ada,Bo%20Li seed=s1 start=0 nine=0 scenario=- | tGGU'
+        """
+        o = self.options
+        head = [
+            RECORD_MAGIC,
+            "players=" + ",".join(quote(n, safe="") for n in o.names),
+            f"seed={o.seed}",
+            f"start={o.start_seat}",
+            f"nine={int(o.all_nine)}",
+            f"scenario={o.scenario or '-'}",
+        ]
+        return " ".join(head) + " | " + " ".join(str(a) for a in self._actions)
+
+    @classmethod
+    def from_record(cls, text: str) -> Board:
+        """Load a record, validating every action by replaying it.
+
+        Raises :class:`RecordError` (a ValueError) with a precise message; never
+        returns a half-built game.
+        """
+        if not isinstance(text, str):
+            raise RecordError("record_type", "a record must be text")
+        if len(text) > 200_000:
+            raise RecordError("record_size", "the record is too long")
+        head, sep, body = text.partition("|")
+        if not sep:
+            raise RecordError("record_format", "the record has no '|' between options and actions")
+        options = parse_options(head)
+        try:
+            board = cls(options)
+        except ValueError as exc:
+            raise RecordError("record_options", f"bad options: {exc}") from None
+        tokens = body.split()
+        if len(tokens) > MAX_RECORD_ACTIONS:
+            raise RecordError("record_size", "the record has too many actions")
+        for number, token in enumerate(tokens, 1):
+            try:
+                board.push(parse_action(token))
+            except ValueError as exc:
+                raise RecordError(
+                    "record_action", f"action {number} ({token[:20]!r}) is not legal: {exc}",
+                    number=number,
+                ) from None
+        return board
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_json(self) -> str:
+        """Versioned JSON: the record plus a snapshot of the state for checking."""
+        return json.dumps(
+            {
+                "format": JSON_FORMAT,
+                "version": JSON_VERSION,
+                "record": self.record(),
+                "state": state_to_dict(self.state),
+            },
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Board:
+        """Load :meth:`to_json` output; raises :class:`RecordError` if it is broken,
+        from another version, or its state does not match its record."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            raise RecordError("json_syntax", "the saved game is not valid JSON") from None
+        if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
+            raise RecordError("json_format", "this is not a saved Skyline game")
+        version = data.get("version")
+        if version != JSON_VERSION:
+            raise RecordError(
+                "json_version", f"saved game version {str(version)[:10]} is not supported",
+                version=str(version)[:10],
+            )
+        board = cls.from_record(data.get("record"))
+        if "state" in data and data["state"] != state_to_dict(board.state):
+            raise RecordError("json_mismatch", "the saved state does not match its moves")
+        return board
+
+
+def parse_options(head: str) -> Options:
+    """Parse the option part of a record (everything before ``|``)."""
+    fields = head.split()
+    if not fields or fields[0] != RECORD_MAGIC:
+        raise RecordError("record_magic", f"a record must start with {RECORD_MAGIC!r}")
+    values: dict[str, str] = {}
+    for field in fields[1:]:
+        key, eq, value = field.partition("=")
+        if not eq or key not in {"players", "seed", "start", "nine", "scenario"}:
+            raise RecordError("record_field", f"unknown record field {field[:30]!r}")
+        if key in values:
+            raise RecordError("record_field", f"record field {key!r} given twice")
+        values[key] = value
+    missing = {"players", "seed", "start", "nine", "scenario"} - values.keys()
+    if missing:
+        raise RecordError("record_field", f"record field {sorted(missing)[0]!r} is missing")
+    if not values["start"].isdigit() or len(values["start"]) > 1 or values["nine"] not in ("0", "1"):
+        raise RecordError("record_field", "record fields 'start' and 'nine' must be small numbers")
+    return Options(
+        tuple(unquote(n, errors="strict") for n in values["players"].split(",")),
+        values["seed"],
+        int(values["start"]),
+        values["nine"] == "1",
+        None if values["scenario"] == "-" else values["scenario"],
+    )
+
+
+# ---------------------------------------------------------------------- state <-> dict
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    """A JSON-ready dict of the whole state (see :func:`state_from_dict`)."""
+    o = state.options
+    return {
+        "options": {
+            "names": list(o.names),
+            "seed": o.seed,
+            "start_seat": o.start_seat,
+            "all_nine": o.all_nine,
+            "scenario": o.scenario,
+        },
+        "round": state.round,
+        "seat": state.seat,
+        "phase": state.phase.name.lower(),
+        "district": "".join(t.letter for t in state.district),
+        "dice": [[d.id, d.type.letter, None if d.face is None else d.face.letter] for d in state.dice],
+        "rolls": state.rolls,
+        "six_completed": state.six_completed,
+        "players": [
+            {
+                "name": p.name,
+                "columns": [[c.kind.letter, c.height] for c in p.columns],
+                "buildings": [[b.kind.letter, b.height] for b in p.buildings],
+                "demolitions": p.demolitions,
+            }
+            for p in state.players
+        ],
+    }
+
+
+def state_from_dict(data: dict[str, Any]) -> GameState:
+    """Rebuild a state from :func:`state_to_dict`; raises ValueError if malformed."""
+    try:
+        o = data["options"]
+        options = validate_options(
+            Options(tuple(o["names"]), o["seed"], o["start_seat"], o["all_nine"], o["scenario"])
+        )
+        faces = {f.letter: f for f in Face}
+        players = tuple(
+            Player(
+                str(p["name"]),
+                tuple(Column(faces[k], _int(h, 1, 5)) for k, h in p["columns"]),
+                tuple(Building(faces[k], _int(h, 1, 6)) for k, h in p["buildings"]),
+                _int(p["demolitions"], 0, 10_000),
+            )
+            for p in data["players"]
+        )
+        state = GameState(
+            options,
+            _int(data["round"], 1, 9),
+            _int(data["seat"], 0, len(players) - 1),
+            Phase[str(data["phase"]).upper()],
+            tuple(DieType.from_letter(c) for c in data["district"]),
+            tuple(
+                Die(_int(i, 0, 999), DieType.from_letter(t), None if f is None else faces[f])
+                for i, t, f in data["dice"]
+            ),
+            _int(data["rolls"], 0, 999),
+            bool(data["six_completed"]),
+            players,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"malformed state: {exc}") from None
+    if len(players) != len(options.names):
+        raise ValueError("malformed state: player count differs from the options")
+    return state
+
+
+def _int(value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"expected a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+# ---------------------------------------------------------------------- events
+
+
+def describe(before: GameState, action: Action, after: GameState) -> list[dict[str, Any]]:
+    """Events caused by one action, for the game log."""
+    base = {"round": before.round, "seat": before.seat}
+    events: list[dict[str, Any]] = []
+    dice = {d.id: d for d in before.dice}
+    if isinstance(action, Take):
+        events.append({**base, "event": "take", "dice": "".join(t.letter for t in action.types)})
+    elif isinstance(action, TakeDistrict):
+        events.append({**base, "event": "take_district", "dice": "".join(t.letter for t in before.district)})
+    elif isinstance(action, Roll):
+        rolled = after.dice if after.seat == before.seat and after.round == before.round else None
+        faces = _faces_of(before, action, after)
+        events.append({**base, "event": "roll", "dice": faces, "reroll": before.phase is Phase.CONTINUE})
+        if rolled is None or after.phase is not Phase.RESOLVE:
+            events.append({**base, "event": "stuck"})
+    elif isinstance(action, Build):
+        die = dice[action.die]
+        face = die.face
+        assert face is not None
+        p_before, p_after = before.players[before.seat], after.players[before.seat]
+        done = p_after.buildings[len(p_before.buildings) :]
+        event = {**base, "event": "build", "die": die.type.letter + face.letter}
+        if action.column is None:
+            event["height"] = 1
+        else:
+            event["height"] = p_before.columns[action.column].height + 1
+        if done:
+            event["completed"] = done[0].height
+            event["points"] = done[0].points
+        events.append(event)
+    elif isinstance(action, Demolish):
+        die = dice[action.die]
+        player = before.players[before.seat]
+        target = (player.buildings if action.completed else player.columns)[action.index]
+        events.append(
+            {
+                **base,
+                "event": "demolish",
+                "die": die.type.letter + (die.face.letter if die.face is not None else "?"),
+                "kind": target.kind.letter,
+                "height": target.height,
+                "completed": action.completed,
+            }
+        )
+    elif isinstance(action, Abandon):
+        events.append(
+            {**base, "event": "abandon", "dice": " ".join(_die_text(dice[i]) for i in action.dice)}
+        )
+    elif isinstance(action, EndTurn):
+        events.append({**base, "event": "end_turn", "returned": len(before.dice)})
+    if after.phase is Phase.TAKE and (after.seat, after.round) != (before.seat, before.round):
+        if after.round != before.round:
+            events.append({"round": before.round, "seat": before.seat, "event": "round_end"})
+    if after.phase is Phase.OVER and before.phase is not Phase.OVER:
+        events.append({**base, "event": "game_over", "scores": [score(p) for p in after.players]})
+    return events
+
+
+def _die_text(die: Die) -> str:
+    return die.type.letter + (die.face.letter if die.face is not None else "?")
+
+
+def _faces_of(before: GameState, action: Roll, after: GameState) -> str:
+    by_id = {d.id: d for d in after.dice} if after.dice else {}
+    chosen = [d for d in before.dice if d.id in set(action.dice)]
+    if all(d.id in by_id for d in chosen) and after.phase is Phase.RESOLVE:
+        return " ".join(_die_text(by_id[d.id]) for d in chosen)
+    faces = seeded_faces(before, chosen)
+    return " ".join(d.type.letter + f.letter for d, f in zip(chosen, faces, strict=True))
+
+
+def summary(state: GameState) -> dict[str, Any]:
+    """End-of-game (or current) scoring for each seat: buildings, conversion, totals."""
+    ranks = ranking(state)
+    rows = []
+    for seat, player in enumerate(state.players):
+        lone = sum(1 for c in player.columns if c.kind is Face.PURPLE)
+        rows.append(
+            {
+                "seat": seat,
+                "name": player.name,
+                "buildings": [[b.kind.letter, b.height, b.points] for b in player.buildings],
+                "converted": lone,
+                "discarded": [[c.kind.letter, c.height] for c in player.columns if c.kind is not Face.PURPLE],
+                "final": [[b.kind.letter, b.height, b.points] for b in final_buildings(player)],
+                "score": score(player),
+                "completed": completed_count(player),
+                "rank": ranks[seat],
+                "demolitions": player.demolitions,
+            }
+        )
+    out: dict[str, Any] = {"players": rows, "over": state.phase is Phase.OVER}
+    top = [r for r in rows if r["rank"] == 1]
+    out["winners"] = [r["seat"] for r in top]
+    best_score = max(r["score"] for r in rows)
+    out["tie_break"] = len(rows) > 1 and sum(1 for r in rows if r["score"] == best_score) > 1
+    if state.solo:
+        points = rows[0]["score"]
+        out["level"] = solo_level(points)
+        scenario = state.options.scenario
+        out["scenario"] = scenario
+        out["scenario_met"] = None if scenario is None else scenario_met(scenario, state.players[0])
+    return out

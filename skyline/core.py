@@ -1,0 +1,897 @@
+"""Value types and the pure rules of Skyline.
+
+Everything here is a pure function of immutable values: :func:`apply_action`
+takes a :class:`GameState` and an action and returns the next state, and
+:func:`legal_actions` lists what may be done. Chance is explicit: rolling is a
+chance event whose outcomes and probabilities :func:`roll_outcomes` lists; in
+play the outcome is derived from the game's seed (:func:`seeded_faces`), so the
+same seed and the same actions always give the same game.
+
+>>> state = new_game(Options(names=("Ada",), seed="demo"))
+>>> state.phase is Phase.TAKE, len(legal_actions(state))
+(True, 10)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from itertools import product
+from math import factorial
+from typing import NamedTuple
+
+MAX_PLAYERS = 4
+ROUNDS = 9
+MAX_NAME_LENGTH = 24
+SEED_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+SCENARIOS = ("dubai", "essen", "new-york", "sao-paolo", "shanghai", "toronto", "tucson")
+SOLO_LEVELS = (
+    (100, "urban-overseer"),
+    (90, "master-planner"),
+    (80, "urban-planner"),
+    (70, "principal-architect"),
+    (60, "senior-architect"),
+    (50, "junior-architect"),
+    (40, "project-manager"),
+)
+
+
+class DieType(IntEnum):
+    """The three kinds of dice in the construction yard."""
+
+    GROUND = 0
+    UPPER = 1
+    PENTHOUSE = 2
+
+    @property
+    def letter(self) -> str:
+        return "GUP"[self]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> DieType:
+        index = "GUP".find(letter)
+        if index < 0 or len(letter) != 1:
+            raise ValueError(f"unknown die type {letter!r}: expected G, U or P")
+        return cls(index)
+
+
+class Face(IntEnum):
+    """A rolled face. Purple, blue and orange are also the building kinds
+    (low-rise, mid-rise, high-rise); BLANK only appears on penthouse dice."""
+
+    PURPLE = 0
+    BLUE = 1
+    ORANGE = 2
+    BLANK = 3
+
+    @property
+    def letter(self) -> str:
+        return "pbox"[self]
+
+    @property
+    def kind_name(self) -> str:
+        return ("low-rise", "mid-rise", "high-rise", "blank")[self]
+
+
+P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK
+#: The six faces of each die type, as the rulings give them.
+DIE_FACES: dict[DieType, tuple[Face, ...]] = {
+    DieType.GROUND: (P, P, P, B, B, O),
+    DieType.UPPER: (P, P, P, B, B, O),
+    DieType.PENTHOUSE: (X, X, X, B, B, O),
+}
+_FACE_TABLE = tuple(DIE_FACES[t] for t in DieType)
+#: Highest an unfinished column of each kind may reach by upper floors.
+UPPER_LIMIT = {P: 1, B: 3, O: 5}
+#: Heights a column must have for a penthouse of its colour to complete it.
+PENTHOUSE_RANGE = {B: (1, 3), O: (2, 5)}
+
+
+class Phase(IntEnum):
+    """Where the active player is within a turn."""
+
+    TAKE = 0  # choose three yard dice or take the district
+    ROLL = 1  # dice taken, roll them all (taking can still be undone)
+    RESOLVE = 2  # must resolve at least one die
+    CONTINUE = 3  # may resolve more, reroll a selection, or end the turn
+    OVER = 4  # game over
+
+
+class Die(NamedTuple):
+    """An active die: ``id`` is stable for the whole turn; ``face`` is None until rolled."""
+
+    id: int
+    type: DieType
+    face: Face | None
+
+
+class Column(NamedTuple):
+    """An unfinished building: a column of dice of one colour."""
+
+    kind: Face
+    height: int
+
+
+class Building(NamedTuple):
+    """A completed building tile; it never grows again."""
+
+    kind: Face
+    height: int
+
+    @property
+    def points(self) -> int:
+        return self.height * self.height
+
+
+class Player(NamedTuple):
+    name: str
+    columns: tuple[Column, ...]
+    buildings: tuple[Building, ...]
+    demolitions: int = 0
+
+
+class Options(NamedTuple):
+    """Game options. ``start_seat`` None means "derive it from the seed"."""
+
+    names: tuple[str, ...]
+    seed: str
+    start_seat: int | None = 0
+    all_nine: bool = False
+    scenario: str | None = None
+
+
+class GameState(NamedTuple):
+    options: Options
+    round: int
+    seat: int
+    phase: Phase
+    district: tuple[DieType, ...]
+    dice: tuple[Die, ...]
+    rolls: int
+    six_completed: bool
+    players: tuple[Player, ...]
+
+    @property
+    def solo(self) -> bool:
+        return len(self.players) == 1
+
+    @property
+    def start_seat(self) -> int:
+        return self.options.start_seat or 0
+
+    @property
+    def player(self) -> Player:
+        return self.players[self.seat]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in this state.
+
+    ``code`` is a stable identifier the page translates; ``params`` fill its message.
+    """
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Take three dice of the given types from the yard (kept sorted)."""
+
+    types: tuple[DieType, ...]
+
+    def __str__(self) -> str:
+        return "t" + "".join(t.letter for t in self.types)
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDistrict:
+    """Take every die in the abandoned district."""
+
+    def __str__(self) -> str:
+        return "tD"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Roll the given dice: all of them after taking, a nonempty selection later."""
+
+    dice: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "r" + ".".join(map(str, self.dice))
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """Build one die: ``column`` None starts a new building (ground floor)."""
+
+    die: int
+    column: int | None = None
+
+    def __str__(self) -> str:
+        return f"b{self.die}" if self.column is None else f"b{self.die}@{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Demolish:
+    """Spend one die to remove an unfinished column or a completed building."""
+
+    die: int
+    index: int
+    completed: bool = False
+
+    def __str__(self) -> str:
+        return f"x{self.die}@{'b' if self.completed else 'c'}{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """Move the selected dice to the abandoned district (not in solo)."""
+
+    dice: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "a" + ".".join(map(str, self.dice))
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End the turn; remaining dice go back to the yard."""
+
+    def __str__(self) -> str:
+        return "e"
+
+
+Action = Take | TakeDistrict | Roll | Build | Demolish | Abandon | EndTurn
+
+_TOKEN = re.compile(
+    r"t(?P<take>[GUP]{3}|D)|r(?P<roll>\d{1,3}(?:\.\d{1,3})*)|b(?P<bdie>\d{1,3})(?:@(?P<bcol>\d{1,3}))?"
+    r"|x(?P<xdie>\d{1,3})@(?P<xkind>[cb])(?P<xidx>\d{1,3})|a(?P<ab>\d{1,3}(?:\.\d{1,3})*)|(?P<end>e)"
+)
+
+
+def parse_action(token: str) -> Action:
+    """Parse one action in the compact notation.
+
+    >>> parse_action("tGUG"), parse_action("b2@0"), parse_action("x1@b3")
+    (Take(types=(<DieType.GROUND: 0>, <DieType.GROUND: 0>, <DieType.UPPER: 1>)), \
+Build(die=2, column=0), Demolish(die=1, index=3, completed=True))
+    """
+    if not isinstance(token, str):
+        raise ValueError(f"action must be text, not {type(token).__name__}")
+    match = _TOKEN.fullmatch(token)
+    if match is None:
+        shown = token if len(token) <= 20 else token[:20] + "…"
+        raise ValueError(f"not an action: {shown!r}")
+    g = match.groupdict()
+    if g["take"]:
+        if g["take"] == "D":
+            return TakeDistrict()
+        return Take(tuple(sorted(DieType.from_letter(c) for c in g["take"])))
+    if g["roll"]:
+        return Roll(_ids(g["roll"]))
+    if g["bdie"]:
+        return Build(int(g["bdie"]), None if g["bcol"] is None else int(g["bcol"]))
+    if g["xdie"]:
+        return Demolish(int(g["xdie"]), int(g["xidx"]), g["xkind"] == "b")
+    if g["ab"]:
+        return Abandon(_ids(g["ab"]))
+    return EndTurn()
+
+
+def _ids(text: str) -> tuple[int, ...]:
+    ids = tuple(int(part) for part in text.split("."))
+    if list(ids) != sorted(set(ids)):
+        raise ValueError(f"dice must be listed once each in increasing order: {text!r}")
+    return ids
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def validate_options(options: Options) -> Options:
+    """Return normalised options or raise ValueError naming the bad field."""
+    names = options.names
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise ValueError("names: expected a list of 1 to 4 player names")
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise ValueError(f"names: expected 1 to 4 players, got {len(names)}")
+    clean: list[str] = []
+    for name in names:
+        if not isinstance(name, str):
+            raise ValueError("names: every name must be text")
+        name = " ".join(name.split())
+        if not name or len(name) > MAX_NAME_LENGTH:
+            raise ValueError(f"names: each name must have 1 to {MAX_NAME_LENGTH} characters")
+        if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in name):
+            raise ValueError("names: control characters are not allowed")
+        clean.append(name)
+    seed = options.seed
+    if not isinstance(seed, str) or not SEED_PATTERN.fullmatch(seed):
+        raise ValueError("seed: expected 1 to 32 letters, digits, '-' or '_'")
+    start = options.start_seat
+    if start is None:
+        start = _mix(_seed_base(seed) ^ 0x5EA7) % len(clean)
+    elif isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < len(clean):
+        raise ValueError(f"start_seat: expected a seat from 0 to {len(clean) - 1}")
+    if not isinstance(options.all_nine, bool):
+        raise ValueError("all_nine: expected true or false")
+    scenario = options.scenario
+    if scenario is not None:
+        if len(clean) != 1:
+            raise ValueError("scenario: scenarios exist only in the solo game")
+        if scenario not in SCENARIOS:
+            raise ValueError(f"scenario: unknown scenario {str(scenario)[:30]!r}")
+    return Options(tuple(clean), seed, start, options.all_nine, scenario)
+
+
+def new_game(options: Options) -> GameState:
+    """The state before round 1: start gifts handed out, district filled."""
+    options = validate_options(options)
+    n = len(options.names)
+    gifts = (O, B, P)
+    players = []
+    for seat, name in enumerate(options.names):
+        order = (seat - options.start_seat) % n
+        columns = (Column(gifts[order], 1),) if order < 3 else ()
+        players.append(Player(name, columns, ()))
+    district = () if n == 1 else (DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE)
+    return GameState(options, 1, options.start_seat, Phase.TAKE, district, (), 0, False, tuple(players))
+
+
+# --------------------------------------------------------------------------- chance
+
+_MASK = (1 << 64) - 1
+_seed_cache: dict[str, int] = {}
+
+
+def _seed_base(seed: str) -> int:
+    base = _seed_cache.get(seed)
+    if base is None:
+        base = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+        if len(_seed_cache) > 256:
+            _seed_cache.clear()
+        _seed_cache[seed] = base
+    return base
+
+
+def _mix(x: int) -> int:
+    """SplitMix64 finaliser: integer-only, so CPython and Pyodide agree bit for bit."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+def seeded_faces(state: GameState, dice: Sequence[Die]) -> tuple[Face, ...]:
+    """The faces the seed gives to ``dice`` rolled now.
+
+    A face depends on the seed, round, seat, the roll's number in the turn, the
+    die type and how many dice of that type come before it in this roll, so two
+    players of the same seed who take the same types see the same faces.
+    """
+    base = _seed_base(state.options.seed) ^ (state.round << 56 | state.seat << 52 | state.rolls << 40)
+    seen = [0, 0, 0]
+    faces = []
+    for die in dice:
+        k = seen[die.type]
+        seen[die.type] = k + 1
+        faces.append(_FACE_TABLE[die.type][_mix(base ^ (die.type << 16 | k)) % 6])
+    return tuple(faces)
+
+
+def roll_outcomes(types: Sequence[DieType]) -> list[tuple[tuple[Face, ...], float]]:
+    """Distinct outcomes of rolling dice of ``types`` with their probabilities.
+
+    Dice of the same type are interchangeable, so outcomes are multisets: faces
+    come back aligned with ``types`` and sorted within each type.
+
+    >>> [(f, round(p, 3)) for f, p in roll_outcomes([DieType.PENTHOUSE])]
+    [((<Face.BLUE: 1>,), 0.333), ((<Face.ORANGE: 2>,), 0.167), ((<Face.BLANK: 3>,), 0.5)]
+    """
+    groups: dict[DieType, list[int]] = {}
+    for position, t in enumerate(types):
+        groups.setdefault(t, []).append(position)
+    per_type = []
+    for t, positions in groups.items():
+        faces = sorted(set(DIE_FACES[t]))
+        weights = {f: DIE_FACES[t].count(f) / 6 for f in faces}
+        options = []
+        for counts in _compositions(len(positions), len(faces)):
+            prob = factorial(len(positions))
+            chosen: list[Face] = []
+            for face, count in zip(faces, counts, strict=True):
+                prob = prob / factorial(count) * weights[face] ** count
+                chosen += [face] * count
+            options.append((positions, tuple(chosen), prob))
+        per_type.append(options)
+    outcomes = []
+    for combo in product(*per_type):
+        faces_out: list[Face] = [X] * len(types)
+        prob = 1.0
+        for positions, chosen, p in combo:
+            prob *= p
+            for position, face in zip(positions, chosen, strict=True):
+                faces_out[position] = face
+        outcomes.append((tuple(faces_out), prob))
+    return outcomes
+
+
+def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+# --------------------------------------------------------------------------- building
+
+
+def build_targets(columns: Sequence[Column], die: Die) -> list[int | None]:
+    """Where ``die`` could be built now: None for a new building, else column
+    indices, one per class of equivalent columns (same colour and height)."""
+    face = die.face
+    if face is None or face is X:
+        return []
+    if die.type is DieType.GROUND:
+        return [None]
+    seen: set[int] = set()
+    targets: list[int | None] = []
+    if die.type is DieType.UPPER:
+        limit = UPPER_LIMIT[face]
+        for index, column in enumerate(columns):
+            if column.kind is face and column.height < limit and column.height not in seen:
+                seen.add(column.height)
+                targets.append(index)
+        return targets
+    low, high = PENTHOUSE_RANGE[face]
+    for index, column in enumerate(columns):
+        if column.kind is face and low <= column.height <= high and column.height not in seen:
+            seen.add(column.height)
+            targets.append(index)
+    return targets
+
+
+def _check_build(columns: Sequence[Column], die: Die, column: int | None) -> None:
+    face = die.face
+    if face is None:
+        raise IllegalActionError("not_rolled", "roll the dice before building")
+    if face is X:
+        raise IllegalActionError("blank_penthouse", "a blank penthouse cannot be built")
+    if die.type is DieType.GROUND:
+        if column is not None:
+            raise IllegalActionError(
+                "ground_on_top", "a ground floor starts a new building; it cannot go on top"
+            )
+        return
+    if column is None:
+        raise IllegalActionError(
+            "needs_column", "an upper floor or penthouse must go on an unfinished building"
+        )
+    if not 0 <= column < len(columns):
+        raise IllegalActionError("no_column", f"there is no unfinished building {column}", index=column)
+    target = columns[column]
+    if target.kind is not face:
+        raise IllegalActionError(
+            "wrong_colour", "the die's colour does not match the building", face=face.kind_name
+        )
+    if die.type is DieType.UPPER:
+        if target.height >= UPPER_LIMIT[face]:
+            raise IllegalActionError(
+                "too_high", "this building has no room for another upper floor", height=target.height
+            )
+    else:
+        low, high = PENTHOUSE_RANGE[face]
+        if not low <= target.height <= high:
+            raise IllegalActionError(
+                "penthouse_height", "a penthouse cannot complete a building of this height",
+                height=target.height,
+            )
+
+
+def _apply_build(player: Player, die: Die, column: int | None) -> tuple[Player, Building | None]:
+    """Return the player after building and the building completed, if any."""
+    face = die.face
+    assert face is not None
+    columns = player.columns
+    if column is None:
+        return player._replace(columns=columns + (Column(face, 1),)), None
+    height = columns[column].height + 1
+    rest = columns[:column] + columns[column + 1 :]
+    if die.type is DieType.PENTHOUSE or face is P:
+        done = Building(face, height)
+        return player._replace(columns=rest, buildings=player.buildings + (done,)), done
+    new_columns = columns[:column] + (Column(face, height),) + columns[column + 1 :]
+    return player._replace(columns=new_columns), None
+
+
+def can_build_all(columns: Sequence[Column], dice: Iterable[Die]) -> bool:
+    """Whether every die can be placed in some order (grounds, uppers, penthouses)."""
+    uppers = [0, 0, 0]
+    pents = [0, 0, 0]
+    heights: list[list[int]] = [[], [], []]
+    for column in columns:
+        heights[column.kind].append(column.height)
+    for die in dice:
+        face = die.face
+        if face is None or face is X:
+            return False
+        if die.type is DieType.GROUND:
+            heights[face].append(1)
+        elif die.type is DieType.UPPER:
+            uppers[face] += 1
+        else:
+            pents[face] += 1
+    if uppers[P] > len(heights[P]):
+        return False
+    for kind in (B, O):
+        hs = heights[kind]
+        limit = UPPER_LIMIT[kind]
+        if uppers[kind] > sum(limit - h for h in hs) or pents[kind] > len(hs):
+            return False
+        if kind is O:
+            # a penthouse on an orange ground floor needs an upper floor under it first
+            raises = max(0, pents[O] - sum(1 for h in hs if h >= 2))
+            if raises > uppers[O]:
+                return False
+    return True
+
+
+_BUILD_ORDER = {DieType.GROUND: 0, DieType.UPPER: 1, DieType.PENTHOUSE: 2}
+
+
+class BuildPlan(NamedTuple):
+    """How a selection would be built.
+
+    ``feasible`` says whether all selected dice can be placed. ``steps`` are the
+    builds that need no decision, in order. If ``choice_die`` is set, the player
+    must pick its tower among ``choices`` (one column per equivalence class)
+    before the rest can be planned.
+    """
+
+    feasible: bool
+    steps: tuple[Build, ...]
+    choice_die: int | None
+    choices: tuple[int | None, ...]
+
+
+def plan_build(state: GameState, die_ids: Iterable[int]) -> BuildPlan:
+    """Plan building the selected dice: place automatically where the target is
+    unique or equivalent, stop at the first die whose target is a real choice.
+    Targets that would strand another selected die are never offered."""
+    by_id = {d.id: d for d in state.dice}
+    try:
+        selected = sorted((by_id[i] for i in set(die_ids)), key=lambda d: (_BUILD_ORDER[d.type], d.id))
+    except KeyError:
+        return BuildPlan(False, (), None, ())
+    columns = state.player.columns
+    if not selected or not can_build_all(columns, selected):
+        return BuildPlan(False, (), None, ())
+    player = state.player
+    steps = []
+    for position, die in enumerate(selected):
+        rest = selected[position + 1 :]
+        options = []
+        for target in build_targets(player.columns, die):
+            after, _ = _apply_build(player, die, target)
+            if can_build_all(after.columns, rest):
+                options.append(target)
+        if len(options) != 1:
+            return BuildPlan(True, tuple(steps), die.id, tuple(options))
+        steps.append(Build(die.id, options[0]))
+        player, _ = _apply_build(player, die, options[0])
+    return BuildPlan(True, tuple(steps), None, ())
+
+
+# --------------------------------------------------------------------------- turn flow
+
+
+def _advance(state: GameState) -> GameState:
+    """End the active player's turn and move to the next seat or round."""
+    n = len(state.players)
+    seat = (state.seat + 1) % n
+    base = state._replace(dice=(), rolls=0, phase=Phase.TAKE, seat=seat)
+    if seat != state.start_seat:
+        return base
+    if state.round >= ROUNDS or (state.six_completed and not state.options.all_nine):
+        return base._replace(phase=Phase.OVER)
+    return base._replace(round=state.round + 1, six_completed=False)
+
+
+def can_resolve_any(state: GameState) -> bool:
+    """Whether some active die can be built, abandoned or used to demolish."""
+    if not state.dice:
+        return False
+    if not state.solo:
+        return True
+    player = state.player
+    if player.columns or player.buildings:
+        return True
+    return any(build_targets(player.columns, die) for die in state.dice)
+
+
+def _dice_by_ids(state: GameState, ids: Sequence[int]) -> tuple[Die, ...]:
+    if not ids:
+        raise IllegalActionError("empty_selection", "select at least one die")
+    by_id = {d.id: d for d in state.dice}
+    picked = []
+    for i in ids:
+        die = by_id.get(i)
+        if die is None:
+            raise IllegalActionError("no_die", f"there is no active die {i}", die=i)
+        picked.append(die)
+    return tuple(picked)
+
+
+def _require_phase(state: GameState, *phases: Phase) -> None:
+    if state.phase not in phases:
+        if state.phase is Phase.OVER:
+            raise IllegalActionError("game_over", "the game is over")
+        wanted = {
+            Phase.TAKE: "take dice first",
+            Phase.ROLL: "roll the dice you took first",
+            Phase.RESOLVE: "resolve at least one die first",
+            Phase.CONTINUE: "resolve at least one die first",
+        }[state.phase]
+        raise IllegalActionError("wrong_phase", f"not now: {wanted}", phase=state.phase.name.lower())
+
+
+def apply_action(state: GameState, action: Action, faces: Sequence[Face] | None = None) -> GameState:
+    """Return the state after ``action``; raise :class:`IllegalActionError` if illegal.
+
+    For a :class:`Roll`, ``faces`` (aligned with ``action.dice``) chooses the chance
+    outcome, as a bot's search does; without it the seed decides.
+    """
+    if isinstance(action, Build):
+        _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
+        (die,) = _dice_by_ids(state, (action.die,))
+        player = state.player
+        _check_build(player.columns, die, action.column)
+        player, done = _apply_build(player, die, action.column)
+        six = state.six_completed or (done is not None and done.height == 6)
+        return state._replace(
+            players=_set(state.players, state.seat, player),
+            dice=tuple(d for d in state.dice if d.id != die.id),
+            phase=Phase.CONTINUE,
+            six_completed=six,
+        )
+    if isinstance(action, Roll):
+        _require_phase(state, Phase.ROLL, Phase.CONTINUE)
+        chosen = _dice_by_ids(state, action.dice)
+        if state.phase is Phase.ROLL and len(chosen) != len(state.dice):
+            raise IllegalActionError("roll_all", "the first roll of a turn rolls all the dice taken")
+        if faces is None:
+            faces = seeded_faces(state, chosen)
+        elif len(faces) != len(chosen) or any(
+            f not in DIE_FACES[d.type] for d, f in zip(chosen, faces, strict=False)
+        ):
+            raise ValueError("faces: one possible face per rolled die expected")
+        new_face = {d.id: f for d, f in zip(chosen, faces, strict=True)}
+        dice = tuple(Die(d.id, d.type, new_face.get(d.id, d.face)) for d in state.dice)
+        rolled = state._replace(dice=dice, rolls=state.rolls + 1, phase=Phase.RESOLVE)
+        return rolled if can_resolve_any(rolled) else _advance(rolled)
+    if isinstance(action, Demolish):
+        _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
+        (die,) = _dice_by_ids(state, (action.die,))
+        player = state.player
+        pool = player.buildings if action.completed else player.columns
+        if not 0 <= action.index < len(pool):
+            what = "completed building" if action.completed else "unfinished building"
+            raise IllegalActionError("no_target", f"there is no {what} {action.index}", index=action.index)
+        pool = pool[: action.index] + pool[action.index + 1 :]
+        player = (
+            player._replace(buildings=pool, demolitions=player.demolitions + 1)
+            if action.completed
+            else player._replace(columns=pool, demolitions=player.demolitions + 1)
+        )
+        return state._replace(
+            players=_set(state.players, state.seat, player),
+            dice=tuple(d for d in state.dice if d.id != die.id),
+            phase=Phase.CONTINUE,
+        )
+    if isinstance(action, Abandon):
+        _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
+        if state.solo:
+            raise IllegalActionError("solo_abandon", "there is no abandoning in the solo game")
+        chosen = _dice_by_ids(state, action.dice)
+        ids = set(action.dice)
+        return state._replace(
+            district=tuple(sorted(state.district + tuple(d.type for d in chosen))),
+            dice=tuple(d for d in state.dice if d.id not in ids),
+            phase=Phase.CONTINUE,
+        )
+    if isinstance(action, EndTurn):
+        _require_phase(state, Phase.CONTINUE)
+        return _advance(state)
+    if isinstance(action, Take):
+        _require_phase(state, Phase.TAKE)
+        types = action.types
+        if len(types) != 3 or not all(isinstance(t, DieType) for t in types):
+            raise IllegalActionError("take_three", "take exactly three dice from the yard")
+        dice = tuple(Die(i, t, None) for i, t in enumerate(sorted(types)))
+        return state._replace(dice=dice, phase=Phase.ROLL)
+    if isinstance(action, TakeDistrict):
+        _require_phase(state, Phase.TAKE)
+        if state.solo:
+            raise IllegalActionError("solo_district", "the solo game does not use the district")
+        dice = tuple(Die(i, t, None) for i, t in enumerate(state.district))
+        refill = (DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE)
+        return state._replace(dice=dice, district=refill, phase=Phase.ROLL)
+    raise ValueError(f"not an action: {action!r}")
+
+
+def _set(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
+    return players[:seat] + (player,) + players[seat + 1 :]
+
+
+# --------------------------------------------------------------------------- legal actions
+
+_TAKES = tuple(
+    Take((DieType(a), DieType(b), DieType(c)))
+    for a in range(3)
+    for b in range(a, 3)
+    for c in range(b, 3)
+)
+_END = EndTurn()
+_TAKE_DISTRICT = TakeDistrict()
+
+
+def _groups(dice: Sequence[Die]) -> list[list[int]]:
+    """Ids of interchangeable dice (same type and face), grouped."""
+    groups: dict[tuple[DieType, Face | None], list[int]] = {}
+    for die in dice:
+        groups.setdefault((die.type, die.face), []).append(die.id)
+    return list(groups.values())
+
+
+def _selections(groups: list[list[int]]) -> Iterator[tuple[int, ...]]:
+    """One selection per distinct nonempty multiset of dice."""
+    for counts in product(*(range(len(g) + 1) for g in groups)):
+        chosen = [i for g, c in zip(groups, counts, strict=True) for i in g[:c]]
+        if chosen:
+            yield tuple(sorted(chosen))
+
+
+#: Above this many distinct reroll selections only the structured ones are listed.
+MAX_LISTED_REROLLS = 128
+
+
+def _rerolls(groups: list[list[int]]) -> Iterator[tuple[int, ...]]:
+    """Distinct reroll selections. A pool swollen by abandoning (a district of
+    thirty dice, say) has millions of them, so above MAX_LISTED_REROLLS the list
+    keeps one die of each group, whole groups, all dice, and all but one die of
+    each group."""
+    total = 1
+    for group in groups:
+        total *= len(group) + 1
+    if total - 1 <= MAX_LISTED_REROLLS:
+        yield from _selections(groups)
+        return
+    everything = sorted(i for g in groups for i in g)
+    seen: set[tuple[int, ...]] = set()
+    for group in groups:
+        seen.add((group[0],))
+        seen.add(tuple(group))
+        seen.add(tuple(i for i in everything if i != group[-1]))
+    seen.add(tuple(everything))
+    yield from sorted(seen, key=lambda sel: (len(sel), sel))
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every legal action, one representative for each class of equivalent
+    actions (interchangeable dice, columns of the same colour and height).
+
+    Rerolls are listed for every distinct selection (a structured subset when
+    there are more than MAX_LISTED_REROLLS, see :func:`_rerolls`). Abandoning is listed one
+    die at a time plus all dice at once, since a selection abandoned together
+    gives the same state as its dice abandoned one by one (building likewise:
+    see :func:`plan_build`). :func:`apply_action` accepts any legal action.
+    """
+    phase = state.phase
+    if phase is Phase.TAKE:
+        return [*_TAKES, _TAKE_DISTRICT] if state.district else list(_TAKES)
+    if phase is Phase.ROLL:
+        return [Roll(tuple(d.id for d in state.dice))]
+    if phase is Phase.OVER:
+        return []
+    actions: list[Action] = []
+    dice = state.dice
+    player = state.player
+    groups = _groups(dice)
+    first = {g[0] for g in groups}
+    reps = [d for d in dice if d.id in first]
+    seen_col: dict[Column, int] = {}
+    for index, column in enumerate(player.columns):
+        seen_col.setdefault(column, index)
+    seen_done: dict[Building, int] = {}
+    for index, building in enumerate(player.buildings):
+        seen_done.setdefault(building, index)
+    for die in reps:
+        for target in build_targets(player.columns, die):
+            actions.append(Build(die.id, target))
+        for index in seen_col.values():
+            actions.append(Demolish(die.id, index, False))
+        for index in seen_done.values():
+            actions.append(Demolish(die.id, index, True))
+    if dice:
+        if not state.solo:
+            # Abandoning a selection ends where abandoning its dice one by one
+            # ends, so the list offers one die at a time, and all dice at once.
+            actions.extend(Abandon((die.id,)) for die in reps)
+            if len(dice) > 1:
+                actions.append(Abandon(tuple(d.id for d in dice)))
+        if phase is Phase.CONTINUE:
+            actions.extend(Roll(s) for s in _rerolls(groups))
+    if phase is Phase.CONTINUE:
+        actions.append(_END)
+    return actions
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def final_buildings(player: Player) -> tuple[Building, ...]:
+    """The scored skyline: completed buildings plus lone purple ground floors as
+    height-1 tiles; other unfinished columns are discarded."""
+    lone = tuple(Building(P, 1) for c in player.columns if c.kind is P)
+    return player.buildings + lone
+
+
+def score(player: Player) -> int:
+    """Points of a skyline; the same during play and at the end."""
+    return sum(b.height * b.height for b in player.buildings) + sum(
+        1 for c in player.columns if c.kind is P
+    )
+
+
+def completed_count(player: Player) -> int:
+    return len(player.buildings) + sum(1 for c in player.columns if c.kind is P)
+
+
+def ranking(state: GameState) -> list[int]:
+    """Rank of each seat (1 = winner), ties on points and completed buildings shared."""
+    keys = [(score(p), completed_count(p)) for p in state.players]
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+def solo_level(points: int) -> str | None:
+    """The solo title reached with ``points``, or None below 40."""
+    for threshold, title in SOLO_LEVELS:
+        if points >= threshold:
+            return title
+    return None
+
+
+def scenario_met(scenario: str, player: Player) -> bool:
+    """Whether the final skyline of ``player`` fulfils a solo scenario."""
+    final = final_buildings(player)
+    heights = [b.height for b in final]
+    if scenario == "dubai":
+        return heights.count(3) >= 3
+    if scenario == "essen":
+        return player.demolitions == 0
+    if scenario == "new-york":
+        return sum(1 for h in heights if h >= 5) >= 2
+    if scenario == "sao-paolo":
+        return heights.count(4) >= 4
+    if scenario == "shanghai":
+        return all(b.kind is not P for b in final)
+    if scenario == "toronto":
+        return len(final) <= 7
+    if scenario == "tucson":
+        return all(b.kind is not O for b in final)
+    raise ValueError(f"scenario: unknown scenario {scenario!r}")
