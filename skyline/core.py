@@ -84,8 +84,9 @@ DIE_FACES: dict[DieType, tuple[Face, ...]] = {
     DieType.PENTHOUSE: (X, X, X, B, B, O),
 }
 _FACE_TABLE = tuple(DIE_FACES[t] for t in DieType)
-#: Highest an unfinished column of each kind may reach by upper floors.
-UPPER_LIMIT = {P: 1, B: 3, O: 5}
+#: Highest a column of each kind may reach with an upper floor (purple: the
+#: upper floor completes it at height 2).
+UPPER_LIMIT = {P: 2, B: 3, O: 5}
 #: Heights a column must have for a penthouse of its colour to complete it.
 PENTHOUSE_RANGE = {B: (1, 3), O: (2, 5)}
 
@@ -630,8 +631,10 @@ def _dice_by_ids(state: GameState, ids: Sequence[int]) -> tuple[Die, ...]:
     by_id = {d.id: d for d in state.dice}
     picked = []
     for i in ids:
-        die = by_id.get(i)
+        die = by_id.pop(i, None)
         if die is None:
+            if any(d.id == i for d in picked):
+                raise IllegalActionError("repeated_die", f"die {i} is selected twice", die=i)
             raise IllegalActionError("no_die", f"there is no active die {i}", die=i)
         picked.append(die)
     return tuple(picked)
@@ -676,10 +679,13 @@ def apply_action(state: GameState, action: Action, faces: Sequence[Face] | None 
             raise IllegalActionError("roll_all", "the first roll of a turn rolls all the dice taken")
         if faces is None:
             faces = seeded_faces(state, chosen)
-        elif len(faces) != len(chosen) or any(
-            f not in DIE_FACES[d.type] for d, f in zip(chosen, faces, strict=False)
-        ):
-            raise ValueError("faces: one possible face per rolled die expected")
+        else:
+            faces = tuple(faces)
+            if len(faces) != len(chosen) or any(
+                f not in DIE_FACES[d.type] for d, f in zip(chosen, faces, strict=True)
+            ):
+                raise ValueError("faces: one possible face per rolled die expected")
+            faces = tuple(map(Face, faces))
         new_face = {d.id: f for d, f in zip(chosen, faces, strict=True)}
         dice = tuple(Die(d.id, d.type, new_face.get(d.id, d.face)) for d in state.dice)
         rolled = state._replace(dice=dice, rolls=state.rolls + 1, phase=Phase.RESOLVE)
@@ -728,6 +734,8 @@ def apply_action(state: GameState, action: Action, faces: Sequence[Face] | None 
         _require_phase(state, Phase.TAKE)
         if state.solo:
             raise IllegalActionError("solo_district", "the solo game does not use the district")
+        if not state.district:
+            raise IllegalActionError("empty_district", "the abandoned district is empty")
         dice = tuple(Die(i, t, None) for i, t in enumerate(state.district))
         refill = (DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE)
         return state._replace(dice=dice, district=refill, phase=Phase.ROLL)
