@@ -1,0 +1,33 @@
+"""Test configuration for the engine tests.
+
+Hypothesis profiles (pick one with ``HYPOTHESIS_PROFILE=name``):
+
+* ``dev`` (default on a workstation): random examples, no deadline.
+* ``ci`` (default when the ``CI`` environment variable is set): derandomized, so a
+  CI run is reproducible and never flaky; no example database.
+
+``SKYLINE_PROPERTY_SCALE=k`` multiplies the number of random games the property
+tests play (default 1, which keeps ``pytest tests`` well under 90 s on 2 cores).
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "dev",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "ci",
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+_default = "ci" if os.environ.get("CI") else "dev"
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or _default)
