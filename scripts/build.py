@@ -193,16 +193,13 @@ def write_pyscript_config(
     (out / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
 
 
-def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, wheel: str) -> None:
+def render_index(out: Path, pyscript_dir: str, pyodide_dir: str) -> None:
     """Fill index.html's placeholders: runtime folder, languages, boot download size."""
     langs = sorted(p.stem for p in (out / "i18n").glob("*.json")) or ["en"]
     # Bytes boot.js counts for its progress bar (see TRACKED there).
-    boot_bytes = (
-        sum(
-            (out / pyodide_dir / name).stat().st_size
-            for name in ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip")
-        )
-        + (out / wheel).stat().st_size
+    boot_bytes = sum(
+        (out / pyodide_dir / name).stat().st_size
+        for name in ("pyodide.asm.wasm", "python_stdlib.zip")
     )
     html = (WEB / "index.html").read_text()
     for key, value in {
@@ -249,7 +246,7 @@ def build(out: Path) -> str:
     pyscript_dir = copy_pyscript(out, pyscript_version)
     pyodide_dir, py_mm = copy_pyodide(out, pyodide_version)
     write_pyscript_config(out, pyodide_dir, py_mm, wheel.name, py_files)
-    render_index(out, pyscript_dir, pyodide_dir, wheel.name)
+    render_index(out, pyscript_dir, pyodide_dir)
     cache, urls = write_service_worker(out)
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     runtime = sum(p.stat().st_size for p in (out / "runtime").rglob("*") if p.is_file())

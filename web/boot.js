@@ -24,7 +24,9 @@ const i18n = fetch(`./i18n/${lang}.json`)
 // --- progress ----------------------------------------------------------------
 // Step weights on the bar: runtime download 0-70 %, Python start 70-90 %, game 90-100 %.
 const totalBytes = Number(root.dataset.bootBytes) || 0;
-const TRACKED = /(pyodide\.asm\.(wasm|mjs)|python_stdlib\.zip|\.whl)(\?|$)/;
+// The two big fetch() downloads before Python can start (pyodide.asm.mjs is an import,
+// the wheel comes after start-up); the build writes their total size into the page.
+const TRACKED = /(pyodide\.asm\.wasm|python_stdlib\.zip)(\?|$)/;
 let loadedBytes = 0;
 let step = "runtime";
 
@@ -44,25 +46,32 @@ function setStep(name) {
   }
 }
 
-// Count the bytes of the large runtime downloads as they stream in. The wrapper is
-// removed once the app is ready, so the game code sees the native fetch.
+// Count the bytes of the large runtime downloads as they stream in, by reading a
+// clone: the original Response goes to Pyodide untouched (keeps streaming compilation
+// and Chromium's wasm code cache). The wrapper is removed once the app is ready, so
+// the game code sees the native fetch.
 const nativeFetch = window.fetch;
+async function countBytes(response) {
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    loadedBytes += value.byteLength;
+    if (step === "runtime") setProgress((70 * loadedBytes) / totalBytes);
+  }
+  // All runtime bytes are in: Python is now compiling and initialising.
+  if (step === "runtime" && loadedBytes >= totalBytes) {
+    setStep("python");
+    setProgress(70);
+  }
+}
 window.fetch = async function (input, init) {
   const response = await nativeFetch.call(this, input, init);
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-  if (!totalBytes || !response.ok || !response.body || !TRACKED.test(url)) return response;
-  const counter = new TransformStream({
-    transform(chunk, controller) {
-      loadedBytes += chunk.byteLength;
-      if (step === "runtime") setProgress((70 * loadedBytes) / totalBytes);
-      controller.enqueue(chunk);
-    },
-  });
-  return new Response(response.body.pipeThrough(counter), {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  if (totalBytes && response.ok && response.body && TRACKED.test(url)) {
+    countBytes(response.clone()).catch(() => {}); // progress is best effort
+  }
+  return response;
 };
 
 document.addEventListener("DOMContentLoaded", () => setStep("runtime"));
@@ -72,15 +81,6 @@ document.addEventListener("py:ready", () => {
   setStep("game");
   setProgress(90);
 });
-
-// Heuristic middle step: the runtime bytes are in, Python is initialising.
-const pythonStep = setInterval(() => {
-  if (step === "runtime" && totalBytes && loadedBytes >= totalBytes * 0.95) {
-    setStep("python");
-    setProgress(70);
-  }
-  if (step !== "runtime") clearInterval(pythonStep);
-}, 100);
 
 // --- failure -----------------------------------------------------------------
 let failed = false;
@@ -99,7 +99,6 @@ window.addEventListener("unhandledrejection", (e) => fail(e.reason));
 // --- ready -------------------------------------------------------------------
 function onReady() {
   window.fetch = nativeFetch;
-  clearInterval(pythonStep);
   setProgress(100);
   document.getElementById("loading")?.setAttribute("hidden", "");
   if ("serviceWorker" in navigator && window.isSecureContext) {
