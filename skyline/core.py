@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import product
+from itertools import chain, product
 from math import factorial
 from typing import NamedTuple
 
@@ -76,7 +76,7 @@ class Face(IntEnum):
         return ("low-rise", "mid-rise", "high-rise", "blank")[self]
 
 
-P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK
+P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
 #: The six faces of each die type, as the rulings give them.
 DIE_FACES: dict[DieType, tuple[Face, ...]] = {
     DieType.GROUND: (P, P, P, B, B, O),
@@ -349,7 +349,9 @@ def new_game(options: Options) -> GameState:
         columns = (Column(gifts[order], 1),) if order < 3 else ()
         players.append(Player(name, columns, ()))
     district = () if n == 1 else (DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE)
-    return GameState(options, 1, options.start_seat, Phase.TAKE, district, (), 0, False, tuple(players))
+    return GameState(
+        options, 1, options.start_seat, Phase.TAKE, district, (), 0, False, tuple(players)
+    )
 
 
 # --------------------------------------------------------------------------- chance
@@ -383,13 +385,22 @@ def seeded_faces(state: GameState, dice: Sequence[Die]) -> tuple[Face, ...]:
     die type and how many dice of that type come before it in this roll, so two
     players of the same seed who take the same types see the same faces.
     """
-    base = _seed_base(state.options.seed) ^ (state.round << 56 | state.seat << 52 | state.rolls << 40)
+    base = _seed_base(state.options.seed) ^ (
+        state.round << 56 | state.seat << 52 | state.rolls << 40
+    )
     seen = [0, 0, 0]
     faces = []
+    table = _FACE_TABLE
+    mask = _MASK
     for die in dice:
-        k = seen[die.type]
-        seen[die.type] = k + 1
-        faces.append(_FACE_TABLE[die.type][_mix(base ^ (die.type << 16 | k)) % 6])
+        t = die.type
+        k = seen[t]
+        seen[t] = k + 1
+        # _mix(base ^ (t << 16 | k)), inlined: this runs for every rolled die
+        x = ((base ^ (t << 16 | k)) + 0x9E3779B97F4A7C15) & mask
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+        faces.append(table[t][(x ^ (x >> 31)) % 6])
     return tuple(faces)
 
 
@@ -484,7 +495,9 @@ def _check_build(columns: Sequence[Column], die: Die, column: int | None) -> Non
             "needs_column", "an upper floor or penthouse must go on an unfinished building"
         )
     if not 0 <= column < len(columns):
-        raise IllegalActionError("no_column", f"there is no unfinished building {column}", index=column)
+        raise IllegalActionError(
+            "no_column", f"there is no unfinished building {column}", index=column
+        )
     target = columns[column]
     if target.kind is not face:
         raise IllegalActionError(
@@ -493,7 +506,8 @@ def _check_build(columns: Sequence[Column], die: Die, column: int | None) -> Non
     if die.type is DieType.UPPER:
         if target.height >= UPPER_LIMIT[face]:
             raise IllegalActionError(
-                "too_high", "this building has no room for another upper floor", height=target.height
+                "too_high", "this building has no room for another upper floor",
+                height=target.height,
             )
     else:
         low, high = PENTHOUSE_RANGE[face]
@@ -508,16 +522,16 @@ def _apply_build(player: Player, die: Die, column: int | None) -> tuple[Player, 
     """Return the player after building and the building completed, if any."""
     face = die.face
     assert face is not None
-    columns = player.columns
+    name, columns, buildings, demolitions = player
     if column is None:
-        return player._replace(columns=columns + (Column(face, 1),)), None
+        return Player(name, columns + (Column(face, 1),), buildings, demolitions), None
     height = columns[column].height + 1
-    rest = columns[:column] + columns[column + 1 :]
     if die.type is DieType.PENTHOUSE or face is P:
         done = Building(face, height)
-        return player._replace(columns=rest, buildings=player.buildings + (done,)), done
+        rest = columns[:column] + columns[column + 1 :]
+        return Player(name, rest, buildings + (done,), demolitions), done
     new_columns = columns[:column] + (Column(face, height),) + columns[column + 1 :]
-    return player._replace(columns=new_columns), None
+    return Player(name, new_columns, buildings, demolitions), None
 
 
 def can_build_all(columns: Sequence[Column], dice: Iterable[Die]) -> bool:
@@ -576,7 +590,9 @@ def plan_build(state: GameState, die_ids: Iterable[int]) -> BuildPlan:
     Targets that would strand another selected die are never offered."""
     by_id = {d.id: d for d in state.dice}
     try:
-        selected = sorted((by_id[i] for i in set(die_ids)), key=lambda d: (_BUILD_ORDER[d.type], d.id))
+        selected = sorted(
+            (by_id[i] for i in set(die_ids)), key=lambda d: (_BUILD_ORDER[d.type], d.id)
+        )
     except KeyError:
         return BuildPlan(False, (), None, ())
     columns = state.player.columns
@@ -603,14 +619,13 @@ def plan_build(state: GameState, die_ids: Iterable[int]) -> BuildPlan:
 
 def _advance(state: GameState) -> GameState:
     """End the active player's turn and move to the next seat or round."""
-    n = len(state.players)
-    seat = (state.seat + 1) % n
-    base = state._replace(dice=(), rolls=0, phase=Phase.TAKE, seat=seat)
-    if seat != state.start_seat:
-        return base
-    if state.round >= ROUNDS or (state.six_completed and not state.options.all_nine):
-        return base._replace(phase=Phase.OVER)
-    return base._replace(round=state.round + 1, six_completed=False)
+    options, round_, seat, _, district, _, _, six, players = state
+    seat = (seat + 1) % len(players)
+    if seat != (options.start_seat or 0):
+        return GameState(options, round_, seat, Phase.TAKE, district, (), 0, six, players)
+    if round_ >= ROUNDS or (six and not options.all_nine):
+        return GameState(options, round_, seat, Phase.OVER, district, (), 0, six, players)
+    return GameState(options, round_ + 1, seat, Phase.TAKE, district, (), 0, False, players)
 
 
 def can_resolve_any(state: GameState) -> bool:
@@ -650,33 +665,54 @@ def _require_phase(state: GameState, *phases: Phase) -> None:
             Phase.RESOLVE: "resolve at least one die first",
             Phase.CONTINUE: "resolve at least one die first",
         }[state.phase]
-        raise IllegalActionError("wrong_phase", f"not now: {wanted}", phase=state.phase.name.lower())
+        raise IllegalActionError(
+            "wrong_phase", f"not now: {wanted}", phase=state.phase.name.lower()
+        )
 
 
-def apply_action(state: GameState, action: Action, faces: Sequence[Face] | None = None) -> GameState:
+def _find_die(dice: tuple[Die, ...], die_id: int) -> int:
+    """Index of the active die ``die_id`` (IllegalActionError if there is none)."""
+    for index, die in enumerate(dice):
+        if die.id == die_id:
+            return index
+    raise IllegalActionError("no_die", f"there is no active die {die_id}", die=die_id)
+
+
+_TAKE_DICE: dict[tuple[DieType, ...], tuple[Die, ...]] = {}
+
+
+def apply_action(
+    state: GameState, action: Action, faces: Sequence[Face] | None = None
+) -> GameState:
     """Return the state after ``action``; raise :class:`IllegalActionError` if illegal.
 
     For a :class:`Roll`, ``faces`` (aligned with ``action.dice``) chooses the chance
     outcome, as a bot's search does; without it the seed decides.
     """
+    # States are built field by field rather than with _replace: this is the hot path
+    # of every bot and search (see scripts/bench_engine.py).
+    options, round_, seat, phase, district, dice, rolls, six, players = state
     if isinstance(action, Build):
-        _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
-        (die,) = _dice_by_ids(state, (action.die,))
-        player = state.player
+        if phase is not Phase.RESOLVE and phase is not Phase.CONTINUE:
+            _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
+        index = _find_die(dice, action.die)
+        die = dice[index]
+        player = players[seat]
         _check_build(player.columns, die, action.column)
         player, done = _apply_build(player, die, action.column)
-        six = state.six_completed or (done is not None and done.height == 6)
-        return state._replace(
-            players=_set(state.players, state.seat, player),
-            dice=tuple(d for d in state.dice if d.id != die.id),
-            phase=Phase.CONTINUE,
-            six_completed=six,
+        six = six or (done is not None and done.height == 6)
+        return GameState(
+            options, round_, seat, Phase.CONTINUE, district, dice[:index] + dice[index + 1 :],
+            rolls, six, players[:seat] + (player,) + players[seat + 1 :],
         )
     if isinstance(action, Roll):
-        _require_phase(state, Phase.ROLL, Phase.CONTINUE)
+        if phase is not Phase.ROLL and phase is not Phase.CONTINUE:
+            _require_phase(state, Phase.ROLL, Phase.CONTINUE)
         chosen = _dice_by_ids(state, action.dice)
-        if state.phase is Phase.ROLL and len(chosen) != len(state.dice):
-            raise IllegalActionError("roll_all", "the first roll of a turn rolls all the dice taken")
+        if phase is Phase.ROLL and len(chosen) != len(dice):
+            raise IllegalActionError(
+                "roll_all", "the first roll of a turn rolls all the dice taken"
+            )
         if faces is None:
             faces = seeded_faces(state, chosen)
         else:
@@ -687,58 +723,73 @@ def apply_action(state: GameState, action: Action, faces: Sequence[Face] | None 
                 raise ValueError("faces: one possible face per rolled die expected")
             faces = tuple(map(Face, faces))
         new_face = {d.id: f for d, f in zip(chosen, faces, strict=True)}
-        dice = tuple(Die(d.id, d.type, new_face.get(d.id, d.face)) for d in state.dice)
-        rolled = state._replace(dice=dice, rolls=state.rolls + 1, phase=Phase.RESOLVE)
+        new_dice = tuple(
+            Die(d.id, d.type, new_face[d.id]) if d.id in new_face else d for d in dice
+        )
+        rolled = GameState(
+            options, round_, seat, Phase.RESOLVE, district, new_dice, rolls + 1, six, players
+        )
         return rolled if can_resolve_any(rolled) else _advance(rolled)
     if isinstance(action, Demolish):
-        _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
-        (die,) = _dice_by_ids(state, (action.die,))
-        player = state.player
-        pool = player.buildings if action.completed else player.columns
-        if not 0 <= action.index < len(pool):
+        if phase is not Phase.RESOLVE and phase is not Phase.CONTINUE:
+            _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
+        index = _find_die(dice, action.die)
+        name, columns, buildings, demolitions = players[seat]
+        target = action.index
+        pool = buildings if action.completed else columns
+        if not 0 <= target < len(pool):
             what = "completed building" if action.completed else "unfinished building"
-            raise IllegalActionError("no_target", f"there is no {what} {action.index}", index=action.index)
-        pool = pool[: action.index] + pool[action.index + 1 :]
+            raise IllegalActionError(
+                "no_target", f"there is no {what} {target}", index=target
+            )
+        pool = pool[:target] + pool[target + 1 :]
         player = (
-            player._replace(buildings=pool, demolitions=player.demolitions + 1)
+            Player(name, columns, pool, demolitions + 1)
             if action.completed
-            else player._replace(columns=pool, demolitions=player.demolitions + 1)
+            else Player(name, pool, buildings, demolitions + 1)
         )
-        return state._replace(
-            players=_set(state.players, state.seat, player),
-            dice=tuple(d for d in state.dice if d.id != die.id),
-            phase=Phase.CONTINUE,
+        return GameState(
+            options, round_, seat, Phase.CONTINUE, district, dice[:index] + dice[index + 1 :],
+            rolls, six, players[:seat] + (player,) + players[seat + 1 :],
         )
     if isinstance(action, Abandon):
-        _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
-        if state.solo:
+        if phase is not Phase.RESOLVE and phase is not Phase.CONTINUE:
+            _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
+        if len(players) == 1:
             raise IllegalActionError("solo_abandon", "there is no abandoning in the solo game")
         chosen = _dice_by_ids(state, action.dice)
         ids = set(action.dice)
-        return state._replace(
-            district=tuple(sorted(state.district + tuple(d.type for d in chosen))),
-            dice=tuple(d for d in state.dice if d.id not in ids),
-            phase=Phase.CONTINUE,
+        return GameState(
+            options, round_, seat, Phase.CONTINUE,
+            tuple(sorted(district + tuple(d.type for d in chosen))),
+            tuple(d for d in dice if d.id not in ids), rolls, six, players,
         )
     if isinstance(action, EndTurn):
-        _require_phase(state, Phase.CONTINUE)
+        if phase is not Phase.CONTINUE:
+            _require_phase(state, Phase.CONTINUE)
         return _advance(state)
     if isinstance(action, Take):
-        _require_phase(state, Phase.TAKE)
+        if phase is not Phase.TAKE:
+            _require_phase(state, Phase.TAKE)
         types = action.types
         if len(types) != 3 or not all(isinstance(t, DieType) for t in types):
             raise IllegalActionError("take_three", "take exactly three dice from the yard")
-        dice = tuple(Die(i, t, None) for i, t in enumerate(sorted(types)))
-        return state._replace(dice=dice, phase=Phase.ROLL)
+        key = tuple(types)
+        taken = _TAKE_DICE.get(key)
+        if taken is None:
+            taken = tuple(Die(i, t, None) for i, t in enumerate(sorted(types)))
+            _TAKE_DICE[key] = taken
+        return GameState(options, round_, seat, Phase.ROLL, district, taken, rolls, six, players)
     if isinstance(action, TakeDistrict):
-        _require_phase(state, Phase.TAKE)
-        if state.solo:
+        if phase is not Phase.TAKE:
+            _require_phase(state, Phase.TAKE)
+        if len(players) == 1:
             raise IllegalActionError("solo_district", "the solo game does not use the district")
-        if not state.district:
+        if not district:
             raise IllegalActionError("empty_district", "the abandoned district is empty")
-        dice = tuple(Die(i, t, None) for i, t in enumerate(state.district))
+        taken = tuple(Die(i, t, None) for i, t in enumerate(district))
         refill = (DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE)
-        return state._replace(dice=dice, district=refill, phase=Phase.ROLL)
+        return GameState(options, round_, seat, Phase.ROLL, refill, taken, rolls, six, players)
     raise ValueError(f"not an action: {action!r}")
 
 
@@ -768,10 +819,14 @@ def _groups(dice: Sequence[Die]) -> list[list[int]]:
 
 def _selections(groups: list[list[int]]) -> Iterator[tuple[int, ...]]:
     """One selection per distinct nonempty multiset of dice."""
-    for counts in product(*(range(len(g) + 1) for g in groups)):
-        chosen = [i for g, c in zip(groups, counts, strict=True) for i in g[:c]]
-        if chosen:
-            yield tuple(sorted(chosen))
+    # the order of itertools.product over the counts (first group slowest), built
+    # prefix by prefix: the empty selection comes first and is skipped
+    selections: list[tuple[int, ...]] = [()]
+    for group in groups:
+        prefixes = [tuple(group[:count]) for count in range(len(group) + 1)]
+        selections = [s + p for s in selections for p in prefixes]
+    for chosen in selections[1:]:
+        yield tuple(sorted(chosen))
 
 
 #: Above this many distinct reroll selections only the structured ones are listed.
@@ -789,13 +844,37 @@ def _rerolls(groups: list[list[int]]) -> Iterator[tuple[int, ...]]:
     if total - 1 <= MAX_LISTED_REROLLS:
         yield from _selections(groups)
         return
-    everything = sorted(i for g in groups for i in g)
+    everything = tuple(sorted(chain.from_iterable(groups)))
+    n = len(everything)
+    if any(len(g) >= n - 1 for g in groups):
+        yield from _rerolls_by_set(groups, everything)
+        return
+    # Here (n >= 8) the short selections (single dice, whole groups shorter than
+    # n - 1) cannot equal the long ones (all but one die, all dice), so only the
+    # short ones need sorting. Dropping a larger id gives a smaller tuple, so the
+    # all-but-one selections come in order of decreasing dropped id.
+    short = set()
+    for group in groups:
+        short.add((group[0],))
+        short.add(tuple(group))
+    yield from sorted(short, key=lambda sel: (len(sel), sel))
+    for dropped in sorted((g[-1] for g in groups), reverse=True):
+        k = everything.index(dropped)
+        yield everything[:k] + everything[k + 1 :]
+    yield everything
+
+
+def _rerolls_by_set(
+    groups: list[list[int]], everything: tuple[int, ...]
+) -> Iterator[tuple[int, ...]]:
+    """The structured selections of :func:`_rerolls`, deduplicated by a set."""
     seen: set[tuple[int, ...]] = set()
     for group in groups:
         seen.add((group[0],))
         seen.add(tuple(group))
-        seen.add(tuple(i for i in everything if i != group[-1]))
-    seen.add(tuple(everything))
+        k = everything.index(group[-1])  # ids are unique: drop this one die
+        seen.add(everything[:k] + everything[k + 1 :])
+    seen.add(everything)
     yield from sorted(seen, key=lambda sel: (len(sel), sel))
 
 
@@ -818,35 +897,95 @@ def legal_actions(state: GameState) -> list[Action]:
         return []
     actions: list[Action] = []
     dice = state.dice
-    player = state.player
-    groups = _groups(dice)
-    first = {g[0] for g in groups}
-    reps = [d for d in dice if d.id in first]
-    seen_col: dict[Column, int] = {}
-    for index, column in enumerate(player.columns):
-        seen_col.setdefault(column, index)
-    seen_done: dict[Building, int] = {}
-    for index, building in enumerate(player.buildings):
-        seen_done.setdefault(building, index)
+    player = state.players[state.seat]
+    columns = player.columns
+    # interchangeable dice (same type and face): one representative per group
+    groups: dict[tuple[DieType, Face | None], list[int]] = {}
+    reps: list[Die] = []
+    for die in dice:
+        die_id, die_type, face = die
+        key = (die_type, face)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [die_id]
+            reps.append(die)
+        else:
+            group.append(die_id)
+    # interchangeable targets (same colour and height): the first of each
+    column_targets = list({c: i for i, c in reversed(tuple(enumerate(columns)))}.values())
+    column_targets.sort()
+    building_targets = list(
+        {b: i for i, b in reversed(tuple(enumerate(player.buildings)))}.values()
+    )
+    building_targets.sort()
+    if len(_ACTION_CACHE) > _ACTION_CACHE_LIMIT:
+        _ACTION_CACHE.clear()
+    cache = _ACTION_CACHE
     for die in reps:
-        for target in build_targets(player.columns, die):
-            actions.append(Build(die.id, target))
-        for index in seen_col.values():
-            actions.append(Demolish(die.id, index, False))
-        for index in seen_done.values():
-            actions.append(Demolish(die.id, index, True))
+        die_id = die.id
+        for target in build_targets(columns, die):
+            key_b = ("b", die_id, target)
+            action = cache.get(key_b)
+            if action is None:
+                action = cache[key_b] = Build(die_id, target)
+            actions.append(action)
+        for index in column_targets:
+            key_c = ("c", die_id, index)
+            action = cache.get(key_c)
+            if action is None:
+                action = cache[key_c] = Demolish(die_id, index, False)
+            actions.append(action)
+        for index in building_targets:
+            key_d = ("d", die_id, index)
+            action = cache.get(key_d)
+            if action is None:
+                action = cache[key_d] = Demolish(die_id, index, True)
+            actions.append(action)
     if dice:
-        if not state.solo:
+        if len(state.players) > 1:
             # Abandoning a selection ends where abandoning its dice one by one
             # ends, so the list offers one die at a time, and all dice at once.
-            actions.extend(Abandon((die.id,)) for die in reps)
+            for die in reps:
+                key_a = ("a", die.id)
+                action = cache.get(key_a)
+                if action is None:
+                    action = cache[key_a] = Abandon((die.id,))
+                actions.append(action)
             if len(dice) > 1:
-                actions.append(Abandon(tuple(d.id for d in dice)))
+                actions.append(Abandon(tuple([d[0] for d in dice])))
         if phase is Phase.CONTINUE:
-            actions.extend(Roll(s) for s in _rerolls(groups))
+            if len(dice) <= _REROLL_CACHE_DICE:
+                key_r = tuple(map(tuple, groups.values()))
+                rolls = _REROLL_CACHE.get(key_r)
+                if rolls is None:
+                    if len(_REROLL_CACHE) > _ACTION_CACHE_LIMIT:
+                        _REROLL_CACHE.clear()
+                    rolls = _REROLL_CACHE[key_r] = tuple(
+                        _roll(sel) for sel in _rerolls(list(groups.values()))
+                    )
+                actions.extend(rolls)
+            else:
+                actions.extend(Roll(sel) for sel in _rerolls(list(groups.values())))
     if phase is Phase.CONTINUE:
         actions.append(_END)
     return actions
+
+
+#: Actions are immutable, so legal_actions hands out shared instances (bounded caches).
+_ACTION_CACHE: dict[tuple[object, ...], Action] = {}
+_REROLL_CACHE: dict[tuple[tuple[int, ...], ...], tuple[Roll, ...]] = {}
+_ROLL_CACHE: dict[tuple[int, ...], Roll] = {}
+_ACTION_CACHE_LIMIT = 4096
+_REROLL_CACHE_DICE = 12  # pools up to this size have their reroll lists cached
+
+
+def _roll(selection: tuple[int, ...]) -> Roll:
+    action = _ROLL_CACHE.get(selection)
+    if action is None:
+        if len(_ROLL_CACHE) > 4 * _ACTION_CACHE_LIMIT:
+            _ROLL_CACHE.clear()
+        action = _ROLL_CACHE[selection] = Roll(selection)
+    return action
 
 
 # --------------------------------------------------------------------------- scoring
