@@ -19,8 +19,8 @@ from .core import (
     Abandon,
     Action,
     Build,
-    BuildPlan,
     Building,
+    BuildPlan,
     Column,
     Demolish,
     Die,
@@ -113,7 +113,8 @@ class Board:
 
     def returns(self) -> list[float]:
         """OpenSpiel-style returns: final points per seat (0 until the game is over)."""
-        return [float(s) for s in self.scores()] if self.is_game_over() else [0.0] * len(self.scores())
+        scores = self.scores()
+        return [float(s) for s in scores] if self.is_game_over() else [0.0] * len(scores)
 
     def can_undo(self) -> bool:
         return len(self._actions) > self._floor
@@ -137,11 +138,15 @@ class Board:
     def pop(self) -> Action:
         """Undo the last action; raise :class:`IllegalActionError` if it is committed."""
         if not self.can_undo():
-            raise IllegalActionError("no_undo", "nothing to undo: a roll or a finished turn is final")
+            raise IllegalActionError(
+                "no_undo", "nothing to undo: a roll or a finished turn is final"
+            )
         self._states.pop()
         return self._actions.pop()
 
-    def build_selection(self, die_ids: Iterable[int], choices: Sequence[int | None] = ()) -> BuildPlan:
+    def build_selection(
+        self, die_ids: Iterable[int], choices: Sequence[int | None] = ()
+    ) -> BuildPlan:
         """Build the selected dice, each as its own undo step.
 
         Dice whose target is unique or equivalent are placed automatically;
@@ -185,7 +190,8 @@ class Board:
         Each has ``event``, ``round`` and ``seat``; further keys depend on the event.
         """
         events: list[dict[str, Any]] = []
-        for before, action, after in zip(self._states, self._actions, self._states[1:], strict=False):
+        states = self._states
+        for before, action, after in zip(states, self._actions, states[1:], strict=False):
             events.extend(describe(before, action, after))
         return events
 
@@ -293,7 +299,8 @@ def parse_options(head: str) -> Options:
     missing = {"players", "seed", "start", "nine", "scenario"} - values.keys()
     if missing:
         raise RecordError("record_field", f"record field {sorted(missing)[0]!r} is missing")
-    if not values["start"].isdigit() or len(values["start"]) > 1 or values["nine"] not in ("0", "1"):
+    start, nine = values["start"], values["nine"]
+    if not start.isdigit() or len(start) > 1 or nine not in ("0", "1"):
         raise RecordError("record_field", "record fields 'start' and 'nine' must be small numbers")
     return Options(
         tuple(unquote(n, errors="strict") for n in values["players"].split(",")),
@@ -322,7 +329,9 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "seat": state.seat,
         "phase": state.phase.name.lower(),
         "district": "".join(t.letter for t in state.district),
-        "dice": [[d.id, d.type.letter, None if d.face is None else d.face.letter] for d in state.dice],
+        "dice": [
+            [d.id, d.type.letter, None if d.face is None else d.face.letter] for d in state.dice
+        ],
         "rolls": state.rolls,
         "six_completed": state.six_completed,
         "players": [
@@ -392,11 +401,13 @@ def describe(before: GameState, action: Action, after: GameState) -> list[dict[s
     if isinstance(action, Take):
         events.append({**base, "event": "take", "dice": "".join(t.letter for t in action.types)})
     elif isinstance(action, TakeDistrict):
-        events.append({**base, "event": "take_district", "dice": "".join(t.letter for t in before.district)})
+        taken = "".join(t.letter for t in before.district)
+        events.append({**base, "event": "take_district", "dice": taken})
     elif isinstance(action, Roll):
         rolled = after.dice if after.seat == before.seat and after.round == before.round else None
         faces = _faces_of(before, action, after)
-        events.append({**base, "event": "roll", "dice": faces, "reroll": before.phase is Phase.CONTINUE})
+        reroll = before.phase is Phase.CONTINUE
+        events.append({**base, "event": "roll", "dice": faces, "reroll": reroll})
         if rolled is None or after.phase is not Phase.RESOLVE:
             events.append({**base, "event": "stuck"})
     elif isinstance(action, Build):
@@ -467,7 +478,9 @@ def summary(state: GameState) -> dict[str, Any]:
                 "name": player.name,
                 "buildings": [[b.kind.letter, b.height, b.points] for b in player.buildings],
                 "converted": lone,
-                "discarded": [[c.kind.letter, c.height] for c in player.columns if c.kind is not Face.PURPLE],
+                "discarded": [
+                    [c.kind.letter, c.height] for c in player.columns if c.kind is not Face.PURPLE
+                ],
                 "final": [[b.kind.letter, b.height, b.points] for b in final_buildings(player)],
                 "score": score(player),
                 "completed": completed_count(player),
