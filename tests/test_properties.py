@@ -371,3 +371,45 @@ def test_bad_records_raise_record_error_only(g, junk):
         except RecordError:
             continue
         assert Board.from_record(loaded.record()).state == loaded.state
+
+
+def _reference_rerolls(groups):
+    """The reroll listing as first written (kept to check the optimised version)."""
+    from itertools import product
+
+    total = 1
+    for g in groups:
+        total *= len(g) + 1
+    if total - 1 <= MAX_LISTED_REROLLS:
+        out = []
+        for counts in product(*(range(len(g) + 1) for g in groups)):
+            chosen = [i for g, c in zip(groups, counts, strict=True) for i in g[:c]]
+            if chosen:
+                out.append(tuple(sorted(chosen)))
+        return out
+    everything = sorted(i for g in groups for i in g)
+    seen = set()
+    for group in groups:
+        seen.add((group[0],))
+        seen.add(tuple(group))
+        seen.add(tuple(i for i in everything if i != group[-1]))
+    seen.add(tuple(everything))
+    return sorted(seen, key=lambda sel: (len(sel), sel))
+
+
+@settings(max_examples=300 * SCALE, deadline=None)
+@given(st.integers(0, 45), st.integers(1, 9), st.booleans(), st.integers(0, 2**32))
+def test_rerolls_match_reference_definition(n, kinds, shuffled, seed):
+    """The optimised reroll listing equals its reference definition, small and large
+    pools alike (the structured subset above MAX_LISTED_REROLLS)."""
+    from skyline.core import _rerolls
+
+    rng = random.Random(seed)
+    ids = list(range(n))
+    if shuffled:
+        rng.shuffle(ids)
+    groups: dict[int, list[int]] = {}
+    for i in ids:
+        groups.setdefault(rng.randrange(kinds), []).append(i)
+    listed = list(groups.values())
+    assert list(_rerolls(listed)) == _reference_rerolls(listed)
