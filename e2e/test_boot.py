@@ -45,7 +45,7 @@ def sw_cache_name(site: Path) -> str:
 
 
 def test_boots_to_ready(app_page: Page, guard: Guard) -> None:
-    assert app_page.locator("#app").inner_text().startswith("skyline")
+    assert app_page.locator("#app .brand").inner_text() == "Skyline"
     assert app_page.locator("#loading").is_hidden()
     assert app_page.evaluate("document.getElementById('loading-progress').value") == 100
     guard.assert_clean()

@@ -1,0 +1,819 @@
+"""The game page's brain: page state around an engine :class:`skyline.Board`.
+
+The page never decides a rule: legality, build planning, undo limits, scoring
+and the log all come from the engine. This module keeps what is only page state
+(the yard dice picked so far, the selected dice, a pending tower choice or
+demolition target, the open dialog, notices), turns clicks into engine actions,
+saves after every action and asks :mod:`board_view` for HTML.
+
+It talks to the browser only through a ``host`` object (see ``main.DomHost``), so
+it runs unchanged in CPython with a fake host.
+
+Extension points for computer players, hints and reviews (not used yet):
+
+- ``Controller.dispatch(action)``: push any engine action through the same path a
+  click takes (validation message, selection upkeep, save, listeners, render).
+- ``Controller.listeners``: callables ``f(controller, action)`` run after every
+  successful action (e.g. a bot seat controller that schedules its move).
+- ``Controller.seat_controllers``: ``{seat: object}``; a seat without an entry is
+  a human at this screen. The page only reads ``is_human(seat)``.
+- ``Controller.panels``: callables ``f(controller) -> html`` rendered as extra
+  ``<section>`` panels below the log (already escaped HTML).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import string
+import time
+from collections.abc import Callable
+from urllib.parse import quote, unquote
+
+import board_view
+from i18n import LANGS, Texts
+
+from skyline import (
+    SCENARIOS,
+    Abandon,
+    Board,
+    Build,
+    Demolish,
+    DieType,
+    EndTurn,
+    IllegalActionError,
+    Options,
+    Phase,
+    RecordError,
+    Roll,
+    Take,
+    TakeDistrict,
+    plan_build,
+    summary,
+    validate_options,
+)
+
+SAVE_VERSION = 1
+KEY_SAVE = "skyline.save"
+KEY_SETTINGS = "skyline.settings"
+KEY_RECORDS = "skyline.records"
+KEY_BROKEN = "skyline.save.broken."
+LINK_PREFIX = "#play?"
+SEED_ALPHABET = string.ascii_letters + string.digits
+REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
+# Error messages of validate_options start with the field name.
+OPTION_FIELDS = ("names", "seed", "start_seat", "all_nine", "scenario", "beat", "link")
+
+
+def random_seed() -> str:
+    """8-10 characters [A-Za-z0-9]; ``secrets`` uses crypto.getRandomValues in Pyodide."""
+    length = 8 + secrets.randbelow(3)
+    return "".join(secrets.choice(SEED_ALPHABET) for _ in range(length))
+
+
+class LinkError(ValueError):
+    pass
+
+
+def parse_link(fragment: str) -> tuple[Options, int | None]:
+    """``#play?p=Ann,Bob&seed=X&start=0&nine=0&sc=dubai&beat=83`` -> (options, beat).
+
+    Raises ValueError whose message starts with the bad field's name."""
+    if not fragment.startswith(LINK_PREFIX):
+        raise LinkError("link: not a game link")
+    values: dict[str, str] = {}
+    for part in fragment[len(LINK_PREFIX) :].split("&"):
+        if not part:
+            continue
+        key, eq, value = part.partition("=")
+        if not eq or key not in ("p", "seed", "start", "nine", "sc", "beat") or key in values:
+            raise LinkError("link: unknown or repeated field")
+        values[key] = value
+    if "p" not in values:
+        raise LinkError("names: missing")
+    if "seed" not in values:
+        raise LinkError("seed: missing")
+    try:
+        names = tuple(unquote(n, errors="strict") for n in values["p"].split(","))
+    except UnicodeDecodeError:
+        raise LinkError("names: bad encoding") from None
+    start_text = values.get("start", "r")
+    if start_text == "r":
+        start: int | None = None
+    elif start_text.isdigit() and len(start_text) == 1:
+        start = int(start_text)
+    else:
+        raise LinkError("start_seat: expected a seat number")
+    nine_text = values.get("nine", "0")
+    if nine_text not in ("0", "1"):
+        raise LinkError("all_nine: expected 0 or 1")
+    scenario = unquote(values["sc"]) if values.get("sc") else None
+    beat = None
+    if "beat" in values:
+        if not values["beat"].isdigit() or len(values["beat"]) > 4:
+            raise LinkError("beat: expected a score")
+        beat = int(values["beat"])
+    seed = unquote(values["seed"])
+    options = validate_options(Options(names, seed, start, nine_text == "1", scenario))
+    return options, beat
+
+
+def build_link(base: str, options: Options, beat: int | None = None) -> str:
+    parts = [
+        "p=" + ",".join(quote(n, safe="") for n in options.names),
+        "seed=" + quote(options.seed, safe=""),
+        f"start={options.start_seat}",
+        f"nine={int(options.all_nine)}",
+    ]
+    if options.scenario:
+        parts.append("sc=" + options.scenario)
+    if beat is not None:
+        parts.append(f"beat={beat}")
+    return base + LINK_PREFIX + "&".join(parts)
+
+
+class Controller:
+    """Page state + event handling for one game screen."""
+
+    def __init__(self, host, tables: dict[str, dict[str, str]], browser_langs=("en",)) -> None:
+        self.host = host
+        self.texts = Texts(tables, "en")
+        self.browser_langs = tuple(browser_langs)
+        self.board: Board | None = None
+        self.takes: list[DieType] = []  # yard picks not yet pushed as Take
+        self.selected: set[int] = set()
+        # None, ("build", die_id, choices, remaining ids) or ("demolish", [die ids])
+        self.mode: tuple | None = None
+        self.dialog: dict | None = None
+        self.notices: list[dict] = []
+        self.beat: int | None = None
+        self.storage_ok = True
+        self.records: dict = {"v": 1, "best": {}, "levels": {}, "scenarios": {}, "seen": []}
+        self.last_html: dict[str, str] = {}
+        self.focus_id: str | None = None
+        self.timings: list[float] = []
+        self._log_cache: tuple | None = None
+        # extension points (see module docstring)
+        self.listeners: list[Callable[[Controller, object], None]] = []
+        self.seat_controllers: dict[int, object] = {}
+        self.panels: list[Callable[[Controller], str]] = []
+
+    # ------------------------------------------------------------------ helpers
+
+    def t(self, key: str, **params: object) -> str:
+        return self.texts.t(key, **params)
+
+    @property
+    def state(self):
+        return self.board.state if self.board else None
+
+    def is_human(self, seat: int) -> bool:
+        return seat not in self.seat_controllers
+
+    def notify(self, message: str, level: str = "info", sticky: bool = False, **params) -> None:
+        note = {"key": message, "params": params, "level": level, "sticky": sticky}
+        self.notices = [n for n in self.notices if n["key"] != message] + [note]
+        self.notices = self.notices[-4:]
+
+    def error_text(self, exc: Exception) -> str:
+        """Translate an engine error (IllegalActionError / RecordError) with its params."""
+        code = getattr(exc, "code", None)
+        params = dict(getattr(exc, "params", {}) or {})
+        prefix = "error.record." if isinstance(exc, RecordError) else "error.action."
+        if code and self.texts.has(prefix + code):
+            if "phase" in params:
+                params["phase"] = self.t("phase." + str(params["phase"]))
+            if "face" in params:
+                params["face"] = self.t("kind." + str(params["face"]))
+            return self.t(prefix + code, **params)
+        if isinstance(exc, ValueError):
+            field = str(exc).split(":", 1)[0]
+            if field in OPTION_FIELDS:
+                return self.t("error.option." + field)
+        return self.t("error.unknown")
+
+    # ------------------------------------------------------------------ storage
+
+    def _store(self, key: str, value: str) -> bool:
+        try:
+            self.host.storage_set(key, value)
+        except Exception:  # noqa: BLE001 - SecurityError, QuotaExceededError, ...
+            self._storage_failed()
+            return False
+        return True
+
+    def _load(self, key: str) -> str | None:
+        try:
+            return self.host.storage_get(key)
+        except Exception:  # noqa: BLE001
+            self._storage_failed()
+            return None
+
+    def _remove(self, key: str) -> None:
+        try:
+            self.host.storage_remove(key)
+        except Exception:  # noqa: BLE001
+            self._storage_failed()
+
+    def _storage_failed(self) -> None:
+        if self.storage_ok:
+            self.storage_ok = False
+            self.notify("notice.not_saved", "warn", sticky=True)
+
+    def save(self) -> None:
+        if self.board is None:
+            return
+        envelope = {
+            "v": SAVE_VERSION,
+            "game": json.loads(self.board.to_json()),
+            "saved_at": self.host.now_iso(),
+            "beat": self.beat,
+            "ui": {"takes": "".join(t.letter for t in self.takes)},
+        }
+        self._store(KEY_SAVE, json.dumps(envelope, separators=(",", ":"), ensure_ascii=False))
+
+    def save_settings(self) -> None:
+        self._store(KEY_SETTINGS, json.dumps({"v": 1, "lang": self.texts.lang}))
+
+    def load_saved_game(self) -> bool:
+        raw = self._load(KEY_SAVE)
+        if raw is None:
+            return False
+        try:
+            envelope = json.loads(raw)
+            if not isinstance(envelope, dict) or "v" not in envelope:
+                raise RecordError("save_format", "not a Skyline save")
+            if envelope["v"] != SAVE_VERSION:
+                raise RecordError("save_version", "other version", version=str(envelope["v"])[:10])
+            board = Board.from_json(json.dumps(envelope["game"]))
+            beat = envelope.get("beat")
+            takes = (envelope.get("ui") or {}).get("takes", "")
+            takes_list = [DieType.from_letter(c) for c in str(takes)[:2]]
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:
+            reason = self.error_text(exc) if isinstance(exc, RecordError) else self.t(
+                "error.record.save_format"
+            )
+            stamp = self.host.now_iso().replace(":", "-")
+            kept = self._store(KEY_BROKEN + stamp, raw)
+            self._remove(KEY_SAVE)
+            self.notify(
+                "notice.save_broken" if kept else "notice.save_broken_lost", "warn", sticky=True,
+                reason=reason, key=KEY_BROKEN + stamp,
+            )
+            return False
+        self._set_board(board)
+        self.beat = beat if isinstance(beat, int) and not isinstance(beat, bool) else None
+        if board.state.phase is Phase.TAKE:
+            self.takes = takes_list
+        self._auto_select()
+        return True
+
+    def load_records(self) -> None:
+        raw = self._load(KEY_RECORDS)
+        if not raw:
+            return
+        try:
+            data = json.loads(raw)
+            if isinstance(data, dict) and data.get("v") == 1:
+                for key in ("best", "levels", "scenarios"):
+                    if isinstance(data.get(key), dict):
+                        self.records[key] = data[key]
+                if isinstance(data.get("seen"), list):
+                    self.records["seen"] = data["seen"][-50:]
+        except ValueError:
+            pass
+
+    def _record_result(self) -> None:
+        """Solo records: best score per scenario, levels reached, scenario successes."""
+        board = self.board
+        if board is None or not board.is_game_over() or not board.state.solo:
+            return
+        game_id = f"{board.options.seed}|{board.options.scenario}|{len(board.actions)}"
+        if game_id in self.records["seen"]:
+            return
+        info = summary(board.state)
+        points = info["players"][0]["score"]
+        slot = board.options.scenario or "-"
+        best = self.records["best"]
+        self.previous_best = best.get(slot)
+        if not isinstance(best.get(slot), int) or points > best[slot]:
+            best[slot] = points
+        if info["level"]:
+            self.records["levels"][info["level"]] = self.records["levels"].get(info["level"], 0) + 1
+        if info.get("scenario") and info.get("scenario_met"):
+            done = self.records["scenarios"]
+            done[info["scenario"]] = done.get(info["scenario"], 0) + 1
+        self.records["seen"] = (self.records["seen"] + [game_id])[-50:]
+        self._store(KEY_RECORDS, json.dumps(self.records))
+
+    # ------------------------------------------------------------------ boot
+
+    def boot(self, fragment: str = "") -> None:
+        raw = self._load(KEY_SETTINGS)
+        lang = None
+        if raw:
+            try:
+                lang = json.loads(raw).get("lang")
+            except (ValueError, AttributeError):
+                lang = None
+        if lang not in LANGS:
+            from i18n import pick_language
+
+            lang = pick_language(list(self.browser_langs))
+        self.texts.lang = lang
+        self.load_records()
+        had_save = self.load_saved_game()
+        if fragment.startswith(LINK_PREFIX):
+            self.open_link(fragment)
+        elif fragment:
+            self.host.clear_fragment()
+        if self.board is None:
+            self._start(self._default_options())
+            if self.dialog is None:
+                self.open_new_game_dialog(first=True)
+        elif not had_save:
+            self.save()
+        self.render()
+
+    def _default_options(self) -> Options:
+        return Options((self.t("newgame.default_name", n=1),), random_seed(), 0, False, None)
+
+    def _set_board(self, board: Board) -> None:
+        self.board = board
+        self.takes = []
+        self.selected = set()
+        self.mode = None
+        self._log_cache = None
+
+    def _start(self, options: Options, beat: int | None = None) -> None:
+        self._set_board(Board(options))
+        self.beat = beat
+        self.save()
+
+    def game_in_progress(self) -> bool:
+        return self.board is not None and not self.board.is_game_over() and (
+            bool(self.board.actions) or bool(self.takes)
+        )
+
+    # ------------------------------------------------------------------ links
+
+    def open_link(self, fragment: str) -> None:
+        self.host.clear_fragment()
+        try:
+            options, beat = parse_link(fragment)
+        except ValueError as exc:
+            self.notify("notice.bad_link", "error", reason=self.error_text(exc))
+            return
+        if self.game_in_progress():
+            self.dialog = {"kind": "confirm_link", "options": options, "beat": beat}
+            self.focus_id = "dlg-first"
+        else:
+            self._start(options, beat)
+            self.dialog = None
+            self.notify("notice.link_started")
+
+    def share_link(self) -> str:
+        board = self.board
+        beat = None
+        if board.state.solo and board.is_game_over():
+            beat = board.scores()[0]
+        elif board.state.solo and self.beat is not None:
+            beat = self.beat
+        return build_link(self.host.page_base(), board.options, beat)
+
+    # ------------------------------------------------------------------ actions
+
+    def dispatch(self, action) -> bool:
+        """Push one engine action; on an illegal one show the translated reason."""
+        before = self.board.state
+        try:
+            self.board.push(action)
+        except IllegalActionError as exc:
+            self.notify("notice.illegal", "error", reason=self.error_text(exc))
+            return False
+        self._after(action, before)
+        return True
+
+    def _after(self, action, before) -> None:
+        state = self.board.state
+        if isinstance(action, Roll):
+            self.selected = set()
+            self._auto_select()
+        elif isinstance(action, Build | Demolish):
+            self.selected.discard(action.die)
+        elif isinstance(action, Abandon):
+            self.selected -= set(action.dice)
+        else:
+            self.selected = set()
+        alive = {d.id for d in state.dice}
+        self.selected &= alive
+        if (state.seat, state.round) != (before.seat, before.round) or state.phase is Phase.OVER:
+            self.takes = []
+            self.mode = None
+            if isinstance(action, Roll):  # nothing could be used: the engine ended the turn
+                self.notify("notice.stuck", "warn", name=before.players[before.seat].name)
+        self.save()
+        if state.phase is Phase.OVER:
+            self._record_result()
+        for listener in self.listeners:
+            listener(self, action)
+
+    def _auto_select(self) -> None:
+        """After a roll a single die is selected automatically; several start deselected."""
+        state = self.board.state
+        if state.phase is Phase.RESOLVE and len(state.dice) == 1:
+            self.selected = {state.dice[0].id}
+
+    def _sel(self) -> tuple[int, ...]:
+        alive = {d.id for d in self.board.state.dice}
+        return tuple(sorted(self.selected & alive))
+
+    def take(self, type_index: int) -> None:
+        state = self.board.state
+        if state.phase is not Phase.TAKE or self.mode or len(self.takes) >= 3:
+            return
+        self.takes.append(DieType(type_index))
+        if len(self.takes) == 3:
+            picks = self.takes
+            self.takes = []
+            if not self.dispatch(Take(tuple(sorted(picks)))):
+                self.takes = picks[:2]
+        else:
+            self.save()
+
+    def put_back(self, index: int) -> None:
+        state = self.board.state
+        if state.phase is Phase.TAKE and 0 <= index < len(self.takes):
+            self.takes.pop(index)
+            self.save()
+        elif state.phase is Phase.ROLL and isinstance(self._last_action(), Take):
+            types = list(self._last_action().types)
+            if 0 <= index < len(types) and self.board.can_undo():
+                self.board.pop()
+                types.pop(index)
+                self.takes = types
+                self.save()
+
+    def _last_action(self):
+        return self.board.actions[-1] if self.board.actions else None
+
+    def take_district(self) -> None:
+        if self.board.state.phase is Phase.TAKE and not self.mode:
+            picks = self.takes
+            self.takes = []
+            if not self.dispatch(TakeDistrict()):
+                self.takes = picks
+
+    def toggle(self, die_id: int) -> None:
+        if self.mode or self.board.state.phase not in (Phase.RESOLVE, Phase.CONTINUE):
+            return
+        if die_id in self.selected:
+            self.selected.discard(die_id)
+        elif any(d.id == die_id for d in self.board.state.dice):
+            self.selected.add(die_id)
+
+    def roll(self) -> None:
+        state = self.board.state
+        if self.mode:
+            return
+        if state.phase is Phase.ROLL:
+            self.dispatch(Roll(tuple(d.id for d in state.dice)))
+        else:
+            self.dispatch(Roll(self._sel()))
+
+    def build(self) -> None:
+        if self.mode:
+            return
+        self._build_step(self._sel(), ())
+
+    def _build_step(self, ids: tuple[int, ...], choices: tuple) -> None:
+        board = self.board
+        before = board.state
+        pushed = len(board.actions)
+        try:
+            plan = board.build_selection(ids, choices)
+        except IllegalActionError as exc:
+            self.notify("notice.illegal", "error", reason=self.error_text(exc))
+        else:
+            remaining = {d.id for d in board.state.dice} & set(ids)
+            if plan.choice_die is not None and remaining:
+                rest = tuple(sorted(remaining))
+                self.mode = ("build", plan.choice_die, tuple(plan.choices), rest)
+                self.selected = set(remaining)
+            else:
+                self.mode = None
+        if len(board.actions) > pushed:
+            for action in board.actions[pushed:]:
+                self._after(action, before)
+                before = board.state
+
+    def choose_column(self, index: int) -> None:
+        mode = self.mode
+        state = self.board.state
+        if not mode:
+            return
+        if mode[0] == "build":
+            _, die_id, choices, remaining = mode
+            columns = state.player.columns
+            if not 0 <= index < len(columns):
+                return
+            # equivalent columns (same colour and height) map to the engine's representative
+            choice = next(
+                (c for c in choices if c is not None and columns[c] == columns[index]), None
+            )
+            if choice is None:
+                return
+            self.mode = None
+            self._build_step(remaining, (choice,))
+        elif mode[0] == "demolish":
+            self._demolish_target(index, False)
+
+    def choose_tile(self, index: int) -> None:
+        if self.mode and self.mode[0] == "demolish":
+            self._demolish_target(index, True)
+
+    def demolish(self) -> None:
+        if self.mode:
+            return
+        ids = self._sel()
+        if ids:
+            self.mode = ("demolish", list(ids))
+
+    def _demolish_target(self, index: int, completed: bool) -> None:
+        queue = list(self.mode[1])
+        if not self.dispatch(Demolish(queue[0], index, completed)):
+            return
+        queue.pop(0)
+        player = self.board.state.player
+        queue = [i for i in queue if any(d.id == i for d in self.board.state.dice)]
+        over = self.board.state.phase is Phase.OVER
+        if queue and (player.columns or player.buildings) and not over:
+            self.mode = ("demolish", queue)
+        else:
+            self.mode = None
+
+    def abandon(self) -> None:
+        if not self.mode:
+            self.dispatch(Abandon(self._sel()))
+
+    def end_turn(self) -> None:
+        if not self.mode:
+            self.dispatch(EndTurn())
+
+    def cancel(self) -> None:
+        self.mode = None
+
+    def undo(self) -> None:
+        self.mode = None
+        if self.board.state.phase is Phase.TAKE and self.takes:
+            self.takes.pop()
+            self.save()
+            return
+        if not self.board.can_undo():
+            return
+        action = self.board.pop()
+        self._log_cache = None
+        if isinstance(action, Take):
+            self.takes = list(action.types[:2])
+            self.selected = set()
+        elif isinstance(action, Build | Demolish):
+            self.selected = {action.die}
+        elif isinstance(action, Abandon):
+            self.selected = set(action.dice)
+        else:
+            self.selected = set()
+        self.save()
+
+    # ------------------------------------------------------------------ commands
+
+    def commands(self) -> dict[str, tuple[bool, str | None]]:
+        """Each command: (enabled, reason key when disabled). From the engine's legal actions."""
+        board = self.board
+        state = board.state
+        phase = state.phase
+        sel = self._sel()
+        out: dict[str, tuple[bool, str | None]] = {}
+        undo_ok = bool(self.takes and phase is Phase.TAKE) or board.can_undo()
+        undo_why = "why.committed" if board.actions else "why.nothing_to_undo"
+        if phase is Phase.OVER:
+            for name in ("roll", "build", "abandon", "demolish", "end"):
+                out[name] = (False, "why.over")
+            out["undo"] = (False, "why.over")
+            return out
+        if self.mode:
+            for name in ("roll", "build", "abandon", "demolish", "end", "undo"):
+                out[name] = (False, "why.choosing")
+            return out
+        out["undo"] = (undo_ok, None if undo_ok else undo_why)
+        if phase is Phase.TAKE:
+            for name in ("roll", "build", "abandon", "demolish", "end"):
+                out[name] = (False, "why.take_first")
+            return out
+        if phase is Phase.ROLL:
+            out["roll"] = (True, None)
+            for name in ("build", "abandon", "demolish", "end"):
+                out[name] = (False, "why.roll_first")
+            return out
+        legal = board.legal_actions()
+        kinds = {type(a) for a in legal}
+        if not sel:
+            why = "why.select"
+            out["build"] = out["abandon"] = out["demolish"] = (False, why)
+        else:
+            feasible = plan_build(state, sel).feasible
+            out["build"] = (True, None) if feasible else (False, "why.cannot_build")
+            out["abandon"] = (True, None) if Abandon in kinds else (False, "why.no_abandon_solo")
+            out["demolish"] = (True, None) if Demolish in kinds else (False, "why.no_buildings")
+        if phase is Phase.RESOLVE:
+            out["roll"] = (False, "why.resolve_first")
+            out["end"] = (False, "why.resolve_first")
+        else:
+            out["roll"] = (True, None) if sel and Roll in kinds else (False, "why.select_reroll")
+            out["end"] = (True, None) if EndTurn in kinds else (False, "why.resolve_first")
+        return out
+
+    def log_events(self) -> list[dict]:
+        key = (id(self.board), len(self.board.actions), self.board.state)
+        if self._log_cache is None or self._log_cache[0] != key:
+            self._log_cache = (key, self.board.log())
+        return self._log_cache[1]
+
+    # ------------------------------------------------------------------ dialogs
+
+    def open_new_game_dialog(self, first: bool = False) -> None:
+        opts = self.board.options if self.board else None
+        names = list(opts.names) if opts else []
+        names += [self.t("newgame.default_name", n=i + 1) for i in range(len(names), 4)]
+        self.dialog = {
+            "kind": "newgame",
+            "first": first,
+            "count": len(opts.names) if opts and not first else 1,
+            "names": names,
+            "start": "0",
+            "nine": bool(opts.all_nine) if opts else False,
+            "scenario": (opts.scenario or "") if opts else "",
+            "seed": "",
+            "error": None,
+        }
+        self.focus_id = "dlg-first"
+
+    def _form_to_dialog(self, form: dict) -> None:
+        d = self.dialog
+        try:
+            d["count"] = max(1, min(4, int(form.get("count", d["count"]))))
+        except ValueError:
+            pass
+        for i in range(4):
+            if f"name{i}" in form:
+                d["names"][i] = form[f"name{i}"]
+        d["start"] = form.get("start", d["start"])
+        d["nine"] = form.get("nine") in ("on", "1", True)
+        d["scenario"] = form.get("scenario", d["scenario"]) or ""
+        d["seed"] = form.get("seed", d["seed"]) or ""
+
+    def start_from_form(self, form: dict) -> None:
+        self._form_to_dialog(form)
+        d = self.dialog
+        count = d["count"]
+        names = tuple(d["names"][:count])
+        start = None if d["start"] == "r" or count == 1 else d["start"]
+        try:
+            if start is not None:
+                start = int(start)
+                if not 0 <= start < count:
+                    start = 0
+            scenario = d["scenario"] if count == 1 and d["scenario"] in SCENARIOS else None
+            seed = d["seed"].strip() or random_seed()
+            options = validate_options(Options(names, seed, start, d["nine"], scenario))
+        except ValueError as exc:
+            d["error"] = self.error_text(exc)
+            return
+        self._start(options)
+        self.dialog = None
+        self.focus_id = "act-roll"
+
+    # ------------------------------------------------------------------ events
+
+    def handle(
+        self,
+        kind: str,
+        action: str | None,
+        arg: str | None,
+        key: str = "",
+        form: dict | None = None,
+        target_id: str | None = None,
+        in_field: bool = False,
+    ) -> None:
+        """One DOM event, already reduced to its data-action / data-arg (see main.py)."""
+        started = time.perf_counter()
+        self.focus_id = target_id
+        if kind == "keydown":
+            if not self._key(key, in_field):
+                return
+        elif kind == "hashchange":
+            if arg and arg.startswith(LINK_PREFIX):
+                self.open_link(arg)
+        elif kind in ("click", "change", "submit") and action:
+            if action == "ng-change" and kind != "change":
+                return
+            self._action(action, arg, form or {})
+        else:
+            return
+        self.render()
+        self.timings.append((time.perf_counter() - started) * 1000)
+        del self.timings[:-500]
+
+    def _key(self, key: str, in_field: bool) -> bool:
+        if key == "Escape":
+            if self.dialog:
+                first = self.dialog.get("first")
+                self.dialog = None
+                self.focus_id = "act-roll" if first else "btn-rules"
+                return True
+            if self.mode:
+                self.mode = None
+                return True
+            return False
+        if in_field or self.dialog:
+            return False
+        if key in ("?", "h", "H"):
+            self.dialog = {"kind": "rules"}
+            self.focus_id = "dlg-first"
+            return True
+        return False
+
+    def _action(self, action: str, arg: str | None, form: dict) -> None:
+        number = int(arg) if arg and arg.lstrip("-").isdigit() else -1
+        game = {
+            "take": lambda: self.take(number),
+            "untake": lambda: self.put_back(number),
+            "district": self.take_district,
+            "die": lambda: self.toggle(number),
+            "roll": self.roll,
+            "build": self.build,
+            "demolish": self.demolish,
+            "abandon": self.abandon,
+            "end": self.end_turn,
+            "undo": self.undo,
+            "cancel": self.cancel,
+            "col": lambda: self.choose_column(number),
+            "tile": lambda: self.choose_tile(number),
+        }
+        if action in game:
+            if self.dialog is None and self.board is not None:
+                self.notices = [n for n in self.notices if n["sticky"]]
+                game[action]()
+            return
+        if action == "lang":
+            self.texts.lang = arg if arg in LANGS else "en"
+            self.host.set_lang(self.texts.lang)
+            self.save_settings()
+        elif action == "rules":
+            self.dialog = {"kind": "rules"}
+            self.focus_id = "dlg-first"
+        elif action == "rules-goto" and arg:
+            self.host.scroll_to("rules-" + arg)
+        elif action == "newgame":
+            self.open_new_game_dialog()
+        elif action == "ng-change":
+            if self.dialog and self.dialog["kind"] == "newgame":
+                self._form_to_dialog(form)
+        elif action == "ng-start":
+            if self.dialog and self.dialog["kind"] == "newgame":
+                self.start_from_form(form)
+        elif action == "close":
+            first = self.dialog and self.dialog.get("first")
+            self.dialog = None
+            self.focus_id = "act-roll" if first else "btn-rules"
+        elif action == "link-accept":
+            d = self.dialog
+            if d and d["kind"] == "confirm_link":
+                self._start(d["options"], d["beat"])
+                self.dialog = None
+                self.notify("notice.link_started")
+        elif action == "share":
+            link = self.share_link()
+            self.dialog = {"kind": "share", "link": link, "copied": None}
+            self.focus_id = "share-link"
+            self.host.copy(link, self._copied)
+        elif action == "dismiss":
+            if 0 <= number < len(self.notices):
+                self.notices.pop(number)
+
+    def _copied(self, ok: bool) -> None:
+        if self.dialog and self.dialog.get("kind") == "share":
+            self.dialog["copied"] = ok
+            self.render()
+
+    # ------------------------------------------------------------------ render
+
+    def render(self) -> None:
+        regions = board_view.render(self)
+        for name in REGIONS:
+            html = regions.get(name, "")
+            if self.last_html.get(name) != html:
+                self.host.set_html(name, html)
+                self.last_html[name] = html
+        if self.focus_id:
+            self.host.focus(self.focus_id)
+            self.focus_id = None

@@ -1,0 +1,40 @@
+"""String tables: every word the player reads comes from web/i18n/<lang>.json.
+
+Tables are flat {"key": "text with {params}"}. A missing key falls back to English,
+then to the key itself (visible, so a gap is noticed, never a crash).
+"""
+
+from __future__ import annotations
+
+LANGS = ("en", "de")
+
+
+class _Params(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+class Texts:
+    def __init__(self, tables: dict[str, dict[str, str]], lang: str = "en") -> None:
+        self.tables = tables
+        self.lang = lang if lang in tables else "en"
+
+    def t(self, key: str, **params: object) -> str:
+        text = self.tables.get(self.lang, {}).get(key)
+        if text is None:
+            text = self.tables.get("en", {}).get(key, key)
+        if params:
+            text = text.format_map(_Params(params))
+        return text
+
+    def has(self, key: str) -> bool:
+        return key in self.tables.get(self.lang, {}) or key in self.tables.get("en", {})
+
+
+def pick_language(preferred: list[str] | tuple[str, ...], available=LANGS) -> str:
+    """First of the browser's languages (navigator.languages) we have, else English."""
+    for tag in preferred:
+        base = str(tag).lower().split("-")[0]
+        if base in available:
+            return base
+    return "en"

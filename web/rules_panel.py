@@ -1,0 +1,97 @@
+# ruff: noqa: E501 - HTML templates read better unwrapped
+"""The rules help panel: the rule texts of the seeds (001 English, 003 German) and
+the short help card (000), un-glued into headings and paragraphs. All text lives
+in the string tables under ``rules.*``; this module only gives it structure."""
+
+from __future__ import annotations
+
+from html import escape
+
+SECTIONS = ("aim", "setup", "turn", "actions", "heights", "end", "scoring", "app")
+CARD = ("turn", "actions", "heights", "end")
+
+
+def esc(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _p(t, key: str) -> str:
+    return f"<p>{esc(t(key))}</p>"
+
+
+def _section(name: str, t, inner: str) -> str:
+    return (
+        f'<section class="rules-sec" id="rules-{name}" aria-labelledby="rules-{name}-h">'
+        f'<h3 id="rules-{name}-h">{esc(t(f"rules.{name}.title"))}</h3>{inner}</section>'
+    )
+
+
+def render(c) -> str:
+    t = c.t
+    first = ' id="dlg-first"'
+    nav = "".join(
+        f'<li><button type="button" class="linkish" data-action="rules-goto" data-arg="{name}"'
+        f'{first if i == 0 else ""}>{esc(t(f"rules.{name}.title"))}</button></li>'
+        for i, name in enumerate(SECTIONS)
+    )
+    card = "".join(
+        f'<h4>{esc(t(f"rules.card.{name}.title"))}</h4>{_p(t, f"rules.card.{name}.body")}' for name in CARD
+    )
+    card += f'<p class="points-line">{esc(t("rules.card.points"))}</p>'
+    legend = (
+        f'<figure class="legend"><figcaption>{esc(t("rules.legend.title"))}</figcaption><ul>'
+        + "".join(
+            f'<li><span class="lg-die lg-{k}" aria-hidden="true"></span>{esc(t(f"rules.legend.{k}"))}</li>'
+            for k in ("penthouse", "upper", "ground")
+        )
+        + "</ul><ul>"
+        + "".join(
+            f'<li><span class="lg-kind k-{k}" aria-hidden="true"></span><b>{esc(t(f"rules.kind.{name}"))}</b> '
+            f'{esc(t(f"rules.legend.{name}_floors"))}</li>'
+            for k, name in (("p", "low"), ("b", "mid"), ("o", "high"))
+        )
+        + "</ul></figure>"
+    )
+    steps = "".join(
+        f"<li><strong>{esc(t(f'rules.turn.step{i}.title'))}</strong> {esc(t(f'rules.turn.step{i}.body'))}</li>"
+        for i in range(1, 5)
+    )
+    actions = "".join(
+        f'<h4>{esc(t(f"rules.actions.{a}.title"))}</h4>{_p(t, f"rules.actions.{a}.body")}'
+        for a in ("build", "abandon", "demolish")
+    )
+    table_rows = "".join(
+        f'<tr><th scope="row">{esc(t(f"rules.kind.{name}"))}</th>'
+        + "".join(f"<td>{pts}</td>" if pts else "<td></td>" for pts in points)
+        + "</tr>"
+        for name, points in (
+            ("low", (1, 4, None, None, None, None)),
+            ("mid", (None, 4, 9, 16, None, None)),
+            ("high", (None, None, 9, 16, 25, 36)),
+        )
+    )
+    table = (
+        f'<table class="points"><caption>{esc(t("rules.table.caption"))}</caption><thead><tr>'
+        f'<th scope="col">{esc(t("rules.table.floors"))}</th>'
+        + "".join(f'<th scope="col">{n}</th>' for n in range(1, 7))
+        + f"</tr></thead><tbody>{table_rows}</tbody></table>"
+    )
+    body = {
+        "aim": _p(t, "rules.aim.body"),
+        "setup": _p(t, "rules.setup.body"),
+        "turn": f'<ol class="steps">{steps}</ol>',
+        "actions": actions,
+        "heights": _p(t, "rules.heights.body") + table,
+        "end": _p(t, "rules.end.body"),
+        "scoring": _p(t, "rules.scoring.body"),
+        "app": _p(t, "rules.app.body") + _p(t, "rules.app.keys"),
+    }
+    sections = "".join(_section(name, t, body[name]) for name in SECTIONS)
+    return (
+        f'<div class="rules" lang="{esc(c.texts.lang)}" data-testid="rules">'
+        f'<p class="tagline">{esc(t("rules.tagline"))} <span class="meta">{esc(t("rules.meta"))}</span></p>'
+        f'<nav aria-label="{esc(t("rules.nav"))}"><ul class="rules-nav">{nav}</ul></nav>'
+        f'<section class="card" id="rules-card" aria-labelledby="rules-card-h">'
+        f'<h3 id="rules-card-h">{esc(t("rules.card.title"))}</h3>{card}</section>'
+        f"{legend}{sections}</div>"
+    )
