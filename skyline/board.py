@@ -269,6 +269,11 @@ class Board:
             data = json.loads(text)
         except (TypeError, ValueError, RecursionError):
             raise RecordError("json_syntax", "the saved game is not valid JSON") from None
+        return cls.from_data(data)
+
+    @classmethod
+    def from_data(cls, data: object) -> Board:
+        """Load the parsed object of :meth:`to_json` (as :meth:`from_json` does)."""
         if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
             raise RecordError("json_format", "this is not a saved Skyline game")
         version = data.get("version")
@@ -300,10 +305,14 @@ def parse_options(head: str) -> Options:
     if missing:
         raise RecordError("record_field", f"record field {sorted(missing)[0]!r} is missing")
     start, nine = values["start"], values["nine"]
-    if not start.isdigit() or len(start) > 1 or nine not in ("0", "1"):
+    if len(start) != 1 or not "0" <= start <= "9" or nine not in ("0", "1"):
         raise RecordError("record_field", "record fields 'start' and 'nine' must be small numbers")
+    try:
+        names = tuple(unquote(n, errors="strict") for n in values["players"].split(","))
+    except UnicodeDecodeError:
+        raise RecordError("record_field", "the player names are not valid UTF-8") from None
     return Options(
-        tuple(unquote(n, errors="strict") for n in values["players"].split(",")),
+        names,
         values["seed"],
         int(values["start"]),
         values["nine"] == "1",

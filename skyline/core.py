@@ -316,7 +316,8 @@ def validate_options(options: Options) -> Options:
         name = " ".join(name.split())
         if not name or len(name) > MAX_NAME_LENGTH:
             raise ValueError(f"names: each name must have 1 to {MAX_NAME_LENGTH} characters")
-        if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in name):
+        if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 for c in name):
+            # lone surrogates cannot be encoded (records, links, the browser)
             raise ValueError("names: control characters are not allowed")
         clean.append(name)
     seed = options.seed
