@@ -47,6 +47,19 @@ from .core import (
     solo_level,
     validate_options,
 )
+from .links import (
+    SAVE_VERSION,
+    LinkError,
+    SavedGame,
+    SaveError,
+    ShareLink,
+    load_save,
+    make_save,
+    make_share_fragment,
+    migrate_save,
+    parse_share_fragment,
+    read_save,
+)
 
 __version__ = "0.1.0"
 
@@ -58,4 +71,7 @@ __all__ = [
     "legal_actions", "new_game", "parse_action", "parse_options", "plan_build", "ranking",
     "roll_outcomes", "scenario_met", "score", "seeded_faces", "solo_level", "state_from_dict",
     "state_to_dict", "summary", "validate_options", "__version__",
+    # share links and saves (skyline.links)
+    "SAVE_VERSION", "LinkError", "SaveError", "SavedGame", "ShareLink", "load_save", "make_save",
+    "make_share_fragment", "migrate_save", "parse_share_fragment", "read_save",
 ]

@@ -1,0 +1,421 @@
+"""Share links and saved games: the text formats the page reads, as pure functions.
+
+Both readers are *total*: whatever they are given (any type, any length, any
+text), they either return a complete, valid game or raise their one documented
+error type, a ``ValueError`` subclass with a stable ``code`` (the page translates
+it), ``params`` for the message and a plain English message. Nothing else escapes.
+
+Share links
+-----------
+
+A link is the page address plus a fragment::
+
+    #play?p=Ann,Bo%20Li&seed=Xy12ab&start=0&nine=0&sc=dubai&beat=83
+
+=========  ========  ===================================================================
+key        needed    value
+=========  ========  ===================================================================
+``p``      yes       1 to 4 names, comma separated, each percent-encoded (UTF-8)
+``seed``   yes       1 to 32 of ``A-Z a-z 0-9 - _``
+``start``  no        start seat ``0``..``3``; ``r`` or absent: derived from the seed
+``nine``   no        ``1`` plays all nine rounds; ``0`` or absent: the normal end
+``sc``     no        a solo scenario (one player only); ``-``, empty or absent: none
+``beat``   no        a score to beat, ``0``..``1000`` (one player only)
+=========  ========  ===================================================================
+
+Keys may come in any order, each at most once; unknown keys are errors (a link
+from a newer page should not silently drop what it asks for). ``start=r`` is
+resolved with :func:`skyline.validate_options`, a pure function of the seed and the
+number of players, so everyone opening the same link gets the same start player;
+:func:`make_share_fragment` always writes the resolved seat. The reader accepts
+the fragment with or without its ``#`` and a whole address (the part after the
+first ``#`` is read). Links longer than :data:`MAX_LINK_CHARS` are refused unread.
+
+:func:`parse_share_fragment` raises :class:`LinkError`; its ``code`` names the part
+at fault (``link`` for the link as a whole, else ``names``, ``seed``,
+``start_seat``, ``all_nine``, ``scenario`` or ``beat``) and ``params["reason"]``
+says what is wrong with it (``not_text``, ``too_long``, ``not_play``, ``bad_part``,
+``unknown_key``, ``repeated_key``, ``missing``, ``encoding``, ``invalid``,
+``solo_only``). ``code == "internal"`` would mean a bug in this module.
+
+>>> link = parse_share_fragment("#play?p=Ann,Bo%20Li&seed=Xy12ab&nine=1")
+>>> link.options.names, link.options.start_seat, link.options.all_nine, link.beat
+(('Ann', 'Bo Li'), 1, True, None)
+>>> make_share_fragment(link.options)
+'play?p=Ann,Bo%20Li&seed=Xy12ab&start=1&nine=1'
+>>> try:
+...     parse_share_fragment("play?p=Ann&p=Bob&seed=x")
+... except LinkError as exc:
+...     print(exc.code, exc.params["reason"], "-", exc)
+link repeated_key - the link gives 'p' twice
+
+Saved games
+-----------
+
+What the page keeps in ``localStorage`` is a JSON *save envelope*. Versions:
+
+* **0**: a bare :meth:`Board.to_json` object (``{"format": "skyline-game", ...}``),
+  as exported games look; read as a save without extras.
+* **1**: the page's first envelope: ``{"v": 1, "game": <Board.to_json object>,
+  "saved_at": <ISO text>, "beat": <int or null>, "ui": {"takes": "GU"}}``.
+* **2** (:data:`SAVE_VERSION`, written by :func:`make_save`): version 1 plus
+  ``"kind": "skyline-save"`` (so foreign data under the key is recognised) and
+  ``"engine"``: the engine version that wrote it (``null`` when migrated).
+
+:func:`migrate_save` upgrades a parsed envelope of any of these versions to the
+current one. The game is the record (options and every action) checked against
+its state snapshot: it is replayed action by action, so a save either gives the
+game it describes or is refused. The extras are not the game: a damaged
+``beat``, ``ui`` or ``saved_at`` is dropped (set to none) rather than losing the
+game over it.
+
+:func:`read_save` / :func:`load_save` raise :class:`SaveError`. Its ``code`` is
+``save_type`` (not text), ``save_size`` (over :data:`MAX_SAVE_CHARS`),
+``json_syntax`` (not JSON, nested deeper than :data:`MAX_SAVE_DEPTH`, a number
+too long to read), ``save_format`` (not a Skyline save), ``save_version`` (a
+version this engine does not know, ``params["version"]``), or, for the game
+inside, the :class:`~skyline.RecordError` code of :meth:`Board.from_data`
+(``json_format``, ``json_version``, ``json_mismatch``, ``record_type``,
+``record_size``, ``record_format``, ``record_magic``, ``record_field``,
+``record_options``, ``record_action`` with ``params["number"]``).
+
+>>> from skyline import Board
+>>> board = Board.new(["Ada"], seed="demo"); board.push_text("tGGU")
+>>> again = read_save(make_save(board, takes="", beat=50))
+>>> again.board.state == board.state, again.beat, again.version
+(True, 50, 2)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+from urllib.parse import quote, unquote
+
+from .board import Board, RecordError
+from .core import SCENARIOS, Options, Phase, validate_options
+
+LINK_PATH = "play"
+LINK_KEYS = ("p", "seed", "start", "nine", "sc", "beat")
+MAX_LINK_CHARS = 2000
+MAX_BEAT = 1000
+#: validate_options messages start with the option's name: the LinkError code
+_OPTION_FIELDS = ("names", "seed", "start_seat", "all_nine", "scenario")
+
+SAVE_VERSION = 2
+SAVE_VERSIONS = (0, 1, 2)
+SAVE_KIND = "skyline-save"
+MAX_SAVE_CHARS = 500_000
+MAX_SAVE_DEPTH = 32
+MAX_TAKES = 2  # yard dice picked before the third completes a Take
+
+
+class LinkError(ValueError):
+    """A share link that cannot be opened; ``code`` names the part at fault."""
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+class SaveError(ValueError):
+    """A saved game that cannot be loaded; ``code`` says why (see the module doc)."""
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+class ShareLink(NamedTuple):
+    options: Options  # validated: start_seat is always a seat number
+    beat: int | None
+
+
+class SavedGame(NamedTuple):
+    board: Board
+    beat: int | None  # a score to beat (solo only), from the link the game came from
+    takes: str  # yard dice picked but not yet taken, e.g. "GU" (only in the take phase)
+    saved_at: str | None
+    version: int  # the version the save was written in (before migration)
+
+
+# --------------------------------------------------------------------------- links
+
+
+def _shown(text: str, limit: int = 20) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def _check_options(options: Options) -> Options:
+    try:
+        return validate_options(options)
+    except ValueError as exc:
+        message = str(exc)
+        field = message.split(":", 1)[0]
+        code = field if field in _OPTION_FIELDS else "link"
+        raise LinkError(code, message, reason="invalid") from None
+
+
+def _check_beat(beat: object, players: int) -> int | None:
+    if beat is None:
+        return None
+    if isinstance(beat, bool) or not isinstance(beat, int) or not 0 <= beat <= MAX_BEAT:
+        raise LinkError("beat", f"beat: expected a score from 0 to {MAX_BEAT}", reason="invalid")
+    if players != 1:
+        raise LinkError("beat", "beat: a score to beat exists only in the solo game",
+                        reason="solo_only")
+    return beat
+
+
+def make_share_fragment(options: Options, beat: int | None = None) -> str:
+    """The fragment (without ``#``) of a link that starts this game for anyone.
+
+    Raises :class:`LinkError` for options or a beat that no link may carry.
+
+    >>> make_share_fragment(Options(("Ann", "Bo, Jr."), "Xy12ab"))
+    'play?p=Ann,Bo%2C%20Jr.&seed=Xy12ab&start=0&nine=0'
+    """
+    options = _check_options(options)
+    beat = _check_beat(beat, len(options.names))
+    parts = [
+        "p=" + ",".join(quote(name, safe="") for name in options.names),
+        "seed=" + options.seed,
+        f"start={options.start_seat}",
+        f"nine={int(options.all_nine)}",
+    ]
+    if options.scenario is not None:
+        parts.append("sc=" + options.scenario)
+    if beat is not None:
+        parts.append(f"beat={beat}")
+    return LINK_PATH + "?" + "&".join(parts)
+
+
+def parse_share_fragment(text: object) -> ShareLink:
+    """Read a share link (see the module doc); raises :class:`LinkError` only."""
+    try:
+        return _parse_fragment(text)
+    except LinkError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the contract: one error type, always
+        raise LinkError(
+            "internal", "the link could not be read", reason=type(exc).__name__
+        ) from exc
+
+
+def _parse_fragment(text: object) -> ShareLink:
+    if not isinstance(text, str):
+        raise LinkError("link", "a link must be text", reason="not_text")
+    if len(text) > MAX_LINK_CHARS:
+        raise LinkError("link", f"the link is longer than {MAX_LINK_CHARS} characters",
+                        reason="too_long")
+    text = text.strip()
+    if "#" in text:
+        text = text.split("#", 1)[1]
+    path, question, query = text.partition("?")
+    if path != LINK_PATH or not question:
+        raise LinkError("link", "this is not a game link", reason="not_play")
+    values: dict[str, str] = {}
+    for part in query.split("&"):
+        if not part:
+            continue
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise LinkError("link", f"the link part {_shown(part)} has no '='", reason="bad_part")
+        if key not in LINK_KEYS:
+            raise LinkError("link", f"the link has an unknown setting {_shown(key)}",
+                            reason="unknown_key", key=key[:20])
+        if key in values:
+            raise LinkError("link", f"the link gives {key!r} twice", reason="repeated_key",
+                            key=key)
+        values[key] = value
+    if "p" not in values:
+        raise LinkError("names", "names: the link names no players", reason="missing")
+    if "seed" not in values:
+        raise LinkError("seed", "seed: the link has no seed", reason="missing")
+    try:
+        names = tuple(unquote(n, errors="strict") for n in values["p"].split(","))
+    except UnicodeDecodeError:
+        raise LinkError("names", "names: a name is not valid UTF-8",
+                        reason="encoding") from None
+    try:
+        seed = unquote(values["seed"], errors="strict")
+    except UnicodeDecodeError:
+        raise LinkError("seed", "seed: the seed is not valid UTF-8", reason="encoding") from None
+    start_text = values.get("start", "r")
+    start: int | None
+    if start_text == "r":
+        start = None
+    elif len(start_text) == 1 and "0" <= start_text <= "9":
+        start = int(start_text)
+    else:
+        raise LinkError("start_seat", "start_seat: expected a seat number or 'r'",
+                        reason="invalid")
+    nine_text = values.get("nine", "0")
+    if nine_text not in ("0", "1"):
+        raise LinkError("all_nine", "all_nine: expected 0 or 1", reason="invalid")
+    scenario_text = values.get("sc", "")
+    scenario = None if scenario_text in ("", "-") else scenario_text
+    if scenario is not None and scenario not in SCENARIOS:
+        raise LinkError("scenario", f"scenario: unknown scenario {_shown(scenario)}",
+                        reason="invalid")
+    beat_text = values.get("beat")
+    beat: int | None = None
+    if beat_text is not None:
+        if not re.fullmatch(r"[0-9]{1,4}", beat_text):
+            raise LinkError("beat", f"beat: expected a score from 0 to {MAX_BEAT}",
+                            reason="invalid")
+        beat = int(beat_text)
+    options = _check_options(Options(names, seed, start, nine_text == "1", scenario))
+    return ShareLink(options, _check_beat(beat, len(options.names)))
+
+
+# --------------------------------------------------------------------------- saves
+
+
+def make_save(
+    board: Board, *, beat: int | None = None, takes: str = "", saved_at: str | None = None
+) -> str:
+    """The current save envelope (JSON text) of ``board`` and the page's extras."""
+    from . import __version__
+
+    extras = _clean_extras(board, {"beat": beat, "ui": {"takes": takes}, "saved_at": saved_at})
+    envelope = {
+        "v": SAVE_VERSION,
+        "kind": SAVE_KIND,
+        "engine": __version__,
+        "game": json.loads(board.to_json()),
+        "saved_at": extras["saved_at"],
+        "beat": extras["beat"],
+        "ui": {"takes": extras["takes"]},
+    }
+    return json.dumps(envelope, separators=(",", ":"), ensure_ascii=False)
+
+
+def load_save(text: object) -> Board:
+    """The game of a save of any supported version; raises :class:`SaveError` only."""
+    return read_save(text).board
+
+
+def read_save(text: object) -> SavedGame:
+    """The game and the page's extras of a save; raises :class:`SaveError` only."""
+    try:
+        return _read_save(text)
+    except SaveError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the contract: one error type, always
+        raise SaveError(
+            "internal", "the saved game could not be read", reason=type(exc).__name__
+        ) from exc
+
+
+def _read_save(text: object) -> SavedGame:
+    if not isinstance(text, str):
+        raise SaveError("save_type", "a saved game must be text")
+    if len(text) > MAX_SAVE_CHARS:
+        raise SaveError("save_size", f"the save is longer than {MAX_SAVE_CHARS} characters")
+    if _too_deep(text, MAX_SAVE_DEPTH):
+        raise SaveError("json_syntax", "the save is nested too deeply to be a saved game")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise SaveError("json_syntax", "the save is not valid JSON") from None
+    version = _version_of(data)
+    data = migrate_save(data)
+    try:
+        board = Board.from_data(data["game"])
+    except RecordError as exc:
+        raise SaveError(exc.code, f"the game in the save is broken: {exc}", **exc.params) from None
+    extras = _clean_extras(board, data)
+    return SavedGame(board, extras["beat"], extras["takes"], extras["saved_at"], version)
+
+
+def migrate_save(data: object) -> dict[str, Any]:
+    """Upgrade a parsed save of any version in :data:`SAVE_VERSIONS` to the current
+    one (a new dict; the game inside is not replayed here). Raises :class:`SaveError`."""
+    version = _version_of(data)
+    assert isinstance(data, dict)
+    if version == 0:
+        data = {"v": 1, "game": data, "saved_at": None, "beat": None, "ui": {"takes": ""}}
+        version = 1
+    if version == 1:
+        data = {**data, "v": 2, "kind": SAVE_KIND, "engine": None}
+        version = 2
+    if not isinstance(data.get("game"), dict):
+        raise SaveError("save_format", "the save holds no game")
+    return dict(data)
+
+
+def _version_of(data: object) -> int:
+    if not isinstance(data, dict):
+        raise SaveError("save_format", "this is not a saved Skyline game")
+    if "v" not in data:
+        if data.get("format") == "skyline-game":
+            return 0
+        raise SaveError("save_format", "this is not a saved Skyline game")
+    version = data["v"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise SaveError("save_format", "the save's version is not a number")
+    if version not in SAVE_VERSIONS or version == 0:
+        shown = str(version) if abs(version) < 10**9 else "?"
+        raise SaveError("save_version", f"save version {shown} is not supported", version=shown)
+    if version >= 2 and data.get("kind") != SAVE_KIND:
+        raise SaveError("save_format", "this is not a saved Skyline game")
+    return version
+
+
+def _clean_extras(board: Board, data: dict[str, Any]) -> dict[str, Any]:
+    """The page's extras of a save, each dropped (set to none) when damaged."""
+    beat = data.get("beat")
+    if (
+        isinstance(beat, bool)
+        or not isinstance(beat, int)
+        or not 0 <= beat <= MAX_BEAT
+        or not board.state.solo
+    ):
+        beat = None
+    ui = data.get("ui")
+    takes = ui.get("takes") if isinstance(ui, dict) else None
+    if (
+        not isinstance(takes, str)
+        or len(takes) > MAX_TAKES
+        or any(c not in "GUP" for c in takes)
+        or board.state.phase is not Phase.TAKE
+    ):
+        takes = ""
+    saved_at = data.get("saved_at")
+    if not isinstance(saved_at, str) or len(saved_at) > 40:
+        saved_at = None
+    return {"beat": beat, "takes": takes, "saved_at": saved_at}
+
+
+_JSON_SYNTAX = re.compile(r'[\[\]{}"\\]')
+
+
+def _too_deep(text: str, limit: int) -> bool:
+    """Whether JSON ``text`` nests arrays/objects deeper than ``limit`` (checked
+    before parsing: deep nesting costs the parser its stack, in Pyodide too)."""
+    depth = 0
+    in_string = False
+    skip = -1  # index of a character escaped by a backslash
+    for match in _JSON_SYNTAX.finditer(text):
+        i = match.start()
+        if i == skip:
+            continue
+        c = match.group()
+        if in_string:
+            if c == "\\":
+                skip = i + 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
