@@ -182,7 +182,10 @@ def turn_panel(c) -> str:
     else:
         parts.append(esc(t("turn.title_solo") if state.solo else t("turn.title", name=state.player.name)))
     parts.append("</h2>")
-    parts.append(f'<p class="prompt" id="prompt" data-testid="prompt">{esc(prompt_text(c))}</p>')
+    phase = "choose" if c.mode else state.phase.name.lower()
+    parts.append(
+        f'<p class="prompt" id="prompt" data-testid="prompt" data-phase="{phase}">{esc(prompt_text(c))}</p>'
+    )
     if c.mode:
         parts.append(
             f'<button type="button" id="act-cancel" class="cancel" data-action="cancel" '
@@ -439,10 +442,11 @@ def scoring(c) -> str:
         if r["discarded"]:
             conv += "<br><small>" + esc(t("score.discarded", n=len(r["discarded"]))) + "</small>"
         rows.append(
-            f'<tr data-testid="score-row-{r["seat"]}"><th scope="row">{esc(r["name"])}</th>'
-            f'<td class="chips">{chips}</td><td>{conv}</td>'
-            f'<td class="num" data-testid="total-{r["seat"]}">{r["score"]}</td>'
-            f'<td class="num">{r["completed"]}</td><td class="num rank">{r["rank"]}.</td></tr>'
+            f'<tr data-testid="score-row-{r["seat"]}"><th scope="row"><span class="rank" '
+            f'data-testid="rank-{r["seat"]}">{r["rank"]}.</span> {esc(r["name"])}</th>'
+            f'<td class="chips">{chips}</td><td class="conv">{conv}</td>'
+            f'<td class="num"><span data-testid="total-{r["seat"]}">{r["score"]}</span>'
+            f'<small>{esc(t("score.completed_n", n=r["completed"]))}</small></td></tr>'
         )
     names = [info["players"][s]["name"] for s in info["winners"]]
     lines = []
@@ -480,8 +484,7 @@ def scoring(c) -> str:
         f'<p class="headline" data-testid="result">{esc(headline)}</p>{extra}'
         f'<div class="table-wrap"><table><thead><tr><th scope="col">{esc(t("score.player"))}</th>'
         f'<th scope="col">{esc(t("score.buildings"))}</th><th scope="col">{esc(t("score.lowrise"))}</th>'
-        f'<th scope="col">{esc(t("score.total"))}</th><th scope="col">{esc(t("score.completed"))}</th>'
-        f'<th scope="col">{esc(t("score.rank"))}</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        f'<th scope="col">{esc(t("score.total"))}</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
         f'</div><p class="score-note">{esc(t("score.note"))}</p></section>'
     )
 
@@ -498,7 +501,7 @@ def event_text(c, e: dict, names) -> str:
     name = names[e["seat"]] if e["seat"] < len(names) else "?"
     kind = e["event"]
     if kind == "take":
-        return t("log.take", name=name, dice=", ".join(t("die.type." + x) for x in e["dice"]))
+        return t("log.take", name=name, dice=", ".join(t("log.type." + x) for x in e["dice"]))
     if kind == "take_district":
         return t("log.take_district", name=name, n=len(e["dice"]))
     if kind == "roll":

@@ -122,7 +122,9 @@ def on_event(event):
         target = event.target
         if kind == "submit":
             event.preventDefault()
-            controller.handle("submit", target.dataset.submit, None, form=form_values(target))
+            action = target.getAttribute("data-submit")
+            if not missing(action):
+                controller.handle("submit", str(action), None, form=form_values(target))
             return
         if kind == "keydown":
             tag = str(target.tagName or "")
@@ -136,8 +138,8 @@ def on_event(event):
         el = target.closest("[data-action]")
         if missing(el):
             return
-        action = el.dataset.action
-        arg = el.dataset.arg
+        action = el.getAttribute("data-action")
+        arg = el.getAttribute("data-arg")
         form = None
         if action.startswith("ng-"):
             form = form_values(el.closest("form"))

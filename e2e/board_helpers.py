@@ -1,0 +1,126 @@
+"""Helpers for the board tests (imported by e2e/test_board_*.py; not a test module)."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import Page
+
+# One step of a simple deterministic policy, run inside the page with real click
+# events on the real buttons: take ground+upper+penthouse, roll, build the first
+# die that can be built alone, pick the first offered target, otherwise end the
+# turn or demolish with the first die. Returns what it did.
+POLICY_STEP = """
+() => {
+  const q = (s) => document.querySelector(s);
+  const on = (s) => { const b = q(s); return b && !b.disabled ? b : null; };
+  const deselect = () => {
+    for (const o of document.querySelectorAll('button[data-action=die][aria-pressed=true]')) {
+      q('#' + o.id).click();
+    }
+  };
+  if (q('[data-testid=scoring]')) return 'over';
+  if (q('button.target')) { q('button.target').click(); return 'target'; }
+  if (on('#yard-G')) {
+    const n = document.querySelectorAll('[data-testid=taken]').length;
+    q('#yard-' + 'GUP'[n]).click();
+    return 'take';
+  }
+  const dice = [...document.querySelectorAll('button[data-action=die]')].map((d) => d.id);
+  if (on('#act-roll') && dice.length === 0) { q('#act-roll').click(); return 'roll'; }
+  for (const id of dice) {
+    deselect();
+    q('#' + id).click();
+    if (on('#act-build')) { q('#act-build').click(); return 'build'; }
+  }
+  deselect();
+  if (on('#act-end')) { q('#act-end').click(); return 'end'; }
+  if (dice.length) {
+    q('#' + dice[0]).click();
+    if (on('#act-demolish')) { q('#act-demolish').click(); return 'demolish'; }
+  }
+  return 'stuck';
+}
+"""
+
+
+def play_policy(page: Page, max_steps: int = 3000) -> list[str]:
+    """Run POLICY_STEP until the scoring table shows; returns the steps taken."""
+    steps = []
+    for _ in range(max_steps):
+        step = page.evaluate(POLICY_STEP)
+        assert step != "stuck", f"policy stuck after {steps[-10:]}"
+        if step == "over":
+            return steps
+        steps.append(step)
+    raise AssertionError("game did not end")
+
+
+def close_first_dialog(page: Page) -> None:
+    """The first visit opens the new-game dialog over a default solo game."""
+    page.locator("[data-testid=dialog-newgame]").wait_for()
+    page.click("#ng-cancel")
+    assert page.locator("#dialog .overlay").count() == 0
+
+
+def new_game(
+    page: Page,
+    names: tuple[str, ...] = ("Ann",),
+    seed: str = "",
+    start: str = "0",
+    scenario: str = "",
+    nine: bool = False,
+) -> None:
+    if page.locator("[data-testid=dialog-newgame]").count() == 0:
+        page.click("#btn-new")
+    page.select_option("#dlg-first", str(len(names)))
+    for i, name in enumerate(names):
+        page.fill(f"#ng-name{i}", name)
+    if len(names) > 1:
+        page.select_option("#ng-start", start)
+    elif scenario:
+        page.select_option("#ng-scenario", scenario)
+    if nine:
+        page.check("#ng-nine")
+    page.fill("#ng-seed", seed)
+    page.click("#ng-start-btn")
+    assert page.locator("#dialog .overlay").count() == 0
+
+
+def take(page: Page, types: str) -> None:
+    for letter in types:
+        page.click(f"#yard-{letter}")
+
+
+def dice(page: Page) -> list[dict]:
+    """The active dice as shown: id, type letter, face letter (or None), pressed."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#turn [data-testid=die]')].map((d) => ({
+            id: Number(d.dataset.die),
+            type: d.dataset.type || null,
+            face: d.dataset.face && d.dataset.face !== 'None' ? d.dataset.face : null,
+            pressed: d.getAttribute('aria-pressed') === 'true',
+            label: (d.matches('[aria-label]') ? d : d.querySelector('[aria-label]'))
+              ?.getAttribute('aria-label'),
+        }))"""
+    )
+
+
+def select_only(page: Page, ids: list[int]) -> None:
+    for d in dice(page):
+        if d["pressed"] != (d["id"] in ids):
+            page.click(f"#die-{d['id']}")
+
+
+def saved(page: Page) -> dict:
+    raw = page.evaluate("localStorage.getItem('skyline.save')")
+    assert raw, "no saved game"
+    return json.loads(raw)
+
+
+def record(page: Page) -> str:
+    return saved(page)["game"]["record"]
+
+
+def enabled(page: Page, command: str) -> bool:
+    return page.locator(f"#act-{command}").is_enabled()
