@@ -1,0 +1,491 @@
+"""Generators and checkers for fuzzing the engine's readers: share links
+(:func:`skyline.parse_share_fragment`), records (:meth:`skyline.Board.from_record`)
+and saves (:func:`skyline.read_save`).
+
+Shared by ``tests/test_fuzz.py`` (driven by Hypothesis) and
+``scripts/reliability_report.py`` (a fixed-seed loop). Every generator takes a
+``random.Random`` and a piece of *junk* text, returns a :class:`Case`: the input
+plus, for inputs that are valid by construction, the game (or link) they must
+give. :func:`run_case` feeds a case to its reader and returns an
+:class:`Outcome`: ``loaded`` (the result was checked: complete, consistent,
+round-trips), ``rejected`` with the documented error's code, ``crash`` (any other
+exception, or a check failed), ``hang`` (slower than :data:`CASE_LIMIT`), and
+``lost`` when a valid input did not give back its game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from functools import cache
+from typing import Any, NamedTuple
+from urllib.parse import quote
+
+from skyline import (
+    SCENARIOS,
+    Board,
+    Options,
+    RecordError,
+    apply_action,
+    make_save,
+    make_share_fragment,
+    new_game,
+    parse_action,
+    parse_share_fragment,
+    read_save,
+    validate_options,
+)
+from skyline.links import MAX_BEAT, LinkError, SaveError
+
+CASE_LIMIT = 2.0  # seconds: a case slower than this counts as a hang
+MB = 1_000_000
+
+#: Awkward text: direction marks, zero-width, emoji, surrogates, controls, other
+#: scripts' digits, percent escapes, huge and odd numbers, syntax characters.
+NASTY = (
+    "", " ", "\t", "\n", "\r\n", "\x00", "\x1b[31m", "\x7f", "\x85", "\u2028", "\ufeff",
+    "\u202e", "\u200f", "\u200b", "\u2060", "\ufffd", "\uffff", "\ud800", "\udfff",
+    "\U0001f600", "\U0001f469\u200d\U0001f469\u200d\U0001f467", "\u0301", "Z\u0351\u0352",
+    "\u00b2", "\u0663", "\uff10", "\u2167", "\u09e8", "%", "%F", "%FF", "%C0%AF", "%E2%82",
+    "%00", "%25", "%2C", "%26", "%3D", "%23", "+", "&", "=", "#", "?", ",", "|", "@", ".",
+    "-", "_", "r", "-1", "+1", "0x1F", "1e400", "NaN", "Infinity", "null", "true", "[]", "{}",
+    "1" * 400, "9" * 5000, str(10**400), "18446744073709551616", "0" * 300 + "1",
+    "<script>alert(1)</script>", "\"'`", "\\", "\\u0000", "名前", "Ελένη", "مرحبا", "שָׁלוֹם",
+)
+
+NAME_POOL = (
+    "Ann", "Bo Li", "Zoë", "李, 明", "O'Brien", "a&b=c", "100%", "#1 fan", "x|y", "ümlaut",
+    "\U0001f3d9\ufe0f", "مريم", "דוד", "  spaced  out ", "Ω", "A" * 24, "テスト", "d\u0301",
+)
+
+
+class Case(NamedTuple):
+    kind: str  # "link", "record" or "save"
+    how: str  # which generator / mutation made it
+    value: Any
+    expected: Any = None  # valid by construction: the ShareLink / Board it must give
+
+
+class Outcome(NamedTuple):
+    status: str  # loaded, rejected, crash, hang, lost
+    code: str | None  # the error code when rejected; the exception type for a crash
+    detail: str = ""
+    seconds: float = 0.0
+
+
+# --------------------------------------------------------------------------- text mutations
+
+
+def junk_text(rng: random.Random) -> str:
+    """Random junk: a few NASTY pieces and random code points (surrogates included)."""
+    parts = []
+    for _ in range(rng.randrange(1, 5)):
+        if rng.random() < 0.6:
+            parts.append(rng.choice(NASTY))
+        else:
+            parts.append("".join(chr(rng.randrange(0x110000)) for _ in range(rng.randrange(1, 6))))
+    return "".join(parts)
+
+
+def big_text(rng: random.Random) -> str:
+    """About 1 MB of text: one character repeated, or junk repeated."""
+    piece = rng.choice(["a", "%", "\U0001f600", "&p=A", ",", "9", " e", "[", "\u200b", "r"])
+    return piece * (MB // len(piece))
+
+
+def mutate_text(text: str, rng: random.Random, junk: str) -> tuple[str, str]:
+    """One textual mutation of ``text``; returns (name, result)."""
+    n = len(text)
+    i = rng.randrange(n + 1)
+    j = rng.randrange(n + 1)
+    i, j = min(i, j), max(i, j)
+    choice = rng.randrange(8)
+    if choice == 0:
+        return "truncate", text[:i]
+    if choice == 1:
+        return "insert_junk", text[:i] + junk + text[i:]
+    if choice == 2:
+        return "replace_span", text[:i] + junk + text[j:]
+    if choice == 3:
+        return "delete_span", text[:i] + text[j:]
+    if choice == 4:
+        return "duplicate_span", text[:j] + text[i:j] + text[j:]
+    if choice == 5:
+        if n == 0:
+            return "empty", ""
+        k = rng.randrange(n)
+        return "flip_char", text[:k] + chr(ord(text[k]) ^ (1 << rng.randrange(7))) + text[k + 1 :]
+    if choice == 6:
+        return "swap_case", text.swapcase()
+    return "append_junk", text + junk
+
+
+# --------------------------------------------------------------------------- games
+
+
+def random_options(rng: random.Random) -> Options:
+    players = rng.randrange(1, 5)
+    names = tuple(rng.choice(NAME_POOL) for _ in range(players))
+    seed_chars = "abcXYZ019_-"
+    seed = "".join(rng.choice(seed_chars) for _ in range(rng.randrange(1, 33)))
+    start = None if rng.random() < 0.3 else rng.randrange(players)
+    scenario = rng.choice((None,) + SCENARIOS) if players == 1 else None
+    return Options(names, seed, start, rng.random() < 0.3, scenario)
+
+
+@cache
+def pooled_board(index: int) -> Board:
+    """Game ``index`` of a deterministic pool: random legal play (with undos) of a
+    random length, from just set up to finished. Treat as read-only (copy first)."""
+    rng = random.Random(f"pool{index}")
+    board = Board(random_options(rng))
+    steps = rng.choice([0, 3, 20, 60, 150, 10**6])
+    for _ in range(steps):
+        if board.is_game_over():
+            break
+        board.push(rng.choice(board.legal_actions()))
+        if board.can_undo() and rng.random() < 0.05:
+            board.pop()
+    return board
+
+
+POOL_SIZE = 48
+
+
+def pool_board(rng: random.Random) -> Board:
+    return pooled_board(rng.randrange(POOL_SIZE))
+
+
+def replayed_state(board: Board):
+    """The state of ``board`` replayed from its own record with the pure functions."""
+    head, _, body = board.record().partition("|")
+    state = new_game(board.options)
+    for token in body.split():
+        state = apply_action(state, parse_action(token))
+    return state
+
+
+# --------------------------------------------------------------------------- links
+
+
+def odd_value(rng: random.Random) -> Any:
+    """A value of the wrong type (or a huge one)."""
+    return rng.choice(
+        [None, 0, 10**400, -1, 3.5, float("nan"), True, b"play?p=A&seed=x", ["play?p=A&seed=x"],
+         {"p": "A"}, ("a",), object(), bytearray(b"x")]
+    )
+
+
+def _quote(text: str) -> str:
+    return quote(text, safe="", errors="surrogatepass")
+
+
+def link_case(rng: random.Random, junk: str) -> Case:
+    options = random_options(rng)
+    solo = len(options.names) == 1
+    beat = rng.randrange(MAX_BEAT + 1) if solo and rng.random() < 0.5 else None
+    fragment = make_share_fragment(options, beat)
+    expected = (validate_options(options), beat)
+    roll = rng.random()
+    if roll < 0.15:
+        prefix = rng.choice(["", "#", "  #", "https://example.org/skyline/#"])
+        return Case("link", "valid", prefix + fragment, expected)
+    if roll < 0.2:
+        return Case("link", "wrong_type", odd_value(rng))
+    if roll < 0.23:
+        return Case("link", "huge_string", rng.choice(["", "play?p=A&seed=x&"]) + big_text(rng))
+    path, _, query = fragment.partition("?")
+    parts = query.split("&")
+    op = rng.randrange(10)
+    if op == 0:
+        rng.shuffle(parts)
+        return Case("link", "reordered", path + "?" + "&".join(parts), expected)
+    if op == 1:
+        parts.insert(rng.randrange(len(parts) + 1), rng.choice(parts))
+        how = "duplicated_key"
+    elif op == 2:
+        del parts[rng.randrange(len(parts))]
+        how = "dropped_key"
+    elif op == 3:
+        key = rng.choice(["x", "P", "seed ", "players", "v", "beat[]", junk[:10]])
+        parts.insert(rng.randrange(len(parts) + 1), key + "=" + junk[:30])
+        how = "unknown_key"
+    elif op == 4:
+        k = rng.randrange(len(parts))
+        key = parts[k].partition("=")[0]
+        value = rng.choice([junk, _quote(junk), str(10**400), "9" * 5000, "-1", "2", "r"])
+        parts[k] = key + "=" + value
+        how = "bad_value"
+    elif op == 5:
+        k = rng.randrange(len(parts))
+        parts[k] = parts[k].partition("=")[0]
+        how = "no_equals"
+    elif op == 6:
+        parts[0] = "p=" + ",".join(_quote(rng.choice(NASTY + NAME_POOL))
+                                   for _ in range(rng.randrange(0, 7)))
+        how = "names"
+    else:
+        name, text = mutate_text(fragment, rng, junk)
+        return Case("link", "text_" + name, text)
+    return Case("link", how, path + "?" + "&".join(parts))
+
+
+def check_link(case: Case, result: Any) -> str:
+    """Problems of a parsed link ('' if none)."""
+    options, beat = result
+    if validate_options(options) != options:
+        return "options not normalised"
+    if beat is not None and not (0 <= beat <= MAX_BEAT and len(options.names) == 1):
+        return "bad beat"
+    again = parse_share_fragment(make_share_fragment(options, beat))
+    if tuple(again) != (options, beat):
+        return "does not round-trip"
+    if case.expected is not None and tuple(result) != case.expected:
+        return "valid link gave another game"
+    return ""
+
+
+# --------------------------------------------------------------------------- records
+
+LEGAL_LOOKING = ("tGGG", "tPPP", "tD", "r0.1.2", "r0", "r0.0", "r2.1", "b0", "b9", "b0@7",
+                 "x0@c9", "x1@b0", "a0", "a0.1", "e", "t", "tGGGG", "b", "r", "a", "x0@", "E")
+
+
+def record_case(rng: random.Random, junk: str) -> Case:
+    board = pool_board(rng)
+    text = board.record()
+    roll = rng.random()
+    if roll < 0.15:
+        return Case("record", "valid", text, board)
+    if roll < 0.18:
+        return Case("record", "wrong_type", odd_value(rng))
+    if roll < 0.2:
+        return Case("record", "huge_string", text.partition("|")[0] + "|" + big_text(rng))
+    head, _, body = text.partition("|")
+    fields, tokens = head.split(), body.split()
+    op = rng.randrange(12)
+    if op == 0 and tokens:
+        tokens = tokens[: rng.randrange(len(tokens))]  # a shorter game: legal
+        how = "truncated_tokens"
+    elif op == 1 and len(tokens) > 1:
+        i, j = rng.randrange(len(tokens)), rng.randrange(len(tokens))
+        tokens[i], tokens[j] = tokens[j], tokens[i]
+        how = "swapped_tokens"
+    elif op == 2 and tokens:
+        i = rng.randrange(len(tokens))
+        tokens.insert(i, tokens[i])
+        how = "duplicated_token"
+    elif op == 3:
+        tokens.insert(rng.randrange(len(tokens) + 1), rng.choice(LEGAL_LOOKING))
+        how = "inserted_token"
+    elif op == 4 and tokens:
+        tokens[rng.randrange(len(tokens))] = rng.choice([junk, *LEGAL_LOOKING])
+        how = "replaced_token"
+    elif op == 5:
+        tokens += ["e"] * rng.choice([1, 10, 5001])
+        how = "appended_tokens"
+    elif op == 6:
+        rng.shuffle(fields)
+        how = "reordered_fields"
+    elif op == 7:
+        fields.insert(rng.randrange(len(fields) + 1), rng.choice(fields))
+        how = "duplicated_field"
+    elif op == 8:
+        del fields[rng.randrange(len(fields))]
+        how = "dropped_field"
+    elif op == 9:
+        k = rng.randrange(len(fields))
+        key = fields[k].partition("=")[0]
+        value = rng.choice([junk, _quote(junk), str(10**400), "9", "4", "-", "1",
+                            "dubai", "A,B,C,D,E", "%FF"])
+        fields[k] = key + "=" + value
+        how = "bad_field"
+    elif op == 10:
+        fields.insert(rng.randrange(len(fields) + 1), rng.choice(["x=1", "skyline1", "=", junk]))
+        how = "extra_field"
+    else:
+        name, mutated = mutate_text(text, rng, junk)
+        return Case("record", "text_" + name, mutated)
+    return Case("record", how, " ".join(fields) + " | " + " ".join(tokens))
+
+
+def check_board(board: Board) -> str:
+    """Problems of a loaded board ('' if none): its state must be the replay of its
+    own record, and the record and JSON forms must round-trip."""
+    if replayed_state(board) != board.state:
+        return "state differs from the replay of its record"
+    again = Board.from_record(board.record())
+    if again.state != board.state or again.record() != board.record():
+        return "record does not round-trip"
+    if again.can_undo() != board.can_undo():
+        return "undo differs after a round trip"
+    if Board.from_json(board.to_json()).state != board.state:
+        return "JSON does not round-trip"
+    return ""
+
+
+def check_same_game(expected: Board, board: Board) -> str:
+    if board.state != expected.state:
+        return "a valid input loaded another game"
+    if board.can_undo() != expected.can_undo() or board.actions != expected.actions:
+        return "a valid input lost its history"
+    return ""
+
+
+# --------------------------------------------------------------------------- saves
+
+
+def envelope(board: Board, version: int, rng: random.Random) -> dict[str, Any]:
+    """A save of ``board`` as the page wrote it in ``version`` (as a parsed object)."""
+    game = json.loads(board.to_json())
+    if version == 0:
+        return game
+    beat = rng.choice([None, 0, 50, 83, 1000]) if board.state.solo else None
+    stamp = "2025-11-30T06:50:00.000Z"
+    if version == 1:
+        return {"v": 1, "game": game, "saved_at": stamp, "beat": beat, "ui": {"takes": ""}}
+    return json.loads(make_save(board, beat=beat, saved_at=stamp))
+
+
+def _dump(data: Any, rng: random.Random) -> str:
+    if rng.random() < 0.2:
+        return json.dumps(data, indent=rng.choice([None, 2, "\t"]), ensure_ascii=rng.random() < 0.5)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _edit_leaf(data: Any, rng: random.Random, junk: str) -> Any:
+    """Change one random leaf (or container) of a JSON object to another value."""
+    if isinstance(data, dict) and data and rng.random() < 0.8:
+        key = rng.choice(list(data))
+        return {**data, key: _edit_leaf(data[key], rng, junk)}
+    if isinstance(data, list) and data and rng.random() < 0.8:
+        k = rng.randrange(len(data))
+        return data[:k] + [_edit_leaf(data[k], rng, junk)] + data[k + 1 :]
+    if isinstance(data, bool):
+        return not data
+    if isinstance(data, int):
+        return data + rng.choice([1, -1, 10**400, -(10**30)])
+    return rng.choice([junk, None, 0, 1, True, [], {}, 2.5, "p", "o", [["o", 6]], data])
+
+
+def save_case(rng: random.Random, junk: str) -> Case:
+    board = pool_board(rng)
+    version = rng.choice([0, 1, 2, 2])
+    data = envelope(board, version, rng)
+    roll = rng.random()
+    if roll < 0.12:
+        return Case("save", f"valid_v{version}", _dump(data, rng), board)
+    if roll < 0.15:
+        return Case("save", "wrong_type", odd_value(rng))
+    if roll < 0.17:
+        return Case("save", "huge_string", rng.choice(["", '{"v":2,"junk":"']) + big_text(rng))
+    if roll < 0.2:
+        depth = rng.choice([33, 1000, 100_000])
+        opener, closer = rng.choice([("[", "]"), ('{"a":', "}")])
+        return Case("save", "deep_nesting", opener * depth + "1" + closer * depth)
+    op = rng.randrange(11)
+    if version and op == 0:  # extras damaged: the game must survive
+        data = {**data, rng.choice(["beat", "ui", "saved_at"]): _edit_leaf(
+            {"beat": data.get("beat"), "ui": {"takes": "GUP"}, "saved_at": 5}, rng, junk)}
+        return Case("save", "damaged_extras", _dump(data, rng), board)
+    if op == 1:
+        items = list(data.items())
+        rng.shuffle(items)
+        return Case("save", "reordered_keys", _dump(dict(items), rng), board)
+    game = data if version == 0 else data["game"]
+    if op == 2:  # hand-edited snapshot
+        game = {**game, "state": _edit_leaf(game["state"], rng, junk)}
+        how = "edited_snapshot"
+    elif op == 3:
+        game = {k: v for k, v in game.items() if k != "state"}
+        data = game if version == 0 else {**data, "game": game}
+        return Case("save", "no_snapshot", _dump(data, rng), board)
+    elif op == 4:  # a record edited by hand (or an illegal replay)
+        mutated = record_case(random.Random(rng.random()), junk)
+        if not isinstance(mutated.value, str) or len(mutated.value) > 10_000:
+            mutated = Case("record", "x", board.record() + " e e")
+        game = {**game, "record": mutated.value, "state": game["state"]}
+        how = "edited_record_" + mutated.how
+    elif op == 5:
+        game = _edit_leaf(game, rng, junk)
+        how = "edited_game"
+    elif op == 6 and version:
+        data = {**data, "v": rng.choice([0, 3, 99, -1, "2", 2.0, True, None, 10**400, []])}
+        return Case("save", "wrong_version", _dump(data, rng))
+    elif op == 7 and version:
+        data = {**data, "game": rng.choice([None, [], "x", 1, junk, [game], json.dumps(game)])}
+        return Case("save", "wrong_game_type", _dump(data, rng))
+    elif op == 8:
+        return Case("save", "edited_envelope", _dump(_edit_leaf(data, rng, junk), rng))
+    elif op == 9:
+        big = rng.choice(["9" * 5000, str(10**400), "1e999", "-0", "1" * 4301])
+        text = _dump(data, rng)
+        k = text.find(":") + 1
+        return Case("save", "huge_number", text[:k] + big + "," + text[k:])
+    else:
+        name, text = mutate_text(_dump(data, rng), rng, junk)
+        return Case("save", "text_" + name, text)
+    data = game if version == 0 else {**data, "game": game}
+    return Case("save", how, _dump(data, rng))
+
+
+# --------------------------------------------------------------------------- running
+
+ERRORS = {"link": LinkError, "record": RecordError, "save": SaveError}
+
+
+def _read(case: Case) -> Any:
+    if case.kind == "link":
+        return parse_share_fragment(case.value)
+    if case.kind == "record":
+        return Board.from_record(case.value)
+    return read_save(case.value)
+
+
+def run_case(case: Case) -> Outcome:
+    """Feed ``case`` to its reader and check what comes back (see the module doc)."""
+    error = ERRORS[case.kind]
+    start = time.perf_counter()
+    try:
+        result = _read(case)
+    except error as exc:
+        seconds = time.perf_counter() - start
+        code = getattr(exc, "code", None)
+        if not code or code == "internal" or not str(exc).strip():
+            return Outcome("crash", f"{type(exc).__name__}:{code}", str(exc)[:200], seconds)
+        if case.expected is not None:
+            return Outcome("lost", code, f"{case.how}: {str(exc)[:200]}", seconds)
+        if seconds > CASE_LIMIT:
+            return Outcome("hang", code, case.how, seconds)
+        return Outcome("rejected", code, "", seconds)
+    except BaseException as exc:  # noqa: BLE001 - counted, never hidden
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        seconds = time.perf_counter() - start
+        return Outcome("crash", type(exc).__name__, f"{case.how}: {str(exc)[:200]}", seconds)
+    seconds = time.perf_counter() - start
+    try:
+        if case.kind == "link":
+            problem = check_link(case, result)
+        else:
+            board = result if case.kind == "record" else result.board
+            problem = check_board(board)
+            if not problem and case.expected is not None:
+                problem = check_same_game(case.expected, board)
+                if problem:
+                    return Outcome("lost", None, f"{case.how}: {problem}", seconds)
+            if not problem and case.kind == "save":
+                again = read_save(make_save(board, beat=result.beat, takes=result.takes))
+                if again.board.state != board.state or again.board.can_undo() != board.can_undo():
+                    problem = "save does not round-trip"
+    except Exception as exc:  # noqa: BLE001
+        problem = f"check raised {type(exc).__name__}: {exc}"
+    if problem:
+        return Outcome("crash", "half_built", f"{case.how}: {problem}", seconds)
+    if seconds > CASE_LIMIT:
+        return Outcome("hang", None, case.how, seconds)
+    return Outcome("loaded", None, "", seconds)
+
+
+GENERATORS = {"link": link_case, "record": record_case, "save": save_case}
