@@ -530,6 +530,13 @@ def event_text(c, e: dict, names) -> str:
 
 
 def log_panel(c) -> str:
+    key = (c.log_version, c.texts.lang, len(c.panels))
+    if c.log_html is None or c.log_html[0] != key or c.panels:
+        c.log_html = (key, _log_panel(c))
+    return c.log_html[1]
+
+
+def _log_panel(c) -> str:
     t = c.t
     names = [p.name for p in c.board.state.players]
     events = c.log_events()

@@ -52,6 +52,7 @@ from skyline import (
     summary,
     validate_options,
 )
+from skyline.board import describe
 
 SAVE_VERSION = 1
 KEY_SAVE = "skyline.save"
@@ -152,7 +153,10 @@ class Controller:
         self.last_html: dict[str, str] = {}
         self.focus_id: str | None = None
         self.timings: list[float] = []
-        self._log_cache: tuple | None = None
+        # game log events, one list per action (kept in step with board.actions)
+        self._log: list[list[dict]] | None = None
+        self.log_version = 0  # changes whenever the log does (board_view caches its HTML)
+        self.log_html: tuple | None = None
         # extension points (see module docstring)
         self.listeners: list[Callable[[Controller, object], None]] = []
         self.seat_controllers: dict[int, object] = {}
@@ -160,7 +164,7 @@ class Controller:
 
     # ------------------------------------------------------------------ helpers
 
-    def t(self, key: str, **params: object) -> str:
+    def t(self, key: str, /, **params: object) -> str:
         return self.texts.t(key, **params)
 
     @property
@@ -340,10 +344,11 @@ class Controller:
 
     def _set_board(self, board: Board) -> None:
         self.board = board
+        self.log_version += 1
         self.takes = []
         self.selected = set()
         self.mode = None
-        self._log_cache = None
+        self._log = None
 
     def _start(self, options: Options, beat: int | None = None) -> None:
         self._set_board(Board(options))
@@ -394,8 +399,14 @@ class Controller:
         self._after(action, before)
         return True
 
-    def _after(self, action, before) -> None:
+    def _after(self, action, before, describe_log: bool = True) -> None:
         state = self.board.state
+        self.log_version += 1
+        if self._log is not None:
+            if describe_log:
+                self._log.append(describe(before, action, state))
+            else:
+                self._log = None
         if isinstance(action, Roll):
             self.selected = set()
             self._auto_select()
@@ -502,10 +513,10 @@ class Controller:
                 self.selected = set(remaining)
             else:
                 self.mode = None
-        if len(board.actions) > pushed:
-            for action in board.actions[pushed:]:
-                self._after(action, before)
-                before = board.state
+        new = board.actions[pushed:]
+        for action in new:
+            # build_selection pushed them all: describe one alone, rebuild the log for several
+            self._after(action, before, describe_log=len(new) == 1)
 
     def choose_column(self, index: int) -> None:
         mode = self.mode
@@ -572,7 +583,8 @@ class Controller:
         if not self.board.can_undo():
             return
         action = self.board.pop()
-        self._log_cache = None
+        self._log = None
+        self.log_version += 1
         if isinstance(action, Take):
             self.takes = list(action.types[:2])
             self.selected = set()
@@ -633,10 +645,14 @@ class Controller:
         return out
 
     def log_events(self) -> list[dict]:
-        key = (id(self.board), len(self.board.actions), self.board.state)
-        if self._log_cache is None or self._log_cache[0] != key:
-            self._log_cache = (key, self.board.log())
-        return self._log_cache[1]
+        """Board.log(), kept incrementally: one describe() per new action, not a replay."""
+        if self._log is None or len(self._log) != len(self.board.actions):
+            self._log = [[] for _ in self.board.actions]
+            events = self.board.log()
+            # regroup is not needed for display: keep all events in the last slot
+            if self._log:
+                self._log[-1] = events
+        return [e for group in self._log for e in group]
 
     # ------------------------------------------------------------------ dialogs
 

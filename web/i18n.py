@@ -19,7 +19,7 @@ class Texts:
         self.tables = tables
         self.lang = lang if lang in tables else "en"
 
-    def t(self, key: str, **params: object) -> str:
+    def t(self, key: str, /, **params: object) -> str:
         text = self.tables.get(self.lang, {}).get(key)
         if text is None:
             text = self.tables.get("en", {}).get(key, key)

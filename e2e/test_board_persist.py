@@ -1,0 +1,178 @@
+"""Saves, reloads, share links and bad input: nothing is lost, every problem is said."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from board_helpers import (
+    close_first_dialog,
+    dice,
+    enabled,
+    new_game,
+    record,
+    saved,
+    select_only,
+    take,
+)
+from playwright.sync_api import Browser, Page
+
+from skyline import Board
+
+if TYPE_CHECKING:
+    from conftest import Guard
+
+
+def notice(page: Page, key: str):
+    return page.locator(f"[data-testid=notice][data-key='{key}'] p")
+
+
+def test_reload_resumes_with_undo_limits(app_page: Page, wait_ready) -> None:
+    page = app_page
+    close_first_dialog(page)
+    new_game(page, ("Rita", "Ray"), seed="reload7", start="1")
+    take(page, "GGU")
+    page.click("#act-roll")
+    first = dice(page)[0]["id"]
+    select_only(page, [first])
+    page.click("#act-build")
+    shown = dice(page)
+    envelope = saved(page)
+    assert envelope["v"] == 1 and envelope["saved_at"]
+    assert envelope["game"]["format"] == "skyline-game"
+    html_before = page.locator("#players").inner_html()
+
+    page.reload(wait_until="commit")
+    wait_ready(page)
+    assert page.locator("[data-testid=dialog-newgame]").count() == 0
+    assert dice(page) == [dict(d, pressed=False) for d in shown]
+    assert page.locator("#players").inner_html() == html_before
+    assert "Ray's turn" in page.locator("[data-testid=turn]").inner_text()
+    assert enabled(page, "undo")  # the build after the roll can still be undone
+    page.click("#act-undo")
+    assert len(dice(page)) == 3
+    assert not enabled(page, "undo")  # ... but not the roll, after a reload too
+    # a pending pick of the yard survives a reload as well
+    board = Board.from_record(record(page))
+    assert str(board.actions[-1]).startswith("r")
+
+
+def test_share_link_reproduces_the_first_roll(
+    app_page: Page, browser: Browser, site_url: str, guard: Guard, open_app
+) -> None:
+    page = app_page
+    close_first_dialog(page)
+    new_game(page, ("Ann", "Bo, Jr."), seed="shareX9", start="1")
+    page.click("#btn-share")
+    link = page.locator("[data-testid=share-link]").input_value()
+    page.locator("[data-testid=share-status]").wait_for()  # copied, or the field is the fallback
+    assert link.startswith(site_url) and "#play?" in link
+    assert "p=Ann,Bo%2C%20Jr." in link and "seed=shareX9" in link and "start=1" in link
+    page.keyboard.press("Escape")
+    take(page, "GUP")
+    page.click("#act-roll")
+    faces = [(d["type"], d["face"]) for d in dice(page)]
+
+    ctx = browser.new_context(locale="de-DE")
+    try:
+        guard.attach(ctx)
+        other = ctx.new_page()
+        open_app(other, link)
+        # no game there yet: the link starts at once (in German, the browser's language)
+        assert other.locator("[data-testid=dialog-newgame]").count() == 0
+        assert other.locator("[data-testid=notice][data-key='notice.link_started']").count() == 1
+        assert "#play" not in other.url
+        assert other.locator("[data-testid=player-1] .pname").inner_text() == "Bo, Jr."
+        assert "Bo, Jr. ist am Zug" in other.locator("[data-testid=turn]").inner_text()
+        take(other, "GUP")
+        other.click("#act-roll")
+        assert [(d["type"], d["face"]) for d in dice(other)] == faces
+        assert "Würfel" in dice(other)[0]["label"]
+    finally:
+        ctx.close()
+
+
+def test_solo_link_carries_the_score_to_beat(app_page: Page, site_url: str) -> None:
+    page = app_page
+    close_first_dialog(page)
+    take(page, "G")  # a game in progress: the link must ask first
+    page.goto(site_url + "#play?p=Sol&seed=beatMe&start=0&nine=0&sc=dubai&beat=83")
+    dialog = page.locator("[data-testid=dialog-confirm_link]")
+    dialog.wait_for()
+    assert "#play" not in page.url
+    page.click("#link-keep")
+    assert page.locator("[data-testid=taken]").count() == 1  # untouched
+    page.goto(site_url + "#play?p=Sol&seed=beatMe&start=0&nine=0&sc=dubai&beat=83")
+    dialog.wait_for()
+    page.click("#dlg-first")
+    assert page.locator("[data-testid=beat]").inner_text() == "Score to beat: 83"
+    opts = saved(page)["game"]["state"]["options"]
+    assert opts == {"names": ["Sol"], "seed": "beatMe", "start_seat": 0, "all_nine": False,
+                    "scenario": "dubai"}
+    assert saved(page)["beat"] == 83
+
+
+def test_broken_links_leave_the_game_alone(app_page: Page, site_url: str) -> None:
+    page = app_page
+    close_first_dialog(page)
+    take(page, "GUP")
+    page.click("#act-roll")
+    before = record(page)
+    for fragment, reason in (
+        ("#play?p=&seed=abc", "Every player needs a name"),
+        ("#play?p=Ann&seed=bad!seed", "The seed may only use"),
+        ("#play?p=Ann,Bob&seed=ok&start=7", "The start player is not one of the players."),
+        ("#play?p=Ann,Bob&seed=ok&sc=dubai", "Unknown scenario"),
+        ("#play?p=Ann&seed=ok&evil=1", "The link is incomplete or has unknown parts."),
+        ("#play?p=%FF&seed=ok", "Every player needs a name"),
+    ):
+        page.goto(site_url + fragment)
+        message = notice(page, "notice.bad_link")
+        message.wait_for()
+        text = message.inner_text()
+        assert "This game link cannot be opened" in text and reason in text, text
+        assert "Your current game is unchanged." in text
+        assert record(page) == before
+        assert "#play" not in page.url
+        page.click("[data-testid=notice] .x")
+
+
+def test_corrupt_and_foreign_saves_are_kept_aside(app_page: Page, wait_ready) -> None:
+    page = app_page
+    for raw, reason in (
+        ("{not json", "the save is damaged"),
+        (json.dumps({"v": 7, "game": {}}), "another version of the app (7)"),
+        (json.dumps({"v": 1, "game": {"format": "skyline-game", "version": 1, "record": "x"}}),
+         "the record is malformed"),
+    ):
+        page.evaluate("localStorage.clear()")
+        page.evaluate("s => localStorage.setItem('skyline.save', s)", raw)
+        page.reload(wait_until="commit")
+        wait_ready(page)
+        message = notice(page, "notice.save_broken")
+        assert reason in message.inner_text()
+        kept = page.evaluate(
+            "Object.keys(localStorage).filter((k) => k.startsWith('skyline.save.broken.'))"
+        )
+        assert len(kept) == 1 and kept[0] in message.inner_text()
+        assert page.evaluate("k => localStorage.getItem(k)", kept[0]) == raw
+        # a fresh game is there (and saved), with the new-game dialog in front
+        assert page.locator("[data-testid=dialog-newgame]").count() == 1
+        assert saved(page)["v"] == 1
+
+
+def test_storage_failure_keeps_playing_in_memory(app_page: Page) -> None:
+    page = app_page
+    close_first_dialog(page)
+    page.evaluate(
+        "() => { Storage.prototype.setItem = function () {"
+        " throw new DOMException('full', 'QuotaExceededError'); }; }"
+    )
+    take(page, "GGG")
+    assert notice(page, "notice.not_saved").inner_text().endswith("it is not being saved.")
+    page.click("#act-roll")
+    assert len(dice(page)) == 3
+    select_only(page, [dice(page)[0]["id"]])
+    page.click("#act-build")
+    assert len(dice(page)) == 2
+    assert notice(page, "notice.not_saved").count() == 1
