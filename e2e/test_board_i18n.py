@@ -112,3 +112,23 @@ def test_rules_panel_in_both_languages(app_page: Page) -> None:
         assert sentence in source and sentence in german, sentence
     assert "Flachbau 1 4" in german and "Hochhaus 9 16 25 36" in german
     assert "Yucata" not in german and "Framework" not in german
+
+
+def test_string_tables_have_the_same_keys() -> None:
+    web = Path(__file__).resolve().parent.parent / "web"
+    tables = {
+        lang: __import__("json").loads((web / "i18n" / f"{lang}.json").read_text("utf-8"))
+        for lang in ("en", "de")
+    }
+    assert set(tables["en"]) == set(tables["de"])
+    assert {"loading.runtime", "loading.python", "loading.game", "loading.failed"} <= set(
+        tables["en"]
+    )
+    used = set()
+    for source in web.glob("*.py"):
+        used |= set(re.findall(r"""\bt\(\s*["']([a-z_.0-9-]+)["']""", source.read_text()))
+    assert used, "no t() calls found"
+    used = {key for key in used if not key.endswith(".")}  # prefixes of dynamic keys
+    assert not used - set(tables["en"]), sorted(used - set(tables["en"]))
+    for lang, table in tables.items():
+        assert all(value.strip() for value in table.values()), lang

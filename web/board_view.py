@@ -161,10 +161,8 @@ def prompt_text(c) -> str:
     if not c.is_human(state.seat):
         return t("prompt.waiting", name=state.player.name)
     if state.phase is Phase.TAKE:
-        left = 3 - len(c.takes)
-        if state.solo:
-            return t("prompt.take_solo", n=left)
-        return t("prompt.take", n=left)
+        left = max(1, 3 - len(c.takes))
+        return t(f"prompt.take{'_solo' if state.solo else ''}.{left}")
     if state.phase is Phase.ROLL:
         return t("prompt.roll")
     if state.phase is Phase.RESOLVE:
