@@ -245,3 +245,7 @@ def greedy_bot(state: GameState, rng: random.Random) -> Action:
     if keep is not None:
         return Build(keep, None)
     return EndTurn()
+
+
+# The expert (skyline.expert) registers itself; imported last so it can use ``register``.
+from . import expert as _expert  # noqa: E402,F401  (registers "expert")

@@ -1,0 +1,430 @@
+"""The expert computer player, its hints and its review of a finished solo game.
+
+The expert maps the engine's :class:`~skyline.core.GameState` to the abstract position
+of :mod:`skyline.solo_value` (turns left, unfinished columns by class, completed tiles),
+asks the exact within-turn expectimax on the offline value table for the best choice,
+and maps that choice back to a legal engine action:
+
+* take phase: which three die types (solver ``("take", types)`` -> :class:`Take`);
+* roll phase: the only action, rolling the dice taken;
+* resolve / continue: build die ``i`` on a column class (-> :class:`Build` on the first
+  column of that colour and height), demolish a column class or a tile of a height
+  (-> :class:`Demolish`), reroll some dice (-> :class:`Roll`) or end the turn.
+
+Solo, this *is* the optimal policy of the model (the solver's expected value is the
+bot's expected score). With 2-4 players the same machinery values the expert's own
+skyline (its remaining turns are known: one per round, only this one if a 6-high
+building was completed this round), and these heuristics are added:
+
+* **district**: taking it is weighed against the best yard take; a district of at most
+  three dice is never better than choosing those types from the yard; a bigger one is
+  valued as its best three types (the same expectimax) plus ``EXTRA_DIE`` points for each
+  further die;
+* **abandoning**: wherever the solver would demolish, dropping the same die into the
+  district is at least as good for its own skyline (values grow with every column), so
+  the expert abandons instead, and it also may abandon a die it has no use for, valued as
+  the position without that die minus ``ABANDON_COST`` (the die helps the next player);
+* **end trigger** (standard game): completing a six-high building ends the game at the end
+  of the round. The expert does it when it would then lead (a small bonus), and avoids it
+  (a large penalty) when it would still trail the best opponent;
+* more than three dice in hand (after taking a big district): every distinct three-die
+  subset is searched exactly and the best choice wins; dice outside it can be abandoned.
+
+``hint(state, top)`` gives the best options with the expected final score of the active
+player's skyline; ``review(board)`` replays a finished solo game and measures every
+decision against the optimum.
+
+Everything is deterministic and does no I/O (the table is read once from the package).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any
+
+from . import solo_value as sv
+from .bots import register
+from .core import (
+    Abandon,
+    Action,
+    Build,
+    Column,
+    Demolish,
+    Die,
+    DieType,
+    EndTurn,
+    Face,
+    GameState,
+    Phase,
+    Roll,
+    Take,
+    TakeDistrict,
+    apply_action,
+    new_game,
+    score,
+)
+
+__all__ = ["ABANDON_COST", "EXTRA_DIE", "ExpertOption", "expert_bot", "expert_options",
+           "grade", "hint", "position", "review"]
+
+#: Points credited for each district die beyond three (see the module docstring).
+EXTRA_DIE = 2.0
+#: Points charged for abandoning a die (it feeds the next player's district).
+ABANDON_COST = 0.5
+#: End trigger: bonus for completing a six-high building while ahead, penalty while behind.
+END_BONUS = 3.0
+END_PENALTY = 40.0
+#: Rough points an opponent still to play this round adds in its turn.
+OPPONENT_TURN_GAIN = 8.0
+
+_FACE_NAME = {Face.PURPLE: "purple", Face.BLUE: "blue", Face.ORANGE: "orange", Face.BLANK: "blank"}
+_NAME_FACE = {v: k for k, v in _FACE_NAME.items()}
+
+
+@dataclass(frozen=True)
+class ExpertOption:
+    """One choice: the engine action, the expected final score of the active player's
+    skyline after it, and the utility the expert ranks by (equal to ``value`` solo)."""
+
+    action: Action
+    value: float
+    utility: float
+    exact: bool = True
+
+
+# --------------------------------------------------------------------------- mapping
+
+
+def position(state: GameState, seat: int | None = None) -> sv.SoloPosition:
+    """The abstract position of ``seat`` (default: the active player) at this moment."""
+    seat = state.seat if seat is None else seat
+    player = state.players[seat]
+    mode = "nine" if state.options.all_nine else "standard"
+    turns = max(0, 10 - state.round)
+    if state.phase is Phase.OVER:
+        turns = 0
+    elif mode == "standard" and state.six_completed and not state.solo:
+        # someone completed a six-high building this round: the game ends with it
+        turns = 1 if _still_to_play(state, seat) else 0
+    elif seat != state.seat and not _still_to_play(state, seat):
+        turns = max(0, turns - 1)
+    return sv.SoloPosition.from_columns(
+        turns,
+        [(_FACE_NAME[c.kind], c.height) for c in player.columns],
+        [b.height for b in player.buildings],
+        mode,
+    )
+
+
+def _still_to_play(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` still has its turn of this round (the active seat counts)."""
+    n = len(state.players)
+    start = state.start_seat
+    return (seat - start) % n >= (state.seat - start) % n
+
+
+def _pair(die: Die) -> tuple[str, str]:
+    assert die.face is not None
+    return (die.type.letter, _FACE_NAME[die.face])
+
+
+def _kind(die: Die) -> tuple[int, int]:
+    return (int(die.type), int(die.face) if die.face is not None else -1)
+
+
+def _column_index(columns: Sequence[Column], target: tuple[str, int]) -> int:
+    want = Column(_NAME_FACE[target[0]], target[1])
+    return next(i for i, c in enumerate(columns) if c == want)
+
+
+def _to_engine(state: GameState, dice: Sequence[Die], action: tuple) -> Action:
+    """The engine action for a solver action over ``dice`` (a subset of the active dice)."""
+    verb = action[0]
+    if verb == "take":
+        return Take(tuple(sorted(DieType.from_letter(x) for x in action[1])))
+    if verb == "end":
+        return EndTurn()
+    if verb == "reroll":
+        return Roll(tuple(sorted(dice[i].id for i in action[1])))
+    die = dice[action[1]]
+    target = action[2]
+    player = state.player
+    if verb == "build":
+        column = None if target is None else _column_index(player.columns, target)
+        return Build(die.id, column)
+    if target[0] == "tile":
+        index = next(i for i, b in enumerate(player.buildings) if b.height == target[1])
+        return Demolish(die.id, index, True)
+    return Demolish(die.id, _column_index(player.columns, target), False)
+
+
+def _end_value(pos: sv.SoloPosition) -> float:
+    """Expected final score if the turn ended now (no dice left)."""
+    if pos.turns_left <= 0 or pos.game_ends_after_turn:
+        return float(pos.final_score)
+    return sv.value(replace(pos, turns_left=pos.turns_left - 1))
+
+
+def _node_best(pos: sv.SoloPosition, dice: Sequence[Die], resolved: bool) -> float:
+    """Value of a within-turn node for the active skyline (solver options; none: turn ends)."""
+    if not dice:
+        return _end_value(pos)
+    if len(dice) > 3:
+        return max(_node_best(pos, sub, resolved) for sub in _subsets(dice))
+    opts = sv.turn_options(pos, [_pair(d) for d in dice], resolved)
+    return opts[0].value if opts else _end_value(pos)
+
+
+def _subsets(dice: Sequence[Die]) -> list[tuple[Die, ...]]:
+    """One three-die subset per distinct multiset of (type, face)."""
+    seen: dict[tuple, tuple[Die, ...]] = {}
+    for sub in combinations(dice, 3):
+        key = tuple(sorted(_kind(d) for d in sub))
+        seen.setdefault(key, sub)
+    return list(seen.values())
+
+
+# --------------------------------------------------------------------------- options
+
+
+def expert_options(state: GameState) -> list[ExpertOption]:
+    """Every choice the expert considers at this decision, best (highest utility) first.
+
+    Ties keep the solver's order. ``[]`` when the game is over."""
+    phase = state.phase
+    if phase is Phase.OVER:
+        return []
+    pos = position(state)
+    multi = not state.solo
+    if phase is Phase.TAKE:
+        out = [ExpertOption(_to_engine(state, (), o.action), o.value, o.value, o.exact)
+               for o in sv.turn_options(pos)]
+        if multi and len(state.district) > 3:
+            v = _district_value(state, pos, out)
+            out.append(ExpertOption(TakeDistrict(), v, v, False))
+        return _ranked(out)
+    if phase is Phase.ROLL:
+        action = Roll(tuple(d.id for d in state.dice))
+        v = _roll_value(pos, state.dice)
+        return [ExpertOption(action, v, v)]
+    dice = state.dice
+    resolved = phase is Phase.CONTINUE
+    out: list[ExpertOption] = []
+    if len(dice) <= 3:
+        for o in sv.turn_options(pos, [_pair(d) for d in dice], resolved):
+            out.append(ExpertOption(_to_engine(state, dice, o.action), o.value, o.value, o.exact))
+    else:
+        for sub in _subsets(dice):
+            for o in sv.turn_options(pos, [_pair(d) for d in sub], resolved):
+                if o.action[0] == "reroll" and not resolved:
+                    continue
+                out.append(ExpertOption(_to_engine(state, sub, o.action), o.value, o.value,
+                                        False))
+    if multi:
+        out = [o for o in out if not isinstance(o.action, Demolish)]
+        out += _abandon_options(state, pos)
+        out = [_end_trigger(state, o) for o in out]
+    if not out:  # solo, nothing resolvable: the engine ends the turn by itself
+        return []
+    return _ranked(_unique(out))
+
+
+def _ranked(options: list[ExpertOption]) -> list[ExpertOption]:
+    return sorted(options, key=lambda o: -o.utility)
+
+
+def _unique(options: list[ExpertOption]) -> list[ExpertOption]:
+    seen: dict[str, ExpertOption] = {}
+    for o in options:
+        key = str(o.action)
+        if key not in seen or o.utility > seen[key].utility:
+            seen[key] = o
+    return list(seen.values())
+
+
+def _roll_value(pos: sv.SoloPosition, dice: Sequence[Die]) -> float:
+    """Expected value of rolling the dice just taken."""
+    types = tuple(sorted(d.type.letter for d in dice))
+    if len(types) == 3:
+        for o in sv.turn_options(pos):
+            if o.action[1] == types:
+                return o.value
+    from .core import roll_outcomes
+
+    total = 0.0
+    for faces, p in roll_outcomes([d.type for d in dice]):
+        rolled = [Die(d.id, d.type, f) for d, f in zip(dice, faces, strict=True)]
+        total += p * _node_best(pos, rolled, False)
+    return total
+
+
+def _district_value(state: GameState, pos: sv.SoloPosition, takes: list[ExpertOption]) -> float:
+    """A district of four or more dice: its best three types, plus EXTRA_DIE per extra die."""
+    by_types = {tuple(sorted(o.action.types)): o.value for o in takes}
+    district = state.district
+    best = max(by_types.get(tuple(sorted(sub)), float("-inf"))
+               for sub in combinations(district, 3))
+    return best + EXTRA_DIE * (len(district) - 3)
+
+
+def _abandon_options(state: GameState, pos: sv.SoloPosition) -> list[ExpertOption]:
+    out = []
+    seen = set()
+    for die in state.dice:
+        k = _kind(die)
+        if k in seen:
+            continue
+        seen.add(k)
+        rest = [d for d in state.dice if d.id != die.id]
+        v = _node_best(pos, rest, True)
+        out.append(ExpertOption(Abandon((die.id,)), v, v - ABANDON_COST, False))
+    return out
+
+
+def _end_trigger(state: GameState, option: ExpertOption) -> ExpertOption:
+    """Standard game: weigh completing a six-high building (it ends the game this round)."""
+    action = option.action
+    if state.options.all_nine or state.six_completed or not isinstance(action, Build):
+        return option
+    die = next(d for d in state.dice if d.id == action.die)
+    if die.type is not DieType.PENTHOUSE or die.face is not Face.ORANGE or action.column is None:
+        return option
+    if state.player.columns[action.column].height != 5:
+        return option
+    mine = option.value
+    best_other = 0.0
+    for seat, player in enumerate(state.players):
+        if seat == state.seat:
+            continue
+        later = seat != state.seat and _still_to_play(state, seat)
+        best_other = max(best_other, score(player) + (OPPONENT_TURN_GAIN if later else 0.0))
+    bonus = END_BONUS if mine > best_other else -END_PENALTY
+    return replace(option, utility=option.utility + bonus)
+
+
+# --------------------------------------------------------------------------- the bot
+
+
+@register("expert")
+def expert_bot(state: GameState, rng: random.Random) -> Action:
+    """Optimal solo play (value table + exact turn search); with more players the same
+    search for its own skyline plus district, abandoning and end-trigger heuristics.
+    Deterministic (``rng`` unused)."""
+    options = expert_options(state)
+    if not options:
+        if state.phase is Phase.OVER:
+            raise ValueError("the game is over")
+        # nothing to decide (should not happen: the engine skips such states)
+        from .core import legal_actions
+
+        return legal_actions(state)[0]
+    return options[0].action
+
+
+# --------------------------------------------------------------------------- hint
+
+
+def hint(state: GameState, top: int = 3) -> list[dict[str, Any]]:
+    """The expert's best options for the current decision, best first:
+    ``[{"action": Action, "text": str(action), "value": expected final score, "exact": bool}]``.
+
+    ``value`` is the expected final score of the active player's own skyline with the
+    expert playing on (solo: under optimal play). Empty when there is nothing to decide.
+    """
+    out = []
+    for o in expert_options(state)[: max(0, top)]:
+        out.append({"action": o.action, "text": str(o.action), "value": o.value,
+                    "exact": o.exact})
+    return out
+
+
+# --------------------------------------------------------------------------- review
+
+
+def _option_key(state: GameState, action: Action) -> tuple:
+    """What makes two actions the same choice: the kinds of dice involved and the targets."""
+    by_id = {d.id: d for d in state.dice}
+    if isinstance(action, Take):
+        return ("take", tuple(action.types))
+    if isinstance(action, Roll):
+        return ("roll", tuple(sorted(_kind(by_id[i]) for i in action.dice)))
+    if isinstance(action, EndTurn):
+        return ("end",)
+    player = state.player
+    if isinstance(action, Build):
+        target = None if action.column is None else tuple(player.columns[action.column])
+        return ("build", _kind(by_id[action.die]), target)
+    if isinstance(action, Demolish):
+        if action.completed:
+            target = ("tile", player.buildings[action.index].height)
+        else:
+            target = ("col", *player.columns[action.index])
+        return ("demolish", _kind(by_id[action.die]), target)
+    return ("other", str(action))
+
+
+def grade(state: GameState, action: Action) -> dict[str, Any] | None:
+    """One decision of a review: ``action`` taken at ``state`` against the expert's best.
+
+    None when there was nothing to decide (the forced first roll, game over)."""
+    if state.phase is Phase.ROLL or state.phase is Phase.OVER:
+        return None
+    ranked = expert_options(state)
+    if not ranked:
+        return None
+    want = _option_key(state, action)
+    chosen = next((o for o in ranked if _option_key(state, o.action) == want), None)
+    best = ranked[0]
+    chosen_value = chosen.value if chosen is not None else best.value
+    return {
+        "round": state.round,
+        "phase": state.phase.name.lower(),
+        "state": state,
+        "chosen": action,
+        "best": best.action,
+        "chosen_value": chosen_value,
+        "best_value": best.value,
+        "loss": max(0.0, best.value - chosen_value),
+        "exact": best.exact and (chosen is None or chosen.exact),
+    }
+
+
+def review(game: Any) -> dict[str, Any]:
+    """Replay a finished (or partly played) solo game and grade every decision.
+
+    ``game`` is a :class:`~skyline.board.Board`, or a ``(options, actions)`` pair. Each
+    decision (take, build, demolish, reroll, end: not the forced first roll) gets the
+    expected final score of the option chosen and of the best option, and the loss
+    ``best - chosen`` (expected points given away, never negative).
+
+    Accuracy (0-100) = ``100 * V0 / (V0 + total loss)``, where ``V0`` is the expected final
+    score of optimal play from the start: 100 for a game played without any loss, about 90
+    when the decisions gave away a ninth of the optimum in expectation.
+    """
+    if isinstance(game, tuple):
+        options, actions = game
+    else:
+        options, actions = game.options, list(game.actions)
+    state = new_game(options)
+    if not state.solo:
+        raise ValueError("review: only solo games are reviewed")
+    start_value = sv.value(position(state))
+    decisions = []
+    for action in actions:
+        row = grade(state, action)
+        if row is not None:
+            decisions.append(row)
+        state = apply_action(state, action)
+    total = sum(d["loss"] for d in decisions)
+    accuracy = 100.0 * start_value / (start_value + total) if start_value + total > 0 else 100.0
+    return {
+        "decisions": decisions,
+        "total_loss": total,
+        "start_value": start_value,
+        "accuracy": accuracy,
+        "score": score(state.players[0]),
+        "over": state.phase is Phase.OVER,
+    }
