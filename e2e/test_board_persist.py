@@ -38,7 +38,7 @@ def test_reload_resumes_with_undo_limits(app_page: Page, wait_ready) -> None:
     page.click("#act-build")
     shown = dice(page)
     envelope = saved(page)
-    assert envelope["v"] == 1 and envelope["saved_at"]
+    assert envelope["v"] == 2 and envelope["kind"] == "skyline-save" and envelope["saved_at"]
     assert envelope["game"]["format"] == "skyline-game"
     html_before = page.locator("#players").inner_html()
 
@@ -140,7 +140,7 @@ def test_broken_links_leave_the_game_alone(app_page: Page, site_url: str) -> Non
 def test_corrupt_and_foreign_saves_are_kept_aside(app_page: Page, wait_ready) -> None:
     page = app_page
     for raw, reason in (
-        ("{not json", "the save is damaged"),
+        ("{not json", "it is not valid JSON"),
         (json.dumps({"v": 7, "game": {}}), "another version of the app (7)"),
         (json.dumps({"v": 1, "game": {"format": "skyline-game", "version": 1, "record": "x"}}),
          "the record is malformed"),
@@ -158,7 +158,7 @@ def test_corrupt_and_foreign_saves_are_kept_aside(app_page: Page, wait_ready) ->
         assert page.evaluate("k => localStorage.getItem(k)", kept[0]) == raw
         # a fresh game is there (and saved), with the new-game dialog in front
         assert page.locator("[data-testid=dialog-newgame]").count() == 1
-        assert saved(page)["v"] == 1
+        assert saved(page)["v"] == 2
 
 
 def test_storage_failure_keeps_playing_in_memory(app_page: Page) -> None:

@@ -139,11 +139,22 @@ def notices(c) -> str:
     for i, n in enumerate(c.notices):
         items.append(
             f'<div class="notice n-{n["level"]}" data-testid="notice" data-key="{esc(n["key"])}">'
-            f'<p>{esc(c.t(n["key"], **n["params"]))}</p>'
+            f'<p>{esc(c.t(n["key"], **n["params"]))}</p>{notice_button(c, n.get("button"))}'
             f'<button type="button" class="x" data-action="dismiss" data-arg="{i}" '
             f'aria-label="{esc(c.t("btn.dismiss"))}">×</button></div>'
         )
     return "".join(items)
+
+
+def notice_button(c, button) -> str:
+    """The notice's own command, e.g. "Play here" or "Export": (action, arg, label key)."""
+    if not button:
+        return ""
+    action, arg, label = button
+    return (
+        f'<button type="button" class="notice-act" id="notice-{esc(action)}" data-action="{esc(action)}" '
+        f'data-arg="{esc(arg)}">{esc(c.t(label))}</button>'
+    )
 
 
 # ---------------------------------------------------------------------------- turn panel
@@ -416,7 +427,7 @@ def players(c) -> str:
         cards.append(
             f'<section class="player{" active" if active else ""}" data-testid="player-{seat}" '
             f'aria-label="{esc(t("player.label", name=player.name))}">'
-            f'<header class="player-head">{star_html}<h3 class="pname">{esc(player.name)}</h3>{badge}'
+            f'<header class="player-head">{star_html}<h3 class="pname"><bdi>{esc(player.name)}</bdi></h3>{badge}'
             f'<span class="pscore" data-testid="score-{seat}" aria-label="{esc(t("player.score", score=score))}">'
             f"{score}<small>{esc(t('player.points_short'))}</small></span></header>"
             f'<div class="skyline"><div class="tiles">{"".join(tiles)}</div>'
@@ -441,7 +452,7 @@ def scoring(c) -> str:
             conv += "<br><small>" + esc(t("score.discarded", n=len(r["discarded"]))) + "</small>"
         rows.append(
             f'<tr data-testid="score-row-{r["seat"]}"><th scope="row"><span class="rank" '
-            f'data-testid="rank-{r["seat"]}">{r["rank"]}.</span> {esc(r["name"])}</th>'
+            f'data-testid="rank-{r["seat"]}">{r["rank"]}.</span> <bdi>{esc(r["name"])}</bdi></th>'
             f'<td class="chips">{chips}</td><td class="conv">{conv}</td>'
             f'<td class="num"><span data-testid="total-{r["seat"]}">{r["score"]}</span>'
             f'<small>{esc(t("score.completed_n", n=r["completed"]))}</small></td></tr>'
@@ -570,6 +581,8 @@ def dialog(c) -> str:
         body, title = confirm_link(c, d), c.t("link.title")
     elif kind == "share":
         body, title = share_box(c, d), c.t("share.title")
+    elif kind == "export":
+        body, title = export_box(c, d), c.t("export.title")
     else:
         return ""
     closable = not (kind == "newgame" and d.get("first"))
@@ -599,6 +612,8 @@ def new_game_form(c, d) -> str:
         f'<label class="field"><span>{esc(t("newgame.name_label", n=i + 1))}</span>'
         f'<input name="name{i}" id="ng-name{i}" maxlength="24" autocomplete="off" '
         f'value="{esc(d["names"][i])}" required></label>'
+        # computer players (web/bots_ui.py): a "Human / Computer (level)" select per seat
+        + (c.seat_field(d, i) if hasattr(c, "seat_field") else "")
         for i in range(count)
     )
     fields = [
@@ -677,4 +692,24 @@ def share_box(c, d) -> str:
         f'<input id="share-link" data-testid="share-link" readonly value="{esc(d["link"])}"></label>{status}'
         f'<div class="dlg-actions"><button type="button" data-action="close" id="dlg-first">{esc(t("btn.close"))}'
         "</button></div>"
+    )
+
+
+def export_box(c, d) -> str:
+    """A save that could not be loaded, as text to copy and a file to download."""
+    t = c.t
+    name = "skyline-" + d["key"].rsplit(".", 1)[-1] + ".json"
+    download = (
+        f'<a class="button" id="export-download" data-testid="export-download" href="{esc(d["url"])}" '
+        f'download="{esc(name)}">{esc(t("export.download"))}</a>'
+        if d.get("url")
+        else ""
+    )
+    return (
+        f'<p>{esc(t("export.explain", key=d["key"]))}</p>'
+        f'<label class="field"><span>{esc(t("export.text"))}</span>'
+        f'<textarea id="export-text" data-testid="export-text" readonly rows="8" spellcheck="false">'
+        f'{esc(d["text"])}</textarea></label>'
+        f'<div class="dlg-actions">{download}<button type="button" data-action="close" id="dlg-first">'
+        f'{esc(t("btn.close"))}</button></div>'
     )

@@ -28,7 +28,6 @@ import secrets
 import string
 import time
 from collections.abc import Callable
-from urllib.parse import quote, unquote
 
 import board_view
 from i18n import LANGS, Texts
@@ -53,8 +52,16 @@ from skyline import (
     validate_options,
 )
 from skyline.board import describe
+from skyline.links import (
+    SAVE_VERSION,
+    LinkError,
+    SaveError,
+    make_save,
+    make_share_fragment,
+    parse_share_fragment,
+    read_save,
+)
 
-SAVE_VERSION = 1
 KEY_SAVE = "skyline.save"
 KEY_SETTINGS = "skyline.settings"
 KEY_RECORDS = "skyline.records"
@@ -70,67 +77,6 @@ def random_seed() -> str:
     """8-10 characters [A-Za-z0-9]; ``secrets`` uses crypto.getRandomValues in Pyodide."""
     length = 8 + secrets.randbelow(3)
     return "".join(secrets.choice(SEED_ALPHABET) for _ in range(length))
-
-
-class LinkError(ValueError):
-    pass
-
-
-def parse_link(fragment: str) -> tuple[Options, int | None]:
-    """``#play?p=Ann,Bob&seed=X&start=0&nine=0&sc=dubai&beat=83`` -> (options, beat).
-
-    Raises ValueError whose message starts with the bad field's name."""
-    if not fragment.startswith(LINK_PREFIX):
-        raise LinkError("link: not a game link")
-    values: dict[str, str] = {}
-    for part in fragment[len(LINK_PREFIX) :].split("&"):
-        if not part:
-            continue
-        key, eq, value = part.partition("=")
-        if not eq or key not in ("p", "seed", "start", "nine", "sc", "beat") or key in values:
-            raise LinkError("link: unknown or repeated field")
-        values[key] = value
-    if "p" not in values:
-        raise LinkError("names: missing")
-    if "seed" not in values:
-        raise LinkError("seed: missing")
-    try:
-        names = tuple(unquote(n, errors="strict") for n in values["p"].split(","))
-    except UnicodeDecodeError:
-        raise LinkError("names: bad encoding") from None
-    start_text = values.get("start", "r")
-    if start_text == "r":
-        start: int | None = None
-    elif start_text.isdigit() and len(start_text) == 1:
-        start = int(start_text)
-    else:
-        raise LinkError("start_seat: expected a seat number")
-    nine_text = values.get("nine", "0")
-    if nine_text not in ("0", "1"):
-        raise LinkError("all_nine: expected 0 or 1")
-    scenario = unquote(values["sc"]) if values.get("sc") else None
-    beat = None
-    if "beat" in values:
-        if not values["beat"].isdigit() or len(values["beat"]) > 4:
-            raise LinkError("beat: expected a score")
-        beat = int(values["beat"])
-    seed = unquote(values["seed"])
-    options = validate_options(Options(names, seed, start, nine_text == "1", scenario))
-    return options, beat
-
-
-def build_link(base: str, options: Options, beat: int | None = None) -> str:
-    parts = [
-        "p=" + ",".join(quote(n, safe="") for n in options.names),
-        "seed=" + quote(options.seed, safe=""),
-        f"start={options.start_seat}",
-        f"nine={int(options.all_nine)}",
-    ]
-    if options.scenario:
-        parts.append("sc=" + options.scenario)
-    if beat is not None:
-        parts.append(f"beat={beat}")
-    return base + LINK_PREFIX + "&".join(parts)
 
 
 class Controller:
@@ -149,6 +95,17 @@ class Controller:
         self.notices: list[dict] = []
         self.beat: int | None = None
         self.storage_ok = True
+        # The save text this tab last wrote or read: before writing, the stored one must
+        # still be it, else another tab saved in between and is never silently overwritten.
+        self.last_raw: str | None = None
+        # Another tab has the game (see "Two tabs" below): this one only watches.
+        self.readonly = False
+        # An unexpected exception inside an action: the in-memory game is not trusted
+        # (never saved) until the last save is reloaded.
+        self.crashed = False
+        self.save_held = False  # a broken save could not be kept aside: never save over it
+        self.broken_saves: dict[str, str] = {}  # key -> raw text of saves kept aside
+        self.pending_link: str | None = None  # a link opened while another tab had the game
         self.records: dict = {"v": 1, "best": {}, "levels": {}, "scenarios": {}, "seen": []}
         self.last_html: dict[str, str] = {}
         self.focus_id: str | None = None
@@ -174,8 +131,13 @@ class Controller:
     def is_human(self, seat: int) -> bool:
         return seat not in self.seat_controllers
 
-    def notify(self, message: str, level: str = "info", sticky: bool = False, **params) -> None:
-        note = {"key": message, "params": params, "level": level, "sticky": sticky}
+    def notify(
+        self, message: str, level: str = "info", sticky: bool = False,
+        button: tuple[str, str, str] | None = None, **params,
+    ) -> None:
+        """Show a notice; ``button`` is (action, arg, label key) of a button inside it."""
+        note = {"key": message, "params": params, "level": level, "sticky": sticky,
+                "button": button}
         self.notices = [n for n in self.notices if n["key"] != message] + [note]
         self.notices = self.notices[-4:]
 
@@ -183,6 +145,11 @@ class Controller:
         """Translate an engine error (IllegalActionError / RecordError) with its params."""
         code = getattr(exc, "code", None)
         params = dict(getattr(exc, "params", {}) or {})
+        if isinstance(exc, LinkError | SaveError):
+            prefix = "error.option." if isinstance(exc, LinkError) else "error.record."
+            if code != "internal" and self.texts.has(prefix + str(code)):
+                return self.t(prefix + str(code), **params)
+            return self.t("error.unknown")
         prefix = "error.record." if isinstance(exc, RecordError) else "error.action."
         if code and self.texts.has(prefix + code):
             if "phase" in params:
@@ -225,52 +192,74 @@ class Controller:
             self.notify("notice.not_saved", "warn", sticky=True)
 
     def save(self) -> None:
-        if self.board is None:
+        """Write the game (skyline.links save envelope), unless this tab must not.
+
+        Never over a save this tab has not seen: if the stored text is not the one it
+        last wrote or read, another tab moved in between; this tab then shows that game
+        read-only instead of silently overwriting it."""
+        if self.board is None or self.readonly or self.crashed or self.save_held:
             return
-        envelope = {
-            "v": SAVE_VERSION,
-            "game": json.loads(self.board.to_json()),
-            "saved_at": self.host.now_iso(),
-            "beat": self.beat,
-            "ui": {"takes": "".join(t.letter for t in self.takes)},
-        }
-        self._store(KEY_SAVE, json.dumps(envelope, separators=(",", ":"), ensure_ascii=False))
+        raw = make_save(
+            self.board, beat=self.beat, takes="".join(t.letter for t in self.takes),
+            saved_at=self.host.now_iso(),
+        )
+        stored = self._load(KEY_SAVE)
+        if stored is not None and stored != self.last_raw:
+            self.readonly = True
+            self.reload_saved()
+            self.notify("notice.save_conflict", "warn", sticky=True,
+                        button=("take-control", "", "btn.play_here"))
+            return
+        if self._store(KEY_SAVE, raw):
+            self.last_raw = raw
 
     def save_settings(self) -> None:
         self._store(KEY_SETTINGS, json.dumps({"v": 1, "lang": self.texts.lang}))
 
     def load_saved_game(self) -> bool:
+        """Load the stored save (any version skyline.links reads; older ones are
+        rewritten in the current format). One that cannot be loaded is kept aside."""
         raw = self._load(KEY_SAVE)
         if raw is None:
             return False
         try:
-            envelope = json.loads(raw)
-            if not isinstance(envelope, dict) or "v" not in envelope:
-                raise RecordError("save_format", "not a Skyline save")
-            if envelope["v"] != SAVE_VERSION:
-                raise RecordError("save_version", "other version", version=str(envelope["v"])[:10])
-            board = Board.from_json(json.dumps(envelope["game"]))
-            beat = envelope.get("beat")
-            takes = (envelope.get("ui") or {}).get("takes", "")
-            takes_list = [DieType.from_letter(c) for c in str(takes)[:2]]
-        except (ValueError, KeyError, TypeError, RecursionError) as exc:
-            reason = self.error_text(exc) if isinstance(exc, RecordError) else self.t(
-                "error.record.save_format"
-            )
-            stamp = self.host.now_iso().replace(":", "-")
-            kept = self._store(KEY_BROKEN + stamp, raw)
-            self._remove(KEY_SAVE)
-            self.notify(
-                "notice.save_broken" if kept else "notice.save_broken_lost", "warn", sticky=True,
-                reason=reason, key=KEY_BROKEN + stamp,
-            )
+            saved = read_save(raw)
+        except SaveError as exc:
+            self._keep_aside(raw, self.error_text(exc))
             return False
-        self._set_board(board)
-        self.beat = beat if isinstance(beat, int) and not isinstance(beat, bool) else None
-        if board.state.phase is Phase.TAKE:
-            self.takes = takes_list
+        self._set_board(saved.board)
+        self.last_raw = raw
+        self.beat = saved.beat
+        self.takes = [DieType.from_letter(c) for c in saved.takes]
         self._auto_select()
+        if saved.version != SAVE_VERSION:
+            self.save()  # migrated: stored again in the current format
         return True
+
+    def _keep_aside(self, raw: str, reason: str) -> None:
+        """A save that cannot be loaded: copied to its own key (then removed from the
+        game's key), offered for export. If the copy fails it stays where it is and
+        this session does not save over it."""
+        key = KEY_BROKEN + self.host.now_iso().replace(":", "-")
+        self.broken_saves[key] = raw
+        button = ("export-save", key, "btn.export_save")
+        if self._store(key, raw):
+            self._remove(KEY_SAVE)
+            self.notify("notice.save_broken", "warn", sticky=True, button=button,
+                        reason=reason, key=key)
+        else:
+            self.save_held = True
+            self.notify("notice.save_broken_lost", "warn", sticky=True, button=button,
+                        reason=reason)
+
+    def reload_saved(self) -> None:
+        """Replace the game in memory by the stored one: another tab's moves, or the
+        last save after a crash. Without a readable save the game in memory stays."""
+        self.crashed = False
+        self.mode = None
+        if self.dialog and self.dialog.get("kind") != "export":
+            self.dialog = None
+        self.load_saved_game()
 
     def load_records(self) -> None:
         raw = self._load(KEY_RECORDS)
@@ -365,9 +354,14 @@ class Controller:
     def open_link(self, fragment: str) -> None:
         self.host.clear_fragment()
         try:
-            options, beat = parse_link(fragment)
-        except ValueError as exc:
+            link = parse_share_fragment(fragment)
+        except LinkError as exc:
             self.notify("notice.bad_link", "error", reason=self.error_text(exc))
+            return
+        options, beat = link.options, link.beat
+        if self.readonly:  # opened once this tab has the game ("Play here")
+            self.pending_link = fragment
+            self._other_tab_notice()
             return
         if self.game_in_progress():
             self.dialog = {"kind": "confirm_link", "options": options, "beat": beat}
@@ -384,7 +378,11 @@ class Controller:
             beat = board.scores()[0]
         elif board.state.solo and self.beat is not None:
             beat = self.beat
-        return build_link(self.host.page_base(), board.options, beat)
+        try:
+            fragment = make_share_fragment(board.options, beat)
+        except LinkError:  # a score no link may carry: share the game without it
+            fragment = make_share_fragment(board.options)
+        return self.host.page_base() + "#" + fragment
 
     # ------------------------------------------------------------------ actions
 
@@ -423,11 +421,19 @@ class Controller:
             self.mode = None
             if isinstance(action, Roll):  # nothing could be used: the engine ended the turn
                 self.notify("notice.stuck", "warn", name=before.players[before.seat].name)
+        self._fault_point("action")
         self.save()
         if state.phase is Phase.OVER:
             self._record_result()
         for listener in self.listeners:
             listener(self, action)
+
+    def _fault_point(self, where: str) -> None:
+        """Test hook: raise here if the host says so (main.DomHost.fault reads the
+        page's ``window.__skylineFault``; nothing sets it outside the e2e tests)."""
+        fault = getattr(self.host, "fault", None)
+        if fault is not None and fault(where):
+            raise RuntimeError(f"simulated fault ({where}), set by a test")
 
     def _auto_select(self) -> None:
         """After a roll a single die is selected automatically; several start deselected."""
@@ -723,21 +729,71 @@ class Controller:
         """One DOM event, already reduced to its data-action / data-arg (see main.py)."""
         started = time.perf_counter()
         self.focus_id = target_id
-        if kind == "keydown":
-            if not self._key(key, in_field):
+        try:
+            if kind == "keydown":
+                if not self._key(key, in_field):
+                    return
+            elif kind == "hashchange":
+                if arg and arg.startswith(LINK_PREFIX):
+                    self.open_link(arg)
+            elif kind == "tab" and action:
+                self._tab_event(action)
+            elif kind in ("click", "change", "submit") and action:
+                if action == "ng-change" and kind != "change":
+                    return
+                self._action(action, arg, form or {})
+            else:
                 return
-        elif kind == "hashchange":
-            if arg and arg.startswith(LINK_PREFIX):
-                self.open_link(arg)
-        elif kind in ("click", "change", "submit") and action:
-            if action == "ng-change" and kind != "change":
-                return
-            self._action(action, arg, form or {})
-        else:
-            return
+        except Exception as exc:  # noqa: BLE001 - a bug must not cost the saved game
+            self._crash(exc)
         self.render()
         self.timings.append((time.perf_counter() - started) * 1000)
         del self.timings[:-500]
+
+    def _crash(self, exc: Exception) -> None:
+        """An unexpected exception inside an action: the game in memory may be half
+        updated, so it is not saved; the player may reload the last save."""
+        report = getattr(self.host, "report", None)
+        if report is not None:
+            report(f"skyline: {type(exc).__name__}: {exc}")
+        self.crashed = True
+        self.mode = None
+        self.notify("notice.crash", "error", sticky=True,
+                    button=("reload-saved", "", "btn.reload_saved"))
+
+    # ------------------------------------------------------------------ two tabs
+    #
+    # One tab at a time may move. main.DomHost asks the browser for a lock (Web Locks,
+    # released when a tab closes): granted at start, this tab plays; held elsewhere,
+    # it shows the stored game read-only and follows the other tab's saves (storage
+    # events). "Play here" takes the lock over, the other tab becomes read-only.
+    # save() also refuses to overwrite a save it has not seen (no lock support, or
+    # a race), so no tab silently overwrites another one's moves.
+
+    def _tab_event(self, event: str) -> None:
+        """``busy`` / ``lost`` (another tab has the game), ``granted`` (this tab
+        has it), ``saved`` (another tab wrote the save)."""
+        if event in ("busy", "lost"):
+            self.readonly = True
+            self.mode = None
+            self._other_tab_notice()
+        elif event == "granted":
+            was_readonly = self.readonly
+            self.readonly = False
+            self.notices = [n for n in self.notices
+                            if n["key"] not in ("notice.other_tab", "notice.save_conflict")]
+            if was_readonly:
+                self.reload_saved()
+                self.notify("notice.playing_here")
+            if self.pending_link:
+                fragment, self.pending_link = self.pending_link, None
+                self.open_link(fragment)
+        elif event == "saved" and self.readonly:
+            self.reload_saved()
+
+    def _other_tab_notice(self) -> None:
+        self.notify("notice.other_tab", "warn", sticky=True,
+                    button=("take-control", "", "btn.play_here"))
 
     def _key(self, key: str, in_field: bool) -> bool:
         if key == "Escape":
@@ -775,10 +831,32 @@ class Controller:
             "col": lambda: self.choose_column(number),
             "tile": lambda: self.choose_tile(number),
         }
+        if self.readonly and (action in game or action in ("ng-start", "link-accept")):
+            self._other_tab_notice()
+            self.dialog = None
+            return
+        if self.crashed and (action in game or action in ("ng-start", "link-accept")):
+            self.notify("notice.crash", "error", sticky=True,
+                        button=("reload-saved", "", "btn.reload_saved"))
+            return
         if action in game:
             if self.dialog is None and self.board is not None:
                 self.notices = [n for n in self.notices if n["sticky"]]
                 game[action]()
+            return
+        if action == "take-control":
+            self.host.take_lock(self._lock_result)
+            return
+        if action == "reload-saved":
+            self.notices = [n for n in self.notices if n["key"] != "notice.crash"]
+            self.reload_saved()
+            self.notify("notice.reloaded")
+            return
+        if action == "export-save" and arg:
+            text = self.broken_saves.get(arg) or self._load(arg) or ""
+            self.dialog = {"kind": "export", "key": arg, "text": text,
+                           "url": self.host.download_url(text)}
+            self.focus_id = "export-text"
             return
         if action == "lang":
             self.texts.lang = arg if arg in LANGS else "en"
@@ -815,6 +893,9 @@ class Controller:
         elif action == "dismiss":
             if 0 <= number < len(self.notices):
                 self.notices.pop(number)
+
+    def _lock_result(self, result: str) -> None:
+        self.handle("tab", result, None)
 
     def _copied(self, ok: bool) -> None:
         if self.dialog and self.dialog.get("kind") == "share":

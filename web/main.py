@@ -13,7 +13,7 @@ Controller, which renders by assigning innerHTML of a few regions.
 import asyncio
 import json
 
-from controller import Controller
+from controller import KEY_SAVE, Controller
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
 
@@ -26,6 +26,12 @@ except ImportError:  # older Pyodide: JS null arrives as None
 def missing(value):
     """JS null (jsnull) and undefined (None) both mean "not there"."""
     return value is None or value is jsnull
+
+
+LOCK_NAME = "skyline.game"  # Web Locks: the tab holding it may move (see Controller)
+# A promise that never settles: returned from the lock callback, it holds the lock
+# for as long as the page lives (or until another tab steals it).
+_hold_forever = create_proxy(lambda resolve, reject: None)
 
 
 async def load_tables():
@@ -45,6 +51,7 @@ class DomHost:
 
     def __init__(self):
         self.regions = {}
+        self.lock_requests = 0  # only the latest request may report the lock as lost
 
     def region(self, name):
         el = self.regions.get(name)
@@ -92,6 +99,59 @@ class DomHost:
         el = document.getElementById(element_id)
         if not missing(el):
             el.scrollIntoView()
+
+    def request_lock(self, steal, on_result):
+        """Ask for the game lock; ``on_result`` gets "granted", "busy" (another tab
+        has it; only without ``steal``) or later "lost" (another tab took it over).
+        Without Web Locks every tab is granted (save() still never overwrites a
+        save it has not seen)."""
+        locks = getattr(window.navigator, "locks", None)
+        if missing(locks):
+            on_result("granted")
+            return
+        self.lock_requests += 1
+        number = self.lock_requests
+
+        def granted(lock):
+            if missing(lock):  # ifAvailable and held elsewhere
+                on_result("busy")
+                return None
+            on_result("granted")
+            return window.Promise.new(_hold_forever)
+
+        def aborted(_error):
+            if number == self.lock_requests:
+                on_result("lost")
+
+        options = window.Object.new()
+        if steal:
+            options.steal = True
+        else:
+            options.ifAvailable = True
+        locks.request(LOCK_NAME, options, create_proxy(granted)).catch(create_proxy(aborted))
+
+    def take_lock(self, on_result):
+        self.request_lock(True, on_result)
+
+    def download_url(self, text):
+        """A blob: URL of ``text`` for an <a download> link."""
+        options = window.Object.new()
+        options.type = "application/json"
+        return str(window.URL.createObjectURL(window.Blob.new(to_js([text]), options)))
+
+    def report(self, text):
+        window.console.error(text)
+
+    def fault(self, where):
+        """Test-only fault hook: True (once) if ``window.__skylineFault == where``.
+
+        Only the e2e tests set that property (e.g. "action": an exception inside
+        Python in the middle of a move); a page that never sets it is unaffected."""
+        flag = window.Reflect.get(window, "__skylineFault")
+        if missing(flag) or str(flag) != where:
+            return False
+        window.Reflect.deleteProperty(window, "__skylineFault")
+        return True
 
     def copy(self, text, done):
         async def run():
@@ -151,13 +211,42 @@ def on_event(event):
         controller.render()
 
 
+def on_storage(event):
+    """Another tab wrote the save: a read-only tab shows the new state."""
+    try:
+        if not missing(event.key) and str(event.key) == KEY_SAVE:
+            controller.handle("tab", "saved", None)
+    except Exception as exc:  # noqa: BLE001
+        window.console.error(f"skyline: {type(exc).__name__}: {exc}")
+
+
 def stats():
     return to_js(list(controller.timings))
 
 
+async def first_lock(host):
+    """Whether this tab may move, asked before the game is loaded (and saved)."""
+    answer = asyncio.get_event_loop().create_future()
+
+    def on_result(result):
+        if not answer.done():
+            answer.set_result(result)
+        else:
+            controller.handle("tab", result, None)
+
+    host.request_lock(False, on_result)
+    try:
+        return await asyncio.wait_for(answer, 5)
+    except TimeoutError:
+        return "granted"
+
+
 langs = [str(lang) for lang in (window.navigator.languages or [window.navigator.language])]
 tables = await load_tables()  # noqa: F704 - PyScript runs main.py with top-level await
-controller = Controller(DomHost(), tables, langs)
+host = DomHost()
+controller = Controller(host, tables, langs)
+if await first_lock(host) == "busy":  # noqa: F704
+    controller.handle("tab", "busy", None)
 controller.boot(str(window.location.hash or ""))
 document.documentElement.lang = controller.texts.lang
 
@@ -165,6 +254,12 @@ _proxy = create_proxy(on_event)
 for _kind in ("click", "keydown", "change", "submit"):
     document.addEventListener(_kind, _proxy)
 window.addEventListener("hashchange", _proxy)
+window.addEventListener("storage", create_proxy(on_storage))
 window.skylineStats = create_proxy(stats)
+# Computer players, hint, solo review (web/bots_ui.py); window.skylineBots for the e2e tests.
+import bots_ui  # noqa: E402
+
+bots = bots_ui.install(controller)
+window.skylineBots = create_proxy(bots.js_api)
 # Contract with boot.js and the e2e tests: the app is usable from here on.
 document.body.dataset.ready = "1"
