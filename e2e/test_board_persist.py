@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from board_helpers import (
@@ -15,6 +16,7 @@ from board_helpers import (
     select_only,
     take,
 )
+from fault_log import scenario
 from playwright.sync_api import Browser, Page
 
 from skyline import Board
@@ -135,44 +137,137 @@ def test_broken_links_leave_the_game_alone(app_page: Page, site_url: str) -> Non
         assert record(page) == before
         assert "#play" not in page.url
         page.click("[data-testid=notice] .x")
+    # in the player's language
+    page.click("#btn-lang")
+    page.goto(site_url + "#play?p=Ann&seed=ok&evil=1")
+    text = notice(page, "notice.bad_link").inner_text()
+    assert "Dieser Spiel-Link lässt sich nicht öffnen" in text
+    assert "Dein aktuelles Spiel bleibt unverändert." in text
+    assert record(page) == before
 
 
 def test_corrupt_and_foreign_saves_are_kept_aside(app_page: Page, wait_ready) -> None:
+    """Each unloadable save is copied to its own key, removed from the game's key,
+    said in the player's words (SaveError codes, incl. save_size) and can be
+    exported as it was: the textarea and the downloaded file equal the stored text."""
     page = app_page
-    for raw, reason in (
-        ("{not json", "it is not valid JSON"),
-        (json.dumps({"v": 7, "game": {}}), "another version of the app (7)"),
-        (json.dumps({"v": 1, "game": {"format": "skyline-game", "version": 1, "record": "x"}}),
-         "the record is malformed"),
-    ):
-        page.evaluate("localStorage.clear()")
-        page.evaluate("s => localStorage.setItem('skyline.save', s)", raw)
-        page.reload(wait_until="commit")
-        wait_ready(page)
-        message = notice(page, "notice.save_broken")
-        assert reason in message.inner_text()
-        kept = page.evaluate(
-            "Object.keys(localStorage).filter((k) => k.startsWith('skyline.save.broken.'))"
-        )
-        assert len(kept) == 1 and kept[0] in message.inner_text()
-        assert page.evaluate("k => localStorage.getItem(k)", kept[0]) == raw
-        # a fresh game is there (and saved), with the new-game dialog in front
-        assert page.locator("[data-testid=dialog-newgame]").count() == 1
-        assert saved(page)["v"] == 2
+    with scenario("unloadable save kept aside and exported") as s:
+        for raw, reason in (
+            ('{"v":2,"game":"' + "x" * 500_001 + '"}', "it is too long to be a saved game"),
+            ("{not json", "it is not valid JSON"),
+            (json.dumps({"v": 7, "game": {}}), "another version of the app (7)"),
+            (json.dumps({"v": 1, "game": {"format": "skyline-game", "version": 1, "record": "x"}}),
+             "the record is malformed"),
+        ):
+            check_kept_aside(page, wait_ready, raw, reason)
+        # the last one is exported (the new-game dialog first goes out of the way)
+        close_first_dialog(page)
+        page.click("#notice-export-save")
+        assert page.locator("[data-testid=export-text]").input_value() == raw
+        assert page.locator("#export-text").get_attribute("readonly") is not None
+        with page.expect_download() as download:
+            page.click("[data-testid=export-download]")
+        path = download.value.path()
+        assert download.value.suggested_filename.startswith("skyline-")
+        assert Path(path).read_text(encoding="utf-8") == raw
+        s.kept("4 broken saves kept aside byte for byte; export textarea and download equal")
 
 
-def test_storage_failure_keeps_playing_in_memory(app_page: Page) -> None:
-    page = app_page
-    close_first_dialog(page)
-    page.evaluate(
-        "() => { Storage.prototype.setItem = function () {"
-        " throw new DOMException('full', 'QuotaExceededError'); }; }"
+def check_kept_aside(page: Page, wait_ready, raw: str, reason: str) -> None:
+    page.evaluate("localStorage.clear()")
+    page.evaluate("s => localStorage.setItem('skyline.save', s)", raw)
+    page.reload(wait_until="commit")
+    wait_ready(page)
+    message = notice(page, "notice.save_broken")
+    assert reason in message.inner_text()
+    kept = page.evaluate(
+        "Object.keys(localStorage).filter((k) => k.startsWith('skyline.save.broken.'))"
     )
-    take(page, "GGG")
-    assert notice(page, "notice.not_saved").inner_text().endswith("it is not being saved.")
+    assert len(kept) == 1 and kept[0] in message.inner_text()
+    assert page.evaluate("k => localStorage.getItem(k)", kept[0]) == raw
+    # a fresh game is there (and saved), with the new-game dialog in front
+    assert page.locator("[data-testid=dialog-newgame]").count() == 1
+    assert saved(page)["v"] == 2
+    assert notice(page, "notice.save_broken").locator("xpath=..").locator(
+        "#notice-export-save").count() == 1
+
+
+# Installed before the page's own scripts (Playwright init scripts), like a browser
+# whose storage is full or switched off from the start.
+QUOTA_FULL = """
+Storage.prototype.setItem = function () {
+  throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+};
+"""
+STORAGE_BLOCKED = """
+Object.defineProperty(window, "localStorage", {
+  get() { throw new DOMException("The operation is insecure.", "SecurityError"); },
+});
+"""
+
+
+def play_a_little(page: Page) -> None:
+    take(page, "GGU")
     page.click("#act-roll")
-    assert len(dice(page)) == 3
     select_only(page, [dice(page)[0]["id"]])
     page.click("#act-build")
     assert len(dice(page)) == 2
-    assert notice(page, "notice.not_saved").count() == 1
+
+
+def test_storage_full_keeps_playing_and_keeps_the_save(app_page: Page, wait_ready) -> None:
+    """localStorage.setItem throws QuotaExceededError from the start: the saved game
+    still loads, moves go on in memory, the player is told in German at once (not
+    only on the first move), and the stored save is never changed or removed.
+    Catches: an uncaught storage error (no ready page / dead buttons), a silent
+    failure (no notice), or a save removed/half-written on the way."""
+    page = app_page
+    with scenario("storage full (QuotaExceededError on every write)") as s:
+        close_first_dialog(page)
+        page.click("#btn-lang")
+        new_game(page, ("Ida", "Jo"), seed="quota1")
+        take(page, "GUP")
+        stored = page.evaluate("localStorage.getItem('skyline.save')")
+        assert stored and "tGUP" in stored
+        page.add_init_script(QUOTA_FULL)
+        page.reload(wait_until="commit")
+        wait_ready(page)
+        text = notice(page, "notice.not_saved").inner_text()
+        assert text.endswith("wird aber nicht gesichert."), text
+        page.click("#act-roll")
+        select_only(page, [dice(page)[0]["id"]])
+        page.click("#act-build")
+        assert len(dice(page)) == 2  # the game went on in memory
+        page.click("#act-undo")
+        assert len(dice(page)) == 3
+        assert notice(page, "notice.not_saved").count() == 1
+        assert page.evaluate("localStorage.getItem('skyline.save')") == stored
+        s.kept("saved game loaded, 3 moves in memory, German notice, stored save unchanged")
+
+
+def test_storage_blocked_plays_in_memory(
+    app_page: Page, app_context, site_url: str, guard: Guard, open_app
+) -> None:
+    """Reading window.localStorage throws (storage blocked for the site) in a second
+    tab: that tab starts, plays in memory with the notice in English, does not wait
+    for the first tab's lock (it has no shared save), and the first tab's save
+    stays as it was. Catches an exception at boot (page never ready) or a tab that
+    turns read-only although it cannot share anything."""
+    first = app_page
+    with scenario("storage blocked (SecurityError on access)") as s:
+        close_first_dialog(first)
+        take(first, "GUP")
+        stored = first.evaluate("localStorage.getItem('skyline.save')")
+        page = app_context.new_page()
+        try:
+            guard.attach(page)
+            page.add_init_script(STORAGE_BLOCKED)
+            open_app(page, site_url)
+            text = notice(page, "notice.not_saved").inner_text()
+            assert text.endswith("it is not being saved."), text
+            assert page.locator("[data-key='notice.other_tab']").count() == 0
+            close_first_dialog(page)
+            play_a_little(page)
+            assert first.evaluate("localStorage.getItem('skyline.save')") == stored
+            s.kept("in-memory game played (take, roll, build); other tab's save unchanged")
+        finally:
+            page.close()

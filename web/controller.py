@@ -66,6 +66,7 @@ KEY_SAVE = "skyline.save"
 KEY_SETTINGS = "skyline.settings"
 KEY_RECORDS = "skyline.records"
 KEY_BROKEN = "skyline.save.broken."
+KEY_PROBE = "skyline.probe"
 LINK_PREFIX = "#play?"
 SEED_ALPHABET = string.ascii_letters + string.digits
 REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
@@ -314,6 +315,8 @@ class Controller:
 
             lang = pick_language(list(self.browser_langs))
         self.texts.lang = lang
+        if self._store(KEY_PROBE, "1"):  # tell at once if nothing can be saved
+            self._remove(KEY_PROBE)
         self.load_records()
         had_save = self.load_saved_game()
         if fragment.startswith(LINK_PREFIX):
@@ -387,7 +390,10 @@ class Controller:
     # ------------------------------------------------------------------ actions
 
     def dispatch(self, action) -> bool:
-        """Push one engine action; on an illegal one show the translated reason."""
+        """Push one engine action; on an illegal one show the translated reason.
+        Refused while another tab has the game or after a crash (see _crash)."""
+        if self.readonly or self.crashed:
+            return False
         before = self.board.state
         try:
             self.board.push(action)
@@ -774,6 +780,10 @@ class Controller:
         """``busy`` / ``lost`` (another tab has the game), ``granted`` (this tab
         has it), ``saved`` (another tab wrote the save)."""
         if event in ("busy", "lost"):
+            try:
+                self.host.storage_get(KEY_SAVE)
+            except Exception:  # noqa: BLE001 - no storage: this tab's game is its own
+                return
             self.readonly = True
             self.mode = None
             self._other_tab_notice()
