@@ -1,0 +1,585 @@
+#!/usr/bin/env python3
+"""Benchmark the web build in headless Chromium: start-up, click latency, bytes.
+
+One run prints:
+
+* **cold** time to a playable board (``body[data-ready="1"]``) with an empty profile,
+  against a bare Pyodide page booting the same runtime files from the same server
+  (``loadPyodide()`` + ``import sys``: the floor), alternated and repeated
+  ``--repeat`` times each, medians and the ratio of the medians;
+* **warm** start: the next visit in the same profile once the service worker controls
+  the page (plus, for reference, the bare page's second visit from the HTTP cache);
+* **click-to-render** latency p50/p95 over a scripted solo game (fixed seed, started
+  from a share link, a simple deterministic policy clicking the page's buttons):
+  from the click event (capture listener on ``window``, runs before the page's own
+  listener on ``document``) to the page's handler having rendered and layout having
+  been forced (bubbling listener on ``window`` reading ``offsetHeight``), the same
+  measure as ``e2e/test_board_play.py``; the time to the next animation frame is
+  shown as well, for information;
+* **bytes** of the cold visit up to the ready board (Resource Timing
+  ``transferSize``, headers included), split into runtime (``runtime/``: Pyodide and
+  PyScript) and our own (everything else), with the ten largest files; plus what the
+  server sent in all during a cold visit (the service worker's precache included).
+
+All times are taken inside the page with ``performance.now()`` (milliseconds since
+the navigation started), so browser launch and Playwright round trips are excluded.
+The last stdout line is one JSON object with the keys ``cold_s``, ``bare_pyodide_s``,
+``cold_ratio``, ``warm_s``, ``click_p50_ms``, ``click_p95_ms``, ``own_bytes`` and
+``runtime_bytes``. Aims (reported, never a failing exit): cold start within 1.15x the
+bare Pyodide boot, click p95 under 50 ms, own bytes under 300 KB.
+
+The site is built into a private temporary folder (others may rebuild ``dist/`` while
+this runs); ``--no-build`` benchmarks a copy of the existing ``dist/`` instead.
+
+Usage: ``python scripts/bench_web.py [--repeat 3] [--no-build] [--screenshots DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import serve  # noqa: E402 - scripts/serve.py, a sibling module
+
+CHROMIUM = os.environ.get("SKYLINE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+READY_TIMEOUT_MS = 120_000
+AIM_COLD_RATIO = 1.15
+AIM_CLICK_P95_MS = 50.0
+AIM_OWN_BYTES = 300_000
+MIN_CLICKS = 80
+GAME_SEEDS = ("bench1", "bench2", "bench3", "bench4", "bench5", "bench6")
+
+# Runs before any page script: notes when body[data-ready] becomes "1" (both pages set
+# it), and whether the loading screen reported a failure.
+READY_PROBE = """
+new MutationObserver((_, obs) => {
+  if (document.body && document.body.dataset.ready === "1" && window.__readyAt === undefined) {
+    window.__readyAt = performance.now();
+    obs.disconnect();
+  }
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+"""
+READY_OR_FAILED = (
+    "window.__readyAt !== undefined || window.__bareError !== undefined ||"
+    " document.getElementById('loading-error')?.hidden === false"
+)
+
+# Click timing, as in e2e/test_board_play.py: the capture listener on window runs before
+# the page's listener on document, the bubbling one after it; forcing layout includes
+# the DOM update. The next animation frame after each click is noted too.
+CLICK_TIMING = """
+() => {
+  window.__clicks = [];
+  window.__frames = [];
+  window.__targets = [];
+  window.addEventListener('click', () => { window.__t0 = performance.now(); }, true);
+  window.addEventListener('click', (e) => {
+    const t0 = window.__t0;
+    void document.body.offsetHeight;
+    window.__clicks.push(performance.now() - t0);
+    window.__targets.push(e.target.closest('[id]')?.id || e.target.tagName);
+    requestAnimationFrame(() => window.__frames.push(performance.now() - t0));
+  });
+}
+"""
+
+# One step of a deterministic policy with real click events on the page's buttons
+# (the same policy as e2e/board_helpers.py): take ground+upper+penthouse, roll, build
+# the first die that can be built alone, pick the first target offered, otherwise end
+# the turn or demolish with the first die.
+POLICY_STEP = """
+() => {
+  const q = (s) => document.querySelector(s);
+  const on = (s) => { const b = q(s); return b && !b.disabled ? b : null; };
+  const deselect = () => {
+    for (const o of document.querySelectorAll('button[data-action=die][aria-pressed=true]')) {
+      q('#' + o.id).click();
+    }
+  };
+  if (q('[data-testid=scoring]')) return 'over';
+  if (q('button.target')) { q('button.target').click(); return 'target'; }
+  if (on('#yard-G')) {
+    const n = document.querySelectorAll('[data-testid=taken]').length;
+    q('#yard-' + 'GUP'[n]).click();
+    return 'take';
+  }
+  const dice = [...document.querySelectorAll('button[data-action=die]')].map((d) => d.id);
+  if (on('#act-roll') && dice.length === 0) { q('#act-roll').click(); return 'roll'; }
+  for (const id of dice) {
+    deselect();
+    q('#' + id).click();
+    if (on('#act-build')) { q('#act-build').click(); return 'build'; }
+  }
+  deselect();
+  if (on('#act-end')) { q('#act-end').click(); return 'end'; }
+  if (dice.length) {
+    q('#' + dice[0]).click();
+    if (on('#act-demolish')) { q('#act-demolish').click(); return 'demolish'; }
+  }
+  return 'stuck';
+}
+"""
+
+BARE_HTML = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>bare Pyodide</title>
+  <link rel="icon" href="data:,">
+  <script type="module" src="./bare.js"></script>
+</head>
+<body></body>
+</html>
+"""
+# External module (the CSP forbids inline scripts): the floor for the same runtime.
+BARE_JS = """import { loadPyodide } from "./@PYODIDE_DIR@/pyodide.mjs";
+try {
+  const pyodide = await loadPyodide();
+  pyodide.runPython("import sys");
+  document.body.dataset.ready = "1";
+} catch (err) {
+  window.__bareError = String(err);
+  throw err;
+}
+"""
+
+SCREEN_SIZES = ((1280, 800), (360, 740))
+
+
+def log(msg: str) -> None:
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+# --- site and server -------------------------------------------------------------------
+
+
+def prepare_site(tmp: Path, no_build: bool) -> Path:
+    """A private copy of the site (built fresh, or copied from dist/) plus bare.html."""
+    site = tmp / "site"
+    if no_build:
+        dist = ROOT / "dist"
+        if not (dist / "index.html").is_file():
+            sys.exit("[bench] dist/index.html missing: run scripts/build.py or drop --no-build")
+        shutil.copytree(dist, site)
+    else:
+        serve.load_script("build").build(site)
+    pyodide_dirs = sorted((site / "runtime").glob("pyodide-*"))
+    if len(pyodide_dirs) != 1:
+        sys.exit(f"[bench] expected one runtime/pyodide-* folder, got {pyodide_dirs}")
+    rel = pyodide_dirs[0].relative_to(site).as_posix()
+    (site / "bare.html").write_text(BARE_HTML)
+    (site / "bare.js").write_text(BARE_JS.replace("@PYODIDE_DIR@", rel))
+    return site
+
+
+class ByteLog:
+    """Body bytes the server sent, per path (thread-safe)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sent: list[tuple[str, int]] = []
+
+    def add(self, path: str, size: int) -> None:
+        with self.lock:
+            self.sent.append((path, size))
+
+    def take(self) -> list[tuple[str, int]]:
+        with self.lock:
+            out, self.sent = self.sent, []
+        return out
+
+
+@contextmanager
+def serving(site: Path, bytelog: ByteLog) -> Iterator[str]:
+    """serve.py's server (netlify headers) in a thread, counting the bytes it sends."""
+    server = serve.make_server(site, 0)
+    base = server.RequestHandlerClass
+    handler_cls = base.func  # functools.partial(handler, directory=...)
+
+    class Counting(handler_cls):  # type: ignore[misc, valid-type]
+        def copyfile(self, source: Any, outputfile: Any) -> None:
+            start = source.tell()
+            super().copyfile(source, outputfile)
+            bytelog.add(urlsplit(self.path).path, source.tell() - start)
+
+    server.RequestHandlerClass = functools.partial(Counting, **base.keywords)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    try:
+        yield f"http://{host}:{port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# --- browser ---------------------------------------------------------------------------
+
+
+class Browser:
+    """Launches persistent contexts (real disk cache) with fresh profiles."""
+
+    def __init__(self, pw: Playwright, tmp: Path) -> None:
+        self.pw = pw
+        self.tmp = tmp
+        self.count = 0
+        self.foreign: list[str] = []
+        self.errors: list[str] = []
+
+    @contextmanager
+    def context(self, **kwargs: Any) -> Iterator[BrowserContext]:
+        self.count += 1
+        profile = self.tmp / f"profile-{self.count}"
+        ctx = self.pw.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            headless=True,
+            service_workers="allow",
+            **kwargs,
+        )
+        ctx.add_init_script(READY_PROBE)
+        ctx.on("request", self._on_request)
+        ctx.on("page", self._watch)
+        for page in ctx.pages:
+            self._watch(page)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+            shutil.rmtree(profile, ignore_errors=True)
+
+    def _on_request(self, request: Any) -> None:
+        parts = urlsplit(request.url)
+        if parts.scheme in ("http", "https") and parts.hostname != "127.0.0.1":
+            self.foreign.append(request.url)
+
+    def _watch(self, page: Page) -> None:
+        page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        page.on(
+            "console",
+            lambda msg: self.errors.append(f"console: {msg.text}") if msg.type == "error" else None,
+        )
+
+
+def page_of(ctx: BrowserContext) -> Page:
+    return ctx.pages[0] if ctx.pages else ctx.new_page()
+
+
+def visit(page: Page, url: str) -> float:
+    """Navigate and wait for the ready flag; seconds from navigation start to ready."""
+    page.goto(url, wait_until="commit")
+    page.wait_for_function(READY_OR_FAILED, timeout=READY_TIMEOUT_MS, polling=50)
+    ready = page.evaluate("window.__readyAt")
+    if ready is None:
+        detail = page.evaluate("window.__bareError || 'the loading screen shows its error'")
+        raise RuntimeError(f"{url} did not start: {detail}")
+    return ready / 1000
+
+
+def resources(page: Page) -> list[dict[str, Any]]:
+    """Resource Timing of the page so far: the document and every fetched file."""
+    return page.evaluate(
+        """() => [...performance.getEntriesByType('navigation'),
+                  ...performance.getEntriesByType('resource')].map((e) => ({
+            url: e.name, transfer: e.transferSize, body: e.encodedBodySize,
+          }))"""
+    )
+
+
+def wait_for_service_worker(page: Page) -> None:
+    page.wait_for_function(
+        "navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+        timeout=READY_TIMEOUT_MS,
+        polling=100,
+    )
+
+
+def link(seed: str) -> str:
+    return f"#play?p=Bench&seed={seed}&start=0&nine=0"
+
+
+def start_game(page: Page, seed: str) -> None:
+    """Start a solo game from a share link (accepting the confirmation if asked)."""
+    page.evaluate("h => { location.hash = h; }", link(seed))
+    page.wait_for_function(
+        "() => !location.hash && (document.querySelector('#yard-G')"
+        " || document.querySelector('[data-action=link-accept]'))",
+        timeout=10_000,
+    )
+    if page.locator("[data-action=link-accept]").count():
+        page.click("[data-action=link-accept]")
+    page.wait_for_function(
+        "() => document.querySelector('#yard-G') && !document.querySelector('#dialog .overlay')",
+        timeout=10_000,
+    )
+    if page.locator("[data-testid=scoring]").count():
+        raise RuntimeError("the share link did not start a new game")
+
+
+def play(page: Page, max_steps: int = 3000) -> list[str]:
+    steps: list[str] = []
+    for _ in range(max_steps):
+        step = page.evaluate(POLICY_STEP)
+        if step == "stuck":
+            raise RuntimeError(f"policy stuck after {steps[-10:]}")
+        if step == "over":
+            return steps
+        steps.append(step)
+    raise RuntimeError("the game did not end")
+
+
+# --- measurements ----------------------------------------------------------------------
+
+
+def cold_app(browser: Browser, url: str, bytelog: ByteLog, seed: str) -> dict[str, Any]:
+    """Cold visit, warm visit (service worker), and one scripted game, in one profile."""
+    out: dict[str, Any] = {}
+    with browser.context(viewport={"width": 1280, "height": 800}) as ctx:
+        page = page_of(ctx)
+        bytelog.take()
+        out["cold"] = visit(page, url)
+        out["resources"] = resources(page)
+        wait_for_service_worker(page)
+        time.sleep(0.5)  # let the precache requests finish before counting
+        out["server_bytes"] = sum(size for _, size in bytelog.take())
+        page.close()
+        page = ctx.new_page()
+        out["warm"] = visit(page, url)
+        out["warm_controlled"] = page.evaluate("navigator.serviceWorker.controller !== null")
+        out["warm_server_bytes"] = sum(size for _, size in bytelog.take())
+        start_game(page, seed)
+        page.evaluate(CLICK_TIMING)
+        steps = play(page)
+        page.wait_for_timeout(100)  # the last click's animation frame
+        out["clicks"] = page.evaluate("window.__clicks")
+        out["frames"] = page.evaluate("window.__frames")
+        out["targets"] = page.evaluate("window.__targets")
+        out["steps"] = steps
+        out["score"] = page.locator("[data-testid=total-0]").inner_text()
+    return out
+
+
+def cold_bare(browser: Browser, url: str) -> dict[str, Any]:
+    with browser.context(viewport={"width": 1280, "height": 800}) as ctx:
+        page = page_of(ctx)
+        cold = visit(page, url)
+        res = resources(page)
+        page.close()
+        warm = visit(ctx.new_page(), url)
+    return {"cold": cold, "warm": warm, "resources": res}
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+def split_bytes(res: list[dict[str, Any]], base: str) -> tuple[int, int, list[tuple[str, int]]]:
+    own = runtime = 0
+    files: list[tuple[str, int]] = []
+    for entry in res:
+        path = urlsplit(entry["url"]).path
+        if not entry["url"].startswith(base):
+            continue
+        size = int(entry["transfer"])
+        files.append((path, size))
+        if path.startswith("/runtime/"):
+            runtime += size
+        else:
+            own += size
+    files.sort(key=lambda f: -f[1])
+    return own, runtime, files
+
+
+# --- screenshots -----------------------------------------------------------------------
+
+
+def screenshots(browser: Browser, url: str, folder: Path) -> list[Path]:
+    """The board a few turns in, in English and German at two window sizes: once with
+    three dice taken (before the roll), once right after the roll. Viewport shots, plus
+    the whole page for the narrow window."""
+    folder.mkdir(parents=True, exist_ok=True)
+    saved: list[Path] = []
+    all_taken = (
+        "!!document.querySelector('#act-roll:not([disabled])')"
+        " && !document.querySelector('button[data-action=die]')"
+    )
+    for width, height in SCREEN_SIZES:
+        with browser.context(viewport={"width": width, "height": height}, locale="en-US") as ctx:
+            page = page_of(ctx)
+            visit(page, url + link("shots1"))
+            for n in range(60):  # a few turns in, stop with three dice taken
+                if n >= 20 and page.evaluate(all_taken):
+                    break
+                if page.evaluate(POLICY_STEP) == "over":
+                    break
+            for phase in ("taken", "rolled"):
+                if phase == "rolled":
+                    page.evaluate(POLICY_STEP)
+                for lang in ("en", "de"):
+                    if page.evaluate("document.documentElement.lang") != lang:
+                        page.click("#btn-lang")
+                        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+                    page.evaluate("document.activeElement?.blur(); window.scrollTo(0, 0)")
+                    for full in (False, True) if width < 600 else (False,):
+                        name = f"board-{phase}-{lang}-{width}x{height}{'-full' if full else ''}.png"
+                        page.screenshot(path=str(folder / name), full_page=full)
+                        saved.append(folder / name)
+    return saved
+
+
+# --- report ----------------------------------------------------------------------------
+
+
+def kb(n: float) -> str:
+    return f"{n / 1000:,.1f} kB"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="cold runs of each page")
+    parser.add_argument("--no-build", action="store_true", help="benchmark a copy of dist/")
+    parser.add_argument("--screenshots", type=Path, metavar="DIR", help="save board screenshots")
+    args = parser.parse_args()
+    repeat = max(1, args.repeat)
+
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="skyline-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        site = prepare_site(tmp, args.no_build)
+        bytelog = ByteLog()
+        with serving(site, bytelog) as base, sync_playwright() as pw:
+            browser = Browser(pw, tmp)
+            app_runs: list[dict[str, Any]] = []
+            bare_runs: list[dict[str, Any]] = []
+            for i in range(repeat):
+                order = ("app", "bare") if i % 2 == 0 else ("bare", "app")
+                for which in order:
+                    if which == "app":
+                        seed = GAME_SEEDS[i % len(GAME_SEEDS)]
+                        run = cold_app(browser, base, bytelog, seed)
+                        app_runs.append(run)
+                        log(f"run {i + 1}: app cold {run['cold']:.2f} s, warm "
+                            f"{run['warm']:.2f} s, {len(run['clicks'])} clicks")
+                    else:
+                        run = cold_bare(browser, base + "bare.html")
+                        bare_runs.append(run)
+                        log(f"run {i + 1}: bare cold {run['cold']:.2f} s, "
+                            f"warm {run['warm']:.2f} s")
+            # Top up the click sample if the games were short.
+            extra = 0
+            while sum(len(r["clicks"]) for r in app_runs) < MIN_CLICKS and extra < 5:
+                extra += 1
+                app_runs.append(cold_app(browser, base, bytelog, GAME_SEEDS[-extra]))
+            shots = screenshots(browser, base, args.screenshots) if args.screenshots else []
+
+    load_after = os.getloadavg()[0]
+    cold = statistics.median(r["cold"] for r in app_runs[:repeat])
+    # Each round's app and bare visits ran back to back, under similar load.
+    paired = [a["cold"] / b["cold"] for a, b in zip(app_runs[:repeat], bare_runs, strict=True)]
+    bare = statistics.median(r["cold"] for r in bare_runs)
+    warm = statistics.median(r["warm"] for r in app_runs)
+    bare_warm = statistics.median(r["warm"] for r in bare_runs)
+    ratio = cold / bare
+    clicks = [c for r in app_runs for c in r["clicks"]]
+    frames = [f for r in app_runs for f in r["frames"]]
+    p50, p95 = percentile(clicks, 50), percentile(clicks, 95)
+    own, runtime, files = split_bytes(app_runs[0]["resources"], base)
+    _, bare_runtime, _ = split_bytes(bare_runs[0]["resources"], base)
+
+    def fmt_runs(runs: list[dict[str, Any]], key: str) -> str:
+        return " ".join(f"{r[key]:.2f}" for r in runs)
+
+    print()
+    print(f"Skyline web benchmark: headless Chromium, {repeat} cold run(s) of each page")
+    print(f"load average {load_before:.1f} before, {load_after:.1f} after, "
+          f"on {os.cpu_count()} CPU(s): times scale with load, ratios less so")
+    print("-" * 78)
+    print(f"{'cold start, playable board':34} {cold:7.2f} s   runs {fmt_runs(app_runs, 'cold')}")
+    print(f"{'cold start, bare Pyodide (floor)':34} {bare:7.2f} s   runs "
+          f"{fmt_runs(bare_runs, 'cold')}")
+    print(f"{'cold ratio (median / median)':34} {ratio:7.3f}x  aim <= {AIM_COLD_RATIO}x: "
+          f"{'met' if ratio <= AIM_COLD_RATIO else 'MISSED'}")
+    print(f"{'  per-round ratios, median':34} {statistics.median(paired):7.3f}x  runs "
+          + " ".join(f"{x:.3f}" for x in paired))
+    print(f"{'warm start, service worker':34} {warm:7.2f} s   runs {fmt_runs(app_runs, 'warm')}"
+          f"   (controlled: {all(r['warm_controlled'] for r in app_runs)})")
+    print(f"{'warm, bare Pyodide (HTTP cache)':34} {bare_warm:7.2f} s   runs "
+          f"{fmt_runs(bare_runs, 'warm')}")
+    print(f"{'click-to-render p50':34} {p50:7.1f} ms")
+    print(f"{'click-to-render p95':34} {p95:7.1f} ms  aim < {AIM_CLICK_P95_MS:.0f} ms: "
+          f"{'met' if p95 < AIM_CLICK_P95_MS else 'MISSED'}")
+    print(f"{'  clicks, max':34} {len(clicks):7d}      max {max(clicks):.1f} ms, "
+          f"{len(app_runs)} game(s), scores {', '.join(r['score'] for r in app_runs)}")
+    slow = sorted(
+        ((c, t) for r in app_runs for c, t in zip(r["clicks"], r["targets"], strict=True)),
+        reverse=True,
+    )[:5]
+    print(f"{'  slowest clicks':34} " + ", ".join(f"{c:.0f} ms {t}" for c, t in slow))
+    if frames:
+        print(f"{'  click to next frame p50/p95':34} {percentile(frames, 50):7.1f} ms / "
+              f"{percentile(frames, 95):.1f} ms (includes waiting for the frame)")
+    print(f"{'own bytes (cold, to ready)':34} {own:9,d} B  aim < {AIM_OWN_BYTES:,d} B: "
+          f"{'met' if own < AIM_OWN_BYTES else 'MISSED'}")
+    print(f"{'runtime bytes (cold, to ready)':34} {runtime:9,d} B  "
+          f"(bare page: {bare_runtime:,d} B)")
+    print(f"{'server sent, cold visit + SW':34} {app_runs[0]['server_bytes']:9,d} B  "
+          f"(warm visit: {app_runs[0]['warm_server_bytes']:,d} B)")
+    print("largest files of the cold visit (transferSize):")
+    for path, size in files[:10]:
+        kind = "runtime" if path.startswith("/runtime/") else "own"
+        print(f"  {size:11,d} B  {kind:7}  {path}")
+    if browser.foreign:
+        print(f"WARNING: {len(browser.foreign)} request(s) left 127.0.0.1: {browser.foreign[:3]}")
+    if browser.errors:
+        print(f"WARNING: {len(browser.errors)} console/page error(s): {browser.errors[:3]}")
+    for path in shots:
+        print(f"screenshot: {path}")
+    print("-" * 78)
+    print(
+        json.dumps(
+            {
+                "cold_s": round(cold, 3),
+                "bare_pyodide_s": round(bare, 3),
+                "cold_ratio": round(ratio, 3),
+                "warm_s": round(warm, 3),
+                "click_p50_ms": round(p50, 2),
+                "click_p95_ms": round(p95, 2),
+                "own_bytes": own,
+                "runtime_bytes": runtime,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
