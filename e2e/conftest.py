@@ -40,9 +40,10 @@ Fixtures (all defined here):
     (disk cache, like a real visitor; default contexts keep only a memory cache that
     drops the 9.6 MB wasm). Use it for offline/service-worker tests. Closed at teardown.
 ``serve_dir`` (function)
-    Factory: ``url, server = serve_dir(path)`` serves any folder (e.g. a modified copy of
-    dist) in a thread with the netlify headers; ``server.shutdown()`` stops it (offline
-    tests). Stopped at teardown.
+    Factory: ``url, server = serve_dir(path, port=0)`` serves any folder (e.g. a modified
+    copy of dist) in a thread with the netlify headers; ``server.shutdown()`` stops it
+    (offline tests). Pass the old ``port`` to bring a site back on the same origin (same
+    localStorage and service worker). Stopped at teardown.
 """
 
 from __future__ import annotations
@@ -183,12 +184,12 @@ def base_url(site_url: str) -> str:
 
 
 @pytest.fixture
-def serve_dir() -> Iterator[Callable[[Path], tuple[str, ThreadingHTTPServer]]]:
+def serve_dir() -> Iterator[Callable[..., tuple[str, ThreadingHTTPServer]]]:
     """Factory: serve a folder in a thread -> (url, server); servers stop at teardown."""
     servers: list[ThreadingHTTPServer] = []
 
-    def start(directory: Path) -> tuple[str, ThreadingHTTPServer]:
-        server = serve.make_server(directory, 0)
+    def start(directory: Path, port: int = 0) -> tuple[str, ThreadingHTTPServer]:
+        server = serve.make_server(directory, port)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         host, port = server.server_address[:2]
@@ -197,7 +198,7 @@ def serve_dir() -> Iterator[Callable[[Path], tuple[str, ThreadingHTTPServer]]]:
     yield start
     for server in servers:
         server.shutdown()  # no-op if the test already stopped it
-        server.server_close()
+        server.server_close()  # (a second call, e.g. by the test, does no harm)
 
 
 @pytest.fixture

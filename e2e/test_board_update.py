@@ -1,0 +1,103 @@
+"""Offline mid-game, then a new deploy: the game survives both (service worker + save
+format migration)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from board_helpers import close_first_dialog, dice, new_game, record, saved, select_only, take
+from fault_log import scenario
+from playwright.sync_api import BrowserContext, Page
+
+if TYPE_CHECKING:
+    from conftest import Guard
+
+
+def sw_cache_name(site: Path) -> str:
+    return json.loads(
+        (site / "sw.js").read_text().split("const CACHE_NAME = ", 1)[1].split(";", 1)[0]
+    )
+
+
+def as_v1(envelope: dict) -> str:
+    """The same game in save format v1 (what the page wrote before skyline.links)."""
+    v1 = {"v": 1, "game": envelope["game"], "saved_at": envelope["saved_at"],
+          "beat": envelope["beat"], "ui": envelope["ui"]}
+    return json.dumps(v1, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_offline_mid_game_then_update_keeps_the_game(
+    persistent_context: Callable[..., BrowserContext],
+    site_copy: Path,
+    serve_dir: Callable[..., tuple],
+    guard: Guard,
+    open_app: Callable[..., Page],
+    wait_ready: Callable[[Page], None],
+    site_build: ModuleType,
+) -> None:
+    """Play online; the site goes away and the network too: a reload resumes the game
+    on the cached version, and a move offline is kept. A new build is deployed (new
+    main.py, so a new service-worker cache) and the stored save is in the older v1
+    format: back online the new version takes over (after the SW update) and shows
+    the same game, rewritten as a v2 save, and play goes on. Catches an offline boot
+    failure, a save lost or refused across versions, or a stale version forever."""
+    guard.allow_console(r"(?i)service ?worker|sw\.js|ERR_INTERNET_DISCONNECTED")
+    url, server = serve_dir(site_copy)
+    port = server.server_address[1]
+    ctx = persistent_context()
+    page = ctx.new_page()
+    guard.attach(page)
+    with scenario("offline mid-game, then a new deploy with a v1 save") as s:
+        open_app(page, url)
+        page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
+        close_first_dialog(page)
+        new_game(page, ("Uma", "Vic"), seed="update1", start="0")
+        take(page, "GUP")
+        page.click("#act-roll")
+
+        server.shutdown()
+        server.server_close()
+        ctx.set_offline(True)
+        page.reload(wait_until="commit")
+        wait_ready(page)
+        assert page.evaluate("document.body.dataset.variant") is None  # the old version
+        assert len(dice(page)) == 3
+        select_only(page, [next(d["id"] for d in dice(page) if d["type"] == "G")])
+        page.click("#act-build")  # a move made offline
+        played = record(page)
+        assert played.split()[-1].startswith("b")
+
+        # the deploy: changed main.py, sw.js regenerated (new cache name)
+        old = sw_cache_name(site_copy)
+        main_py = site_copy / "main.py"
+        main_py.write_text(main_py.read_text() + '\ndocument.body.dataset.variant = "new"\n')
+        (site_copy / "sw.js").unlink()
+        new, _ = site_build.write_service_worker(site_copy)
+        assert new != old
+        serve_dir(site_copy, port=port)  # same origin: same storage, same SW registration
+        ctx.set_offline(False)
+        page.reload(wait_until="commit")  # still the cached version; the SW update starts
+        wait_ready(page)
+        assert record(page) == played
+        deadline = time.monotonic() + 60
+        while page.evaluate("caches.keys()") != [new]:
+            assert time.monotonic() < deadline, page.evaluate("caches.keys()")
+            page.wait_for_timeout(200)
+
+        # the older version's save format, then the new version starts
+        page.evaluate("s => localStorage.setItem('skyline.save', s)", as_v1(saved(page)))
+        page.reload(wait_until="commit")
+        wait_ready(page)
+        assert page.evaluate("document.body.dataset.variant") == "new"
+        assert record(page) == played
+        assert saved(page)["v"] == 2  # migrated at once
+        assert page.locator("[data-key='notice.save_broken']").count() == 0
+        page.click("#act-end")  # and the game goes on, saved
+        assert saved(page)["game"]["record"] == played + " e"
+        s.kept("game resumed offline (+1 move offline), same record after the update, "
+               "v1 save migrated to v2")
