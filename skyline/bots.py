@@ -22,6 +22,10 @@ Bots shipped here:
 ``beginner``
     Random legal play that never demolishes unless nothing else is allowed and
     never ends a turn while a die could still be built.
+``expert`` (:mod:`skyline.expert`)
+    Solo: optimal play from the offline value table plus the exact within-turn search.
+    With more players the same search for its own skyline, with district, abandoning
+    and end-trigger heuristics.
 ``greedy``
     Takes dice for the columns it has, completes what it can, keeps one ground
     die as insurance for the must-resolve rule and rerolls the rest. In games of
@@ -248,4 +252,8 @@ def greedy_bot(state: GameState, rng: random.Random) -> Action:
 
 
 # The expert (skyline.expert) registers itself; imported last so it can use ``register``.
-from . import expert as _expert  # noqa: E402,F401  (registers "expert")
+try:
+    from . import expert as _expert  # noqa: E402,F401  (registers "expert")
+except ModuleNotFoundError as _exc:  # pragma: no cover - a checkout without the solver
+    if _exc.name != "skyline.solo_value":
+        raise

@@ -25,8 +25,9 @@ building was completed this round), and these heuristics are added:
   the expert abandons instead, and it also may abandon a die it has no use for, valued as
   the position without that die minus ``ABANDON_COST`` (the die helps the next player);
 * **end trigger** (standard game): completing a six-high building ends the game at the end
-  of the round. The expert does it when it would then lead (a small bonus), and avoids it
-  (a large penalty) when it would still trail the best opponent;
+  of the round. The expert does it when it would then lead the best opponent (counting
+  ``OPPONENT_TURN_GAIN`` for each opponent still to play this round), even though the lost
+  turns cost it points (``END_BONUS``), and avoids it when it would trail (``END_PENALTY``);
 * more than three dice in hand (after taking a big district): every distinct three-die
   subset is searched exactly and the best choice wins; dice outside it can be abandoned.
 
@@ -74,9 +75,10 @@ __all__ = ["ABANDON_COST", "EXTRA_DIE", "ExpertOption", "expert_bot", "expert_op
 EXTRA_DIE = 2.0
 #: Points charged for abandoning a die (it feeds the next player's district).
 ABANDON_COST = 0.5
-#: End trigger: bonus for completing a six-high building while ahead, penalty while behind.
-END_BONUS = 3.0
-END_PENALTY = 40.0
+#: End trigger: completing a six-high building while ahead wins the game (a bonus that
+#: outweighs the turns given up); while behind it loses it (a penalty).
+END_BONUS = 60.0
+END_PENALTY = 60.0
 #: Rough points an opponent still to play this round adds in its turn.
 OPPONENT_TURN_GAIN = 8.0
 
@@ -169,21 +171,30 @@ def _end_value(pos: sv.SoloPosition) -> float:
 
 
 def _node_best(pos: sv.SoloPosition, dice: Sequence[Die], resolved: bool) -> float:
-    """Value of a within-turn node for the active skyline (solver options; none: turn ends)."""
+    """Value of a within-turn node with at most three dice (solver options; none: the turn
+    ends)."""
     if not dice:
         return _end_value(pos)
-    if len(dice) > 3:
-        return max(_node_best(pos, sub, resolved) for sub in _subsets(dice))
     opts = sv.turn_options(pos, [_pair(d) for d in dice], resolved)
     return opts[0].value if opts else _end_value(pos)
 
 
-def _subsets(dice: Sequence[Die]) -> list[tuple[Die, ...]]:
-    """One three-die subset per distinct multiset of (type, face)."""
+#: With more than three dice, only subsets of this many most promising dice are searched.
+TOP_DICE = 6
+
+
+def _subsets(state: GameState, dice: Sequence[Die]) -> list[tuple[Die, ...]]:
+    """One three-die subset per distinct multiset of (type, face), among the TOP_DICE most
+    promising dice (buildable now first, then penthouses with a colour, then by type)."""
+    from .core import build_targets
+
+    columns = state.player.columns
+    ranked = sorted(dice, key=lambda d: (not build_targets(columns, d), d.face is Face.BLANK,
+                                         -int(d.type), d.id))
     seen: dict[tuple, tuple[Die, ...]] = {}
-    for sub in combinations(dice, 3):
+    for sub in combinations(ranked[:TOP_DICE], 3):
         key = tuple(sorted(_kind(d) for d in sub))
-        seen.setdefault(key, sub)
+        seen.setdefault(key, tuple(sorted(sub, key=lambda d: d.id)))
     return list(seen.values())
 
 
@@ -213,19 +224,27 @@ def expert_options(state: GameState) -> list[ExpertOption]:
     dice = state.dice
     resolved = phase is Phase.CONTINUE
     out: list[ExpertOption] = []
+    focus: tuple[Die, ...] = tuple(dice)
     if len(dice) <= 3:
         for o in sv.turn_options(pos, [_pair(d) for d in dice], resolved):
             out.append(ExpertOption(_to_engine(state, dice, o.action), o.value, o.value, o.exact))
     else:
-        for sub in _subsets(dice):
-            for o in sv.turn_options(pos, [_pair(d) for d in sub], resolved):
-                if o.action[0] == "reroll" and not resolved:
-                    continue
+        # more than three dice (a big district): search each promising three-die subset;
+        # the focus is the subset with the best option, the other dice are spare
+        best = float("-inf")
+        for sub in _subsets(state, dice):
+            opts = [o for o in sv.turn_options(pos, [_pair(d) for d in sub], resolved)
+                    if not (multi and o.action[0] == "demolish")]
+            for o in opts:
                 out.append(ExpertOption(_to_engine(state, sub, o.action), o.value, o.value,
                                         False))
+            if opts and opts[0].value > best:
+                best, focus = opts[0].value, sub
+        if len(focus) > 3:
+            focus = _subsets(state, dice)[0]
     if multi:
         out = [o for o in out if not isinstance(o.action, Demolish)]
-        out += _abandon_options(state, pos)
+        out += _abandon_options(state, pos, focus)
         out = [_end_trigger(state, o) for o in out]
     if not out:  # solo, nothing resolvable: the engine ends the turn by itself
         return []
@@ -246,12 +265,14 @@ def _unique(options: list[ExpertOption]) -> list[ExpertOption]:
 
 
 def _roll_value(pos: sv.SoloPosition, dice: Sequence[Die]) -> float:
-    """Expected value of rolling the dice just taken."""
-    types = tuple(sorted(d.type.letter for d in dice))
+    """Expected value of rolling the dice just taken (more than three: as the district)."""
+    types = tuple(t.letter for t in sorted(d.type for d in dice))
+    takes = {o.action[1]: o.value for o in sv.turn_options(pos)}
     if len(types) == 3:
-        for o in sv.turn_options(pos):
-            if o.action[1] == types:
-                return o.value
+        return takes[types]
+    if len(types) > 3:
+        best = max(takes[sub] for sub in combinations(types, 3))
+        return best + EXTRA_DIE * (len(types) - 3)
     from .core import roll_outcomes
 
     total = 0.0
@@ -270,15 +291,20 @@ def _district_value(state: GameState, pos: sv.SoloPosition, takes: list[ExpertOp
     return best + EXTRA_DIE * (len(district) - 3)
 
 
-def _abandon_options(state: GameState, pos: sv.SoloPosition) -> list[ExpertOption]:
+def _abandon_options(
+    state: GameState, pos: sv.SoloPosition, focus: Sequence[Die]
+) -> list[ExpertOption]:
+    """Abandoning one die of each kind: the value of the position without it (a die outside
+    the focus subset leaves the focus dice, now resolved), minus ABANDON_COST."""
     out = []
     seen = set()
+    focus_ids = {d.id for d in focus}
     for die in state.dice:
-        k = _kind(die)
+        k = (_kind(die), die.id in focus_ids)
         if k in seen:
             continue
         seen.add(k)
-        rest = [d for d in state.dice if d.id != die.id]
+        rest = [d for d in focus if d.id != die.id]
         v = _node_best(pos, rest, True)
         out.append(ExpertOption(Abandon((die.id,)), v, v - ABANDON_COST, False))
     return out

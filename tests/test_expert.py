@@ -11,6 +11,7 @@ import pytest
 from skyline import (
     Abandon,
     Build,
+    Building,
     Column,
     Demolish,
     Die,
@@ -132,8 +133,8 @@ def test_tiny_last_turn_purple_ground():
 def test_tiny_continue_end_vs_reroll():
     """Last turn, after resolving, with a blank penthouse left and nothing it could ever
     complete: ending and rerolling are both worth the banked points (9 + 1)."""
-    state = last_turn([Column(P, 1)], [(O, 3)], dice=[Die(1, PH, X)], phase=Phase.CONTINUE)
-    state = state._replace(players=(Player("a", (Column(P, 1),), ((O, 3),)),))
+    state = last_turn([Column(P, 1)], [Building(O, 3)], dice=[Die(1, PH, X)],
+                      phase=Phase.CONTINUE)
     rows = hint(state, top=5)
     assert rows[0]["value"] == pytest.approx(10.0)
     kinds = {type(r["action"]) for r in rows}
@@ -199,19 +200,24 @@ def test_multiplayer_abandons_instead_of_demolishing():
     assert action == Abandon((0,))
 
 
+def _play_turn(state):
+    seat, round_ = state.seat, state.round
+    while state.phase is not Phase.OVER and (state.seat, state.round) == (seat, round_):
+        state = apply_action(state, BOTS["expert"](state, random.Random(0)))
+    return state
+
+
 def test_end_trigger_avoided_when_behind():
-    """Two players, standard game: completing a six-high tower would end the game while the
-    expert trails by far; it does something else if it can."""
+    """Two players, standard game: completing a six-high tower ends the game this round. The
+    expert, trailing far behind, leaves it; ahead, it completes it."""
     state = last_turn([Column(O, 5), Column(B, 1)], dice=[Die(0, PH, O), Die(1, U, B)],
                       names=("a", "b"), round_=3)
-    rich = Player("b", (), ((O, 6), (O, 6), (B, 4)))
-    state = state._replace(players=(state.players[0], rich))
-    action = BOTS["expert"](state, random.Random(0))
-    assert action != Build(0, 0)
-    # ahead: it completes the tower
-    poor = Player("b", (), ())
-    state = state._replace(players=(state.players[0], poor))
-    assert BOTS["expert"](state, random.Random(0)) == Build(0, 0)
+    rich = Player("b", (), (Building(O, 6), Building(O, 6), Building(B, 4)))
+    behind = _play_turn(state._replace(players=(state.players[0], rich)))
+    assert not behind.six_completed
+    assert Building(O, 6) not in behind.players[0].buildings
+    ahead = _play_turn(state._replace(players=(state.players[0], Player("b", (), ()))))
+    assert Building(O, 6) in ahead.players[0].buildings and ahead.six_completed
 
 
 def test_simulate_expert_json_fields():
