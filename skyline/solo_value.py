@@ -1,0 +1,911 @@
+"""Optimal solo play for Skyline: the offline value table plus the exact within-turn search.
+
+Stdlib only (runs in Pyodide).  The table ``skyline/data/solo_values.bin`` is produced by
+``scripts/solve_solo.py`` and loaded lazily with ``importlib.resources``.
+
+Abstract model
+--------------
+A solo position is described by
+
+* ``turns_left``: turns still to be played *including the current one* (9 at the start of
+  the game, 1 during the last turn, 0 when the game is over);
+* ``columns``: the counts of unfinished columns per class, in ``COLUMN_CLASSES`` order::
+
+      ("purple", 1)                         lone purple ground floor
+      ("blue", 1), ("blue", 2), ("blue", 3)  unfinished mid-rise of that height
+      ("orange", 1) ... ("orange", 5)         unfinished high-rise of that height
+
+  (unfinished columns of the same class are interchangeable);
+* ``tiles``: the heights of the completed buildings (their points, height squared, are
+  banked; they matter for the future only as possible victims of a demolition);
+* ``mode``: ``"standard"`` (completing a 6-high building ends the game after that turn) or
+  ``"nine"`` (always nine rounds).
+
+``value(pos)`` is the expected final score at the start of a turn under optimal play.
+Completed tiles' points are included ("banked"), and so is the final point of each lone
+purple ground floor.
+
+The table holds ``W[t](counts)``: the expected points still to come with ``t`` turns left,
+from the column counts (capped, see ``CAPS``; columns beyond a cap are ignored) and the number
+of completed 4-point tiles (height 2), which the optimum may sacrifice when a demolition is
+forced.  Within a turn the search is exact and uses the real tiles.  Where a lookup is not in
+the shipped table (positions far off the optimal path), a fitted linear value is used and
+the result is flagged ``exact=False``.
+
+Decision API (for the adapter)
+------------------------------
+Dice are ``(type, face)`` pairs: type ``"G"`` (ground), ``"U"`` (upper), ``"P"``
+(penthouse); face ``"purple" | "blue" | "orange"`` for G and U, ``"blank" | "blue" |
+"orange"`` for P (P's blue/orange are the blue/orange penthouses).
+
+``turn_options(pos, dice=None, resolved=False)`` lists every distinct choice with the
+expected final score, best first (``Option(action, value, exact)``).  Actions:
+
+* ``("take", ("G", "U", "P"))``: at the turn start (``dice is None``): the three die types to
+  take (sorted G < U < P);
+* ``("build", i, target)``: build die ``dice[i]``; ``target`` is ``None`` for a ground floor
+  (a new column of the die's colour), otherwise the class of the unfinished column the die is
+  put on, e.g. ``("blue", 2)`` (an upper floor makes it ``("blue", 3)``, a penthouse
+  completes it as a 3-high tile);
+* ``("demolish", i, target)``: spend die ``dice[i]`` to remove a column of class ``target``
+  (e.g. ``("purple", 1)``) or a completed tile ``("tile", height)``;
+* ``("reroll", (i, j, ...))``: reroll those dice (only when ``resolved``);
+* ``("end",)``: end the turn (only when ``resolved``; remaining dice go back).
+
+``pos`` is always the *current* position (columns and tiles after what has already been
+resolved this turn; ``turns_left`` still counts the current turn).  ``resolved`` says whether
+at least one die has been resolved since the last roll.  In the standard game a 6-high tile
+in ``pos.tiles`` means it was completed this turn, so the game ends after this turn.
+``best_turn_choice(...)`` returns the first option.  Identical dice are interchangeable: the
+lowest index with that face is reported.
+"""
+
+from __future__ import annotations
+
+import itertools
+import struct
+import sys
+import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from itertools import accumulate
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+__all__ = [
+    "CAPS",
+    "COLUMN_CLASSES",
+    "Option",
+    "SoloPosition",
+    "best_turn_choice",
+    "ValueTable",
+    "load_table",
+    "prepare",
+    "set_table",
+    "turn_options",
+    "value",
+    "value_info",
+]
+
+COLUMN_CLASSES: tuple[tuple[str, int], ...] = (
+    ("purple", 1),
+    ("blue", 1),
+    ("blue", 2),
+    ("blue", 3),
+    ("orange", 1),
+    ("orange", 2),
+    ("orange", 3),
+    ("orange", 4),
+    ("orange", 5),
+)
+_CLASS_INDEX = {c: i for i, c in enumerate(COLUMN_CLASSES)}
+# Default caps of the model: 9 column classes, then the number of 4-point tiles.
+CAPS: tuple[int, ...] = (8, 5, 3, 5, 4, 3, 2, 2, 2, 2)
+TYPES = ("G", "U", "P")
+FACES = {
+    "G": ("purple", "blue", "orange"),
+    "U": ("purple", "blue", "orange"),
+    "P": ("blank", "blue", "orange"),
+}
+FACE_P = (3 / 6, 2 / 6, 1 / 6)
+T2 = 9  # index of the 4-point tile count in the extended count vector
+
+# Builds per die kind (type * 3 + face): (remove class, add class, points, tile height).
+# Class 9 is the count of 4-point tiles; -1 = none.
+_BUILDS: tuple[tuple[tuple[int, int, int, int], ...], ...] = (
+    ((-1, 0, 0, 0),),
+    ((-1, 1, 0, 0),),
+    ((-1, 4, 0, 0),),
+    ((0, T2, 4, 2),),
+    ((1, 2, 0, 0), (2, 3, 0, 0)),
+    ((4, 5, 0, 0), (5, 6, 0, 0), (6, 7, 0, 0), (7, 8, 0, 0)),
+    (),
+    ((1, T2, 4, 2), (2, -1, 9, 3), (3, -1, 16, 4)),
+    ((5, -1, 9, 3), (6, -1, 16, 4), (7, -1, 25, 5), (8, -1, 36, 6)),
+)
+
+
+class Option(NamedTuple):
+    action: tuple
+    value: float  # expected final score (all points, banked included)
+    exact: bool = True  # False if a fallback (non-table) value was involved
+
+
+@dataclass(frozen=True)
+class SoloPosition:
+    """Abstract solo position (see the module docstring)."""
+
+    turns_left: int
+    columns: tuple[int, ...] = (0,) * 9
+    tiles: tuple[int, ...] = ()
+    mode: str = "standard"
+    _key: tuple = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.columns) != 9 or min(self.columns) < 0:
+            raise ValueError("columns must be 9 non-negative counts")
+        if self.mode not in ("standard", "nine"):
+            raise ValueError("mode must be 'standard' or 'nine'")
+        if any(h < 1 or h > 6 for h in self.tiles):
+            raise ValueError("tile heights are 1..6")
+        object.__setattr__(self, "columns", tuple(int(c) for c in self.columns))
+        object.__setattr__(self, "tiles", tuple(sorted(int(h) for h in self.tiles)))
+
+    @classmethod
+    def from_columns(
+        cls,
+        turns_left: int,
+        columns: Iterable[tuple[str, int]] = (),
+        tiles: Iterable[int] = (),
+        mode: str = "standard",
+    ) -> SoloPosition:
+        """Build from a list of unfinished column classes, e.g. ``[("orange", 1)]``."""
+        counts = [0] * 9
+        for c in columns:
+            counts[_CLASS_INDEX[tuple(c)]] += 1
+        return cls(turns_left, tuple(counts), tuple(tiles), mode)
+
+    @classmethod
+    def start(cls, mode: str = "standard") -> SoloPosition:
+        """The solo start: one orange column of height 1, nine turns."""
+        return cls.from_columns(9, [("orange", 1)], (), mode)
+
+    @property
+    def banked(self) -> int:
+        return sum(h * h for h in self.tiles)
+
+    @property
+    def final_score(self) -> int:
+        """Score if the game ended now (lone purple ground floors count 1)."""
+        return self.banked + self.columns[0]
+
+    @property
+    def game_ends_after_turn(self) -> bool:
+        return self.turns_left <= 1 or (self.mode == "standard" and 6 in self.tiles)
+
+
+# --------------------------------------------------------------------------------------
+# Table
+# --------------------------------------------------------------------------------------
+
+MAGIC = b"SKYSOLO1"
+
+
+def _shuffle(data: bytes, width: int) -> bytes:
+    """Byte planes of fixed-width little-endian items (compresses far better)."""
+    return b"".join(data[i::width] for i in range(width))
+
+
+def _unshuffle(planes: bytes, width: int) -> bytes:
+    n = len(planes) // width
+    out = bytearray(len(planes))
+    for i in range(width):
+        out[i::width] = planes[i * n : (i + 1) * n]
+    return bytes(out)
+
+
+class ValueTable:
+    """W[mode][t] lookups on capped count vectors; fallback: fitted linear value.
+
+    Binary format (version 1)::
+
+        b"SKYSOLO1", u32 little-endian header length, JSON header (utf-8),
+        then one zlib blob per mode (sizes in header["blob_sizes"], order header["modes"]).
+
+    The header holds: format, caps (9 column classes + number of 4-point tiles), classes,
+    modes, turns, scale, counts[mode][t] (entries per level, t = 0..turns, t = 0 empty),
+    linear[mode][t] (fallback: bias, then one coefficient per capped count), optimum[mode]
+    (value of the start) and notes on the model.  A mode's blob (after zlib) is two byte-plane
+    shuffled arrays: all levels' u32 index deltas, then all levels' i16 value deltas.  Per level
+    the flat indices (mixed radix over caps + 1 in class order, last class fastest) are sorted
+    and delta coded from 0, and the values round(W * scale) delta coded from 0.  A mode is
+    decoded on first use (or by ``prepare``).
+    """
+
+    def __init__(
+        self,
+        caps: tuple[int, ...],
+        levels: dict[str, list[tuple[Sequence[int], Sequence[int]]]],
+        linear: dict[str, list[list[float]]],
+        meta: dict | None = None,
+        blobs: dict[str, bytes] | None = None,
+    ) -> None:
+        self.caps = tuple(caps)
+        self._levels = dict(levels)  # mode -> [t] -> (sorted flat indices, scaled values)
+        self._blobs = dict(blobs or {})
+        self.linear = linear  # mode -> [t] -> [bias, coef per count]
+        self.meta = meta or {}
+        self.scale = self.meta.get("scale", 256)
+        self.radix = []
+        r = 1
+        for c in reversed(self.caps):
+            self.radix.append(r)
+            r *= c + 1
+        self.radix.reverse()
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys([*self._levels, *self._blobs]))
+
+    def _level(self, mode: str, t: int) -> tuple[Sequence[int], Sequence[int]]:
+        lv = self._levels.get(mode)
+        if lv is None:
+            lv = self._levels[mode] = self._decode(mode)
+        return lv[t]
+
+    def level(self, mode: str, t: int) -> dict[int, float]:
+        """All shipped entries {flat index: value} of W[t]."""
+        idx, vals = self._level(mode, t)
+        return {i: v / self.scale for i, v in zip(idx, vals, strict=True)}
+
+    def _decode(self, mode: str) -> list[tuple[Sequence[int], Sequence[int]]]:
+        raw = zlib.decompress(self._blobs.pop(mode))
+        counts = self.meta["counts"][mode]
+        n = sum(counts)
+        if len(raw) != 6 * n:
+            raise ValueError("corrupt solo value table")
+        d_idx = array("I", _unshuffle(raw[: 4 * n], 4))
+        d_val = array("h", _unshuffle(raw[4 * n :], 2))
+        if sys.byteorder != "little":
+            d_idx.byteswap()
+            d_val.byteswap()
+        out = []
+        pos = 0
+        for c in counts:
+            out.append(
+                (
+                    array("I", accumulate(d_idx[pos : pos + c])),
+                    array("i", accumulate(d_val[pos : pos + c])),
+                )
+            )
+            pos += c
+        return out
+
+    def prepare(self, mode: str) -> None:
+        """Decode a mode now (else on its first lookup)."""
+        self._level(mode, 0)
+
+    def index(self, counts: Sequence[int]) -> int:
+        i = 0
+        for c, cap, r in zip(counts, self.caps, self.radix, strict=False):
+            i += (c if c < cap else cap) * r
+        return i
+
+    def counts(self, index: int) -> tuple[int, ...]:
+        out = []
+        for r in self.radix:
+            out.append(index // r)
+            index %= r
+        return tuple(out)
+
+    def lookup(self, mode: str, t: int, counts: Sequence[int]) -> tuple[float, bool]:
+        """(W[t](counts), exact?)  ``t >= 1``; counts: 9 column counts + 4-point tiles."""
+        idx, vals = self._level(mode, t)
+        i = self.index(counts)
+        j = bisect_left(idx, i)
+        if j < len(idx) and idx[j] == i:
+            return vals[j] / self.scale, True
+        coef = self.linear[mode][t]
+        x = coef[0]
+        for c, cap, a in zip(counts, self.caps, coef[1:], strict=False):
+            x += a * (c if c < cap else cap)
+        return x, False
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> ValueTable:
+        import json
+
+        if data[:8] != MAGIC:
+            raise ValueError("not a Skyline solo value table")
+        (hlen,) = struct.unpack_from("<I", data, 8)
+        header = json.loads(data[12 : 12 + hlen].decode())
+        if header.get("format") != 1:
+            raise ValueError(f"unsupported solo table format {header.get('format')}")
+        pos = 12 + hlen
+        blobs = {}
+        for mode, size in zip(header["modes"], header["blob_sizes"], strict=True):
+            blobs[mode] = data[pos : pos + size]
+            pos += size
+        if pos != len(data):
+            raise ValueError("trailing data in solo value table")
+        return cls(tuple(header["caps"]), {}, header["linear"], header, blobs)
+
+    @staticmethod
+    def to_bytes(
+        caps: Sequence[int],
+        turns: int,
+        entries: dict[str, list[dict[int, int]]],
+        linear: dict[str, list[list[float]]],
+        scale: int,
+        extra: dict | None = None,
+    ) -> bytes:
+        """``entries[mode][t]`` (t = 0..turns) maps flat index -> round(value * scale)."""
+        import json
+
+        blobs = []
+        counts: dict[str, list[int]] = {}
+        for mode, per_t in entries.items():
+            counts[mode] = []
+            d_idx = array("I")
+            d_val = array("h")
+            for t in range(turns + 1):
+                items = sorted(per_t[t].items()) if t < len(per_t) else []
+                counts[mode].append(len(items))
+                pi = pv = 0
+                for i, v in items:
+                    d_idx.append(i - pi)
+                    d_val.append(v - pv)  # OverflowError if a delta leaves int16
+                    pi, pv = i, v
+            if sys.byteorder != "little":
+                d_idx.byteswap()
+                d_val.byteswap()
+            raw = _shuffle(d_idx.tobytes(), 4) + _shuffle(d_val.tobytes(), 2)
+            blobs.append(zlib.compress(raw, 9))
+        header = {
+            "format": 1,
+            "caps": list(caps),
+            "classes": [f"{c}{h}" for c, h in COLUMN_CLASSES] + ["tiles4"],
+            "modes": list(entries),
+            "turns": turns,
+            "scale": scale,
+            "counts": counts,
+            "linear": linear,
+            "blob_sizes": [len(b) for b in blobs],
+        }
+        header.update(extra or {})
+        hb = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+        return MAGIC + struct.pack("<I", len(hb)) + hb + b"".join(blobs)
+
+
+_TABLE: ValueTable | None = None
+
+
+def load_table() -> ValueTable:
+    """The shipped table (loaded once)."""
+    global _TABLE
+    if _TABLE is None:
+        from importlib import resources
+
+        data = resources.files("skyline").joinpath("data/solo_values.bin").read_bytes()
+        _TABLE = ValueTable.from_bytes(data)
+    return _TABLE
+
+
+def prepare(mode: str) -> None:
+    """Load the table and decode ``mode`` now (e.g. while the page is idle), so that the first
+    decision does not pay for it."""
+    load_table().prepare(mode)
+
+
+def set_table(table: ValueTable | None) -> None:
+    """Replace the table used by the module functions (tests, offline tools)."""
+    global _TABLE
+    _TABLE = table
+    _SOLVERS.clear()
+
+
+# --------------------------------------------------------------------------------------
+# Within-turn expectimax
+# --------------------------------------------------------------------------------------
+
+_NEG = float("-inf")
+
+
+def _hands(k: int) -> list[tuple[int, ...]]:
+    return list(itertools.combinations_with_replacement(range(9), k))
+
+
+def _outcomes(types: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
+    dist: dict[tuple[int, ...], float] = {}
+    for faces in itertools.product(range(3), repeat=len(types)):
+        p = 1.0
+        for f in faces:
+            p *= FACE_P[f]
+        key = tuple(sorted(ty * 3 + f for ty, f in zip(types, faces, strict=True)))
+        dist[key] = dist.get(key, 0.0) + p
+    return tuple(sorted(dist.items()))
+
+
+_OUTCOMES = {
+    tys: _outcomes(tys)
+    for k in range(1, 4)
+    for tys in itertools.combinations_with_replacement(range(3), k)
+}
+
+
+def _remove(hand: tuple[int, ...], kind: int) -> tuple[int, ...]:
+    i = hand.index(kind)
+    return hand[:i] + hand[i + 1 :]
+
+
+# Per hand: distinct kinds with the rest; reroll options (kept hand, rerolled types).
+_DISTINCT: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_REROLLS: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {}
+for _k in range(1, 4):
+    for _h in _hands(_k):
+        _DISTINCT[_h] = tuple((kd, _remove(_h, kd)) for kd in sorted(set(_h)))
+        opts = set()
+        for r in range(1, _k + 1):
+            for sub in itertools.combinations(range(_k), r):
+                kept = tuple(_h[i] for i in range(_k) if i not in sub)
+                tys = tuple(sorted(_h[i] // 3 for i in sub))
+                opts.add((kept, tys))
+        _REROLLS[_h] = tuple(sorted(opts))
+
+
+def _merge(kept: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(kept + new))
+
+
+_REROLL_DIST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple] = {}
+for _h, _opts in _REROLLS.items():
+    for _kept, _tys in _opts:
+        if (_kept, _tys) not in _REROLL_DIST:
+            _REROLL_DIST[_kept, _tys] = tuple((_merge(_kept, o), p) for o, p in _OUTCOMES[_tys])
+
+
+def _tile_after(m: int, th: int) -> int:
+    """Smallest tile of height >= 3 after completing a tile of height ``th``."""
+    if th >= 3 and (m == 0 or th < m):
+        return th
+    return m
+
+
+_HANDS2 = _hands(2)
+_H2 = {h: i for i, h in enumerate(_HANDS2)}
+_IDX2 = [[_H2[tuple(sorted((a, b)))] for b in range(9)] for a in range(9)]
+
+
+class _TurnSolver:
+    """Memoised expectimax for one (mode, turns_left).  Values are points still to come.
+
+    A node is (counts, hand, resolved, game_ends, m): counts = 9 column counts + number of
+    4-point tiles (uncapped), hand = sorted die kinds (type * 3 + face), m = height of the
+    smallest tile of height >= 3 (0: none; only used when demolishing such a tile).
+    Nodes with one or two dice are computed for all hands of that size at once per
+    (counts, game_ends, m).
+
+    Pruning (exact given that values grow with every count, which the solver checks): with
+    ``resolved`` set a demolition is never better than the best other option (keeping the die
+    unused is at least as good), so it is skipped; right after a roll, demolishing with die d
+    is only examined when the value of simply dropping d beats the best option so far.
+    """
+
+    def __init__(self, table: ValueTable, mode: str, t: int) -> None:
+        self.table = table
+        self.mode = mode
+        self.std = mode == "standard"
+        self.t = t
+        self.endmemo: dict[tuple, tuple[float, bool]] = {}
+        self.movememo: dict[tuple, tuple] = {}
+        self.memo1: dict[tuple, tuple] = {}
+        self.memo2: dict[tuple, tuple] = {}
+        self.memo3: dict[tuple, tuple[float, bool]] = {}
+        self.inexact = False  # set when a fallback value was used (since last reset)
+
+    def size(self) -> int:
+        return len(self.memo1) + len(self.memo2) + len(self.memo3)
+
+    def end_value(self, cols: tuple[int, ...], ended: bool) -> float:
+        if ended or self.t <= 1:
+            return float(cols[0])
+        r = self.endmemo.get(cols)
+        if r is None:
+            r = self.endmemo[cols] = self.table.lookup(self.mode, self.t - 1, cols)
+        if not r[1]:
+            self.inexact = True
+        return r[0]
+
+    def moves(self, cols: tuple[int, ...]) -> tuple:
+        """(builds per kind, demolitions) valid at ``cols``.
+
+        builds[kind] = ((points, cols2, tile height, from class), ...);
+        demolitions = ((class, cols2), ...) (class 9: a 4-point tile)."""
+        mv = self.movememo.get(cols)
+        if mv is not None:
+            return mv
+        builds = []
+        for kind in range(9):
+            lst = []
+            for rem, add, pts, th in _BUILDS[kind]:
+                if rem >= 0 and cols[rem] == 0:
+                    continue
+                c2 = list(cols)
+                if rem >= 0:
+                    c2[rem] -= 1
+                if add >= 0:
+                    c2[add] += 1
+                lst.append((pts, tuple(c2), th, rem))
+            builds.append(tuple(lst))
+        dem = []
+        for k in range(10):
+            if cols[k]:
+                c2 = list(cols)
+                c2[k] -= 1
+                dem.append((k, tuple(c2)))
+        mv = self.movememo[cols] = (tuple(builds), tuple(dem))
+        return mv
+
+    def last_die(self, cols: tuple[int, ...], ended: bool, m: int) -> tuple[list, list]:
+        """Values with one die left, all nine faces: (right after a roll, after resolving)."""
+        key = (cols, ended, m)
+        r = self.memo1.get(key)
+        if r is not None:
+            if r[2]:
+                self.inexact = True
+            return r
+        outer = self.inexact
+        self.inexact = False
+        end_value = self.end_value
+        builds, dem = self.moves(cols)
+        end = end_value(cols, ended)
+        std = self.std
+        dv = _NEG  # demolish with the last die
+        for k, c2 in dem:
+            x = end_value(c2, ended) - (4.0 if k == T2 else 0.0)
+            if x > dv:
+                dv = x
+        if m:
+            x = end - m * m
+            if x > dv:
+                dv = x
+        bval = []
+        f0 = []
+        for kind in range(9):
+            b = _NEG
+            for pts, c2, th, _rem in builds[kind]:
+                x = pts + end_value(c2, ended or (std and th == 6))
+                if x > b:
+                    b = x
+            bval.append(b)
+            v = b if b >= dv else dv
+            f0.append(end if v == _NEG else v)  # nothing resolvable: the turn ends
+        f1 = []
+        p0, p1, p2 = FACE_P
+        for kind in range(9):
+            ty = kind - kind % 3
+            v = 0.0 + p0 * f0[ty] + p1 * f0[ty + 1] + p2 * f0[ty + 2]
+            if end > v:
+                v = end
+            if bval[kind] > v:
+                v = bval[kind]
+            f1.append(v)
+        r = self.memo1[key] = (f0, f1, self.inexact)
+        self.inexact = self.inexact or outer
+        return r
+
+    def two_dice(self, cols: tuple[int, ...], ended: bool, m: int) -> tuple[list, list]:
+        """Values with two dice left, all 45 hands (index ``_H2``): (after a roll, after
+        resolving)."""
+        key = (cols, ended, m)
+        r = self.memo2.get(key)
+        if r is not None:
+            if r[2]:
+                self.inexact = True
+            return r
+        outer = self.inexact
+        self.inexact = False
+        builds, dem = self.moves(cols)
+        end = self.end_value(cols, ended)
+        last = self.last_die
+        std = self.std
+        # bv[a][b]: best build of die a, die b left (resolved)
+        bv = []
+        for a in range(9):
+            row = [_NEG] * 9
+            for pts, c2, th, _rem in builds[a]:
+                if th:
+                    f1 = last(c2, ended or (std and th == 6), _tile_after(m, th))[1]
+                else:
+                    f1 = last(c2, ended, m)[1]
+                for b in range(9):
+                    x = pts + f1[b]
+                    if x > row[b]:
+                        row[b] = x
+            bv.append(row)
+        keep = last(cols, ended, m)[1]  # die dropped for free: bound for demolitions
+        dvs: list | None = None
+        f0 = []
+        for a, b in _HANDS2:
+            best = bv[a][b] if bv[a][b] >= bv[b][a] else bv[b][a]
+            if (dem or m) and (keep[b] > best or keep[a] > best):
+                if dvs is None:
+                    dvs = [_NEG] * 9
+                    for k, c2 in dem:
+                        f1 = last(c2, ended, m)[1]
+                        cost = 4.0 if k == T2 else 0.0
+                        for r_ in range(9):
+                            x = f1[r_] - cost
+                            if x > dvs[r_]:
+                                dvs[r_] = x
+                    if m:
+                        f1 = last(cols, ended, 6)[1]
+                        for r_ in range(9):
+                            x = f1[r_] - m * m
+                            if x > dvs[r_]:
+                                dvs[r_] = x
+                if dvs[a] > best:
+                    best = dvs[a]
+                if dvs[b] > best:
+                    best = dvs[b]
+            f0.append(end if best == _NEG else best)
+        p0, p1, p2 = FACE_P
+        # rr1[T][a]: keep die a, reroll one die of type T
+        rr1 = [
+            [
+                0.0 + p0 * f0[_IDX2[a][ty]] + p1 * f0[_IDX2[a][ty + 1]] + p2 * f0[_IDX2[a][ty + 2]]
+                for a in range(9)
+            ]
+            for ty in (0, 3, 6)
+        ]
+        rr2 = {}
+        for tys in ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)):
+            x = 0.0
+            for h2, p in _REROLL_DIST[(), tys]:
+                x += p * f0[_H2[h2]]
+            rr2[tys] = x
+        f1s = []
+        for a, b in _HANDS2:
+            best = bv[a][b] if bv[a][b] >= bv[b][a] else bv[b][a]
+            if end > best:
+                best = end
+            ta, tb = a // 3, b // 3
+            x = rr1[tb][a]
+            if x > best:
+                best = x
+            x = rr1[ta][b]
+            if x > best:
+                best = x
+            x = rr2[(ta, tb)]
+            if x > best:
+                best = x
+            f1s.append(best)
+        r = self.memo2[key] = (f0, f1s, self.inexact)
+        self.inexact = self.inexact or outer
+        return r
+
+    def three_dice(
+        self, cols: tuple[int, ...], hand: tuple[int, ...], ended: bool, m: int
+    ) -> float:
+        """Value right after rolling three dice."""
+        key = (cols, hand, ended, m)
+        r = self.memo3.get(key)
+        if r is not None:
+            if r[1]:
+                self.inexact = True
+            return r[0]
+        outer = self.inexact
+        self.inexact = False
+        builds, dem = self.moves(cols)
+        std = self.std
+        two = self.two_dice
+        best = _NEG
+        for kind, rest in _DISTINCT[hand]:
+            ri = _H2[rest]
+            for pts, c2, th, _rem in builds[kind]:
+                if th:
+                    x = pts + two(c2, ended or (std and th == 6), _tile_after(m, th))[1][ri]
+                else:
+                    x = two(c2, ended, m)[1][ri]
+                if x > best:
+                    best = x
+        if dem or m:
+            for _kind, rest in _DISTINCT[hand]:
+                ri = _H2[rest]
+                if two(cols, ended, m)[1][ri] <= best:
+                    continue
+                for k, c2 in dem:
+                    x = two(c2, ended, m)[1][ri] - (4.0 if k == T2 else 0.0)
+                    if x > best:
+                        best = x
+                if m:
+                    x = two(cols, ended, 6)[1][ri] - m * m
+                    if x > best:
+                        best = x
+        if best == _NEG:
+            best = self.end_value(cols, ended)
+        self.memo3[key] = (best, self.inexact)
+        self.inexact = self.inexact or outer
+        return best
+
+    def f(
+        self, cols: tuple[int, ...], hand: tuple[int, ...], flag: bool, ended: bool, m: int
+    ) -> float:
+        """Value of a node (points still to come)."""
+        n = len(hand)
+        if n == 0:
+            return self.end_value(cols, ended)
+        if n == 1:
+            return self.last_die(cols, ended, m)[flag][hand[0]]
+        if n == 2:
+            return self.two_dice(cols, ended, m)[flag][_H2[hand]]
+        assert not flag
+        return self.three_dice(cols, hand, ended, m)
+
+    def take_value(self, cols: tuple[int, ...], tys: tuple[int, ...], m: int) -> float:
+        f = self.three_dice
+        return sum(p * f(cols, h, False, m) for h, p in _OUTCOMES[tys])
+
+
+_SOLVERS: dict[tuple[str, int], _TurnSolver] = {}
+_MEMO_LIMIT = 50_000
+
+
+def _solver(mode: str, t: int) -> _TurnSolver:
+    s = _SOLVERS.get((mode, t))
+    if s is None or s.size() > _MEMO_LIMIT:
+        table = load_table()
+        s = _SOLVERS[(mode, t)] = _TurnSolver(table, mode, t)
+    return s
+
+
+def _ext_counts(pos: SoloPosition) -> tuple[int, ...]:
+    return pos.columns + (sum(1 for h in pos.tiles if h == 2),)
+
+
+def _min_big_tile(tiles: Iterable[int]) -> int:
+    return min((h for h in tiles if h >= 3), default=0)
+
+
+def _kind(die: tuple[str, str]) -> int:
+    ty, face = die
+    ti = TYPES.index(ty)
+    return ti * 3 + FACES[ty].index(face)
+
+
+def value(pos: SoloPosition) -> float:
+    """Expected final score at the start of a turn, under optimal play (banked included)."""
+    return value_info(pos)[0]
+
+
+def value_info(pos: SoloPosition) -> tuple[float, bool]:
+    """(value, exact): the table entry if shipped, else the best dice choice of the exact turn
+    search (exact if every lookup it needed was shipped; otherwise fallback values were used)."""
+    if pos.turns_left <= 0:
+        return float(pos.final_score), True
+    table = load_table()
+    v, exact = table.lookup(pos.mode, pos.turns_left, _ext_counts(pos))
+    if exact:
+        return pos.banked + v, True
+    best = turn_options(pos)[0]
+    return best.value, best.exact
+
+
+def turn_options(
+    pos: SoloPosition,
+    dice: Sequence[tuple[str, str]] | None = None,
+    resolved: bool = False,
+) -> list[Option]:
+    """All distinct choices at this decision point with their expected final score, best first.
+
+    ``dice is None``: turn start, choose the die types.  Otherwise ``dice`` are the remaining
+    rolled dice and ``resolved`` tells whether a die was resolved since the last roll.
+    Returns ``[]`` when there is nothing to decide (no dice, or nothing resolvable after a
+    roll: the turn ends).
+    """
+    if pos.turns_left <= 0:
+        return []
+    s = _solver(pos.mode, pos.turns_left)
+    cols = _ext_counts(pos)
+    ended = pos.mode == "standard" and 6 in pos.tiles
+    m = _min_big_tile(pos.tiles)
+    banked = pos.banked
+    out: list[Option] = []
+    if dice is None:
+        for tys in itertools.combinations_with_replacement(range(3), 3):
+            s.inexact = False
+            v = s.take_value(cols, tys, m)
+            out.append(Option(("take", tuple(TYPES[i] for i in tys)), banked + v, not s.inexact))
+    else:
+        kinds = [_kind(d) for d in dice]
+        hand = tuple(sorted(kinds))
+        if not hand:
+            return []
+        big = sorted(h for h in pos.tiles if h >= 3)
+        for raw, v, exact in _node_options(s, cols, hand, resolved, ended, m, big[1:2]):
+            out.append(Option(_public_action(raw, kinds), banked + v, exact))
+    out.sort(key=lambda o: -o.value)
+    return out
+
+
+def _node_options(
+    s: _TurnSolver, cols, hand, flag, ended, m, next_big=()
+) -> list[tuple[tuple, float, bool]]:
+    """Raw options at a within-turn node: (raw action, points to come, exact), in a fixed
+    order: builds, end, rerolls, demolitions (ties go to the earlier one).  Raw actions:
+    ("resolve", kind, (verb, target), gain, cols2, rest, ended2, m2), ("end",),
+    ("reroll", kept, types)."""
+    out = []
+    builds, dem = s.moves(cols)
+    for kind, rest in _DISTINCT[hand]:
+        for pts, c2, th, rem in builds[kind]:
+            e2 = ended or (s.std and th == 6)
+            m2 = _tile_after(m, th)
+            s.inexact = False
+            v = pts + s.f(c2, rest, True, e2, m2)
+            target = None if rem < 0 else COLUMN_CLASSES[rem]
+            out.append(
+                (("resolve", kind, ("build", target), pts, c2, rest, e2, m2), v, not s.inexact)
+            )
+    if flag:
+        s.inexact = False
+        v = s.end_value(cols, ended)
+        out.append((("end",), v, not s.inexact))
+        for kept, tys in _REROLLS[hand]:
+            s.inexact = False
+            v = 0.0
+            for h2, p in _REROLL_DIST[kept, tys]:
+                v += p * s.f(cols, h2, False, ended, m)
+            out.append((("reroll", kept, tys), v, not s.inexact))
+    for kind, rest in _DISTINCT[hand]:
+        for k, c2 in dem:
+            s.inexact = False
+            gain = -4 if k == T2 else 0
+            v = gain + s.f(c2, rest, True, ended, m)
+            target = ("tile", 2) if k == T2 else COLUMN_CLASSES[k]
+            out.append(
+                (
+                    ("resolve", kind, ("demolish", target), gain, c2, rest, ended, m),
+                    v,
+                    not s.inexact,
+                )
+            )
+        if m:
+            s.inexact = False
+            m2 = next_big[0] if next_big else 0
+            v = -m * m + s.f(cols, rest, True, ended, m2)
+            out.append(
+                (
+                    ("resolve", kind, ("demolish", ("tile", m)), -m * m, cols, rest, ended, m2),
+                    v,
+                    not s.inexact,
+                )
+            )
+    return out
+
+
+def _public_action(raw: tuple, kinds: Sequence[int]) -> tuple:
+    if raw[0] == "resolve":
+        verb, target = raw[2]
+        return (verb, kinds.index(raw[1]), target)
+    if raw[0] == "end":
+        return ("end",)
+    need = list(raw[1])
+    idx = []
+    for i, k in enumerate(kinds):
+        if k in need:
+            need.remove(k)
+        else:
+            idx.append(i)
+    return ("reroll", tuple(idx))
+
+
+def best_turn_choice(
+    pos: SoloPosition,
+    dice: Sequence[tuple[str, str]] | None = None,
+    resolved: bool = False,
+) -> Option | None:
+    """The optimal choice (see ``turn_options``); ``None`` if there is nothing to decide."""
+    opts = turn_options(pos, dice, resolved)
+    return opts[0] if opts else None
