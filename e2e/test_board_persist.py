@@ -116,34 +116,36 @@ def test_solo_link_carries_the_score_to_beat(app_page: Page, site_url: str) -> N
 
 def test_broken_links_leave_the_game_alone(app_page: Page, site_url: str) -> None:
     page = app_page
-    close_first_dialog(page)
-    take(page, "GUP")
-    page.click("#act-roll")
-    before = record(page)
-    for fragment, reason in (
-        ("#play?p=&seed=abc", "Every player needs a name"),
-        ("#play?p=Ann&seed=bad!seed", "The seed may only use"),
-        ("#play?p=Ann,Bob&seed=ok&start=7", "The start player is not one of the players."),
-        ("#play?p=Ann,Bob&seed=ok&sc=dubai", "Unknown scenario"),
-        ("#play?p=Ann&seed=ok&evil=1", "The link is incomplete or has unknown parts."),
-        ("#play?p=%FF&seed=ok", "Every player needs a name"),
-    ):
-        page.goto(site_url + fragment)
-        message = notice(page, "notice.bad_link")
-        message.wait_for()
-        text = message.inner_text()
-        assert "This game link cannot be opened" in text and reason in text, text
-        assert "Your current game is unchanged." in text
+    with scenario("broken share links (7 kinds, EN and DE)") as s:
+        close_first_dialog(page)
+        take(page, "GUP")
+        page.click("#act-roll")
+        before = record(page)
+        for fragment, reason in (
+            ("#play?p=&seed=abc", "Every player needs a name"),
+            ("#play?p=Ann&seed=bad!seed", "The seed may only use"),
+            ("#play?p=Ann,Bob&seed=ok&start=7", "The start player is not one of the players."),
+            ("#play?p=Ann,Bob&seed=ok&sc=dubai", "Unknown scenario"),
+            ("#play?p=Ann&seed=ok&evil=1", "The link is incomplete or has unknown parts."),
+            ("#play?p=%FF&seed=ok", "Every player needs a name"),
+        ):
+            page.goto(site_url + fragment)
+            message = notice(page, "notice.bad_link")
+            message.wait_for()
+            text = message.inner_text()
+            assert "This game link cannot be opened" in text and reason in text, text
+            assert "Your current game is unchanged." in text
+            assert record(page) == before
+            assert "#play" not in page.url
+            page.click("[data-testid=notice] .x")
+        # in the player's language
+        page.click("#btn-lang")
+        page.goto(site_url + "#play?p=Ann&seed=ok&evil=1")
+        text = notice(page, "notice.bad_link").inner_text()
+        assert "Dieser Spiel-Link lässt sich nicht öffnen" in text
+        assert "Dein aktuelles Spiel bleibt unverändert." in text
         assert record(page) == before
-        assert "#play" not in page.url
-        page.click("[data-testid=notice] .x")
-    # in the player's language
-    page.click("#btn-lang")
-    page.goto(site_url + "#play?p=Ann&seed=ok&evil=1")
-    text = notice(page, "notice.bad_link").inner_text()
-    assert "Dieser Spiel-Link lässt sich nicht öffnen" in text
-    assert "Dein aktuelles Spiel bleibt unverändert." in text
-    assert record(page) == before
+        s.kept("each refused with its reason in the player's language; game untouched")
 
 
 def test_corrupt_and_foreign_saves_are_kept_aside(app_page: Page, wait_ready) -> None:
