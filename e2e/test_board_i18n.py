@@ -132,3 +132,25 @@ def test_string_tables_have_the_same_keys() -> None:
     assert not used - set(tables["en"]), sorted(used - set(tables["en"]))
     for lang, table in tables.items():
         assert all(value.strip() for value in table.values()), lang
+
+
+def test_every_link_and_save_error_code_is_translated() -> None:
+    """Each code skyline.links (LinkError, SaveError) and the record reader
+    (RecordError) can raise has its message in both tables (the page shows
+    error.option.<code> / error.record.<code>; "internal" shows error.unknown).
+    Catches a new error code that the page would show as "unknown error"."""
+    root = Path(__file__).resolve().parent.parent
+    source = {name: (root / "skyline" / name).read_text("utf-8")
+              for name in ("links.py", "board.py")}
+    link_codes = set(re.findall(r'LinkError\(\s*"(\w+)"', source["links.py"]))
+    link_codes |= {"names", "seed", "start_seat", "all_nine", "scenario"}  # via validate_options
+    save_codes = set(re.findall(r'SaveError\(\s*"(\w+)"', source["links.py"]))
+    save_codes |= set(re.findall(r'RecordError\(\s*"(\w+)"', source["board.py"]))
+    assert {"link", "beat"} <= link_codes and {"save_size", "json_syntax"} <= save_codes
+    for lang in ("en", "de"):
+        path = root / "web" / "i18n" / f"{lang}.json"
+        table = __import__("json").loads(path.read_text("utf-8"))
+        wanted = {f"error.option.{c}" for c in link_codes - {"internal"}}
+        wanted |= {f"error.record.{c}" for c in save_codes - {"internal"}}
+        missing = sorted(wanted - set(table))
+        assert not missing, (lang, missing)
