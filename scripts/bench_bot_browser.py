@@ -53,10 +53,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=1)
     ap.add_argument("--seed", default="pyb")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--dist", type=Path, default=ROOT / "dist", help="built site to serve")
     args = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    cmd = [sys.executable, str(ROOT / "scripts" / "serve.py"), "--port", "0"]
+    cmd = [sys.executable, str(ROOT / "scripts" / "serve.py"), "--port", "0", "--dir",
+           str(args.dist)]
     if args.no_build:
         cmd.append("--no-build")
     server = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -89,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         "players": args.players,
         "decisions": len(times),
         "table_load_ms": round(table["load_ms"], 1),
+        "table_first_lookup_ms": {k: round(v, 1) for k, v in table["first_lookup_ms"].items()},
         "table_entries": table["entries"],
         "decision_ms": {
             "p50": round(pct(times, 0.5), 2),
@@ -96,11 +99,12 @@ def main(argv: list[str] | None = None) -> int:
             "max": round(max(times), 2),
             "mean": round(sum(times) / len(times), 2),
         },
-        **table_bytes(ROOT / "dist"),
+        **table_bytes(args.dist),
     }
     d = result["decision_ms"]
     print(f"Pyodide expert decisions: n={len(times)} p50 {d['p50']} ms, p95 {d['p95']} ms, "
-          f"max {d['max']} ms; table load {result['table_load_ms']} ms "
+          f"max {d['max']} ms; table load {result['table_load_ms']} ms + first lookup "
+          f"{result['table_first_lookup_ms']} ms "
           f"({result['table_entries']} entries); table bytes {result.get('table_file_bytes')} "
           f"(in the wheel: {result.get('table_in_wheel_bytes')})")
     print(json.dumps(result))

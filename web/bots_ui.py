@@ -52,6 +52,7 @@ LEVELS = ("beginner", "greedy", "expert")
 PACE_MS = 600
 SKIP_MS = 15
 CHUNK_MS = 60
+WARM_MS = 1500  # decode the solo table this long after boot, one mode per tick
 KEY_SEATS = "skyline.seats"
 GAME_ACTIONS = {"take", "untake", "district", "die", "roll", "build", "demolish", "abandon",
                 "end", "undo", "cancel", "col", "tile"}
@@ -74,11 +75,24 @@ def _browser_schedule(ms: int, fn: Callable[[], None]) -> None:
     window.setTimeout(create_once_callable(fn), ms)
 
 
+def load_table_quickly() -> None:
+    """Install the shipped solo table from the package folder unless one is loaded."""
+    from pathlib import Path
+
+    from skyline import solo_value as sv
+
+    if sv._TABLE is not None:  # noqa: SLF001 - loaded already
+        return
+    path = Path(sv.__file__).parent / "data" / "solo_values.bin"
+    sv.set_table(sv.ValueTable.from_bytes(path.read_bytes()))
+
+
 def install(controller, schedule: Callable[[int, Callable[[], None]], None] | None = None):
     ui = BotsUI(controller, schedule or _browser_schedule)
     ui.restore()
     controller.render()
     ui.kick()
+    ui.schedule(WARM_MS, ui.warm)
     return ui
 
 
@@ -260,6 +274,27 @@ class BotsUI:
             self.skipping = False
             self.review_kick()
 
+    def warm(self, modes: tuple[str, ...] = ()) -> None:
+        """Read and decode the solo value table while the page is idle, in three ticks
+        (read the file, decode one mode, decode the other), so the first expert decision or
+        hint does not pay for it and no tick blocks long. The file is read with a plain
+        open (importlib.resources costs a first import in Pyodide)."""
+        from skyline import solo_value as sv
+
+        try:
+            if not modes:
+                load_table_quickly()
+                b = self.c.board
+                first = "nine" if b is not None and b.options.all_nine else "standard"
+                modes = (first, "standard" if first == "nine" else "nine")
+            else:
+                sv.prepare(modes[0])
+                modes = modes[1:]
+        except Exception:  # noqa: BLE001 - no table: the expert reports it when asked
+            return
+        if modes:
+            self.schedule(WARM_MS // 3, lambda: self.warm(modes))
+
     def on_action(self, c, action) -> None:
         self.hint = None
 
@@ -378,10 +413,17 @@ class BotsUI:
             from skyline import solo_value as sv
 
             started = time.perf_counter()
+            load_table_quickly()
             table = sv.load_table()
-            ms = (time.perf_counter() - started) * 1000
-            return json.dumps({"load_ms": ms, "entries": sum(
-                len(d) for per_t in table.values.values() for d in per_t)})
+            load_ms = (time.perf_counter() - started) * 1000
+            first = {}
+            for mode in ("standard", "nine"):  # the first lookup of a mode decodes it
+                started = time.perf_counter()
+                sv.value(sv.SoloPosition.start(mode))
+                first[mode] = (time.perf_counter() - started) * 1000
+            counts = (getattr(table, "meta", None) or {}).get("counts", {})
+            entries = sum(sum(v) for v in counts.values()) if counts else None
+            return json.dumps({"load_ms": load_ms, "first_lookup_ms": first, "entries": entries})
         if command == "bench":
             games, seed, players = (arg or "1,bench,1").split(",")
             times = []
