@@ -158,6 +158,7 @@ def play(rng: random.Random, mode: str, times: list[float] | None) -> tuple[int,
 
 def bench(mode: str, games: int, seed: int, cold: int) -> dict:
     rng = random.Random(f"{seed}:{mode}")
+    sv.prepare(mode)  # decode the table first (as a page would at game start)
     scores = []
     times: list[float] = []
     inexact = 0

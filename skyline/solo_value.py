@@ -27,10 +27,18 @@ purple ground floor.
 
 The table holds ``W[t](counts)``: the expected points still to come with ``t`` turns left,
 from the column counts (capped, see ``CAPS``; columns beyond a cap are ignored) and the number
-of completed 4-point tiles (height 2), which the optimum may sacrifice when a demolition is
-forced.  Within a turn the search is exact and uses the real tiles.  Where a lookup is not in
-the shipped table (positions far off the optimal path), a fitted linear value is used and
-the result is flagged ``exact=False``.
+of completed 4-point tiles (height 2; the optimum sometimes sacrifices one when a demolition
+is forced, e.g. to keep an orange 5).  It ships the entries the exact turn search needs from
+every turn-start position that optimal play reaches with probability >= 1e-5 (about 12,500
+positions per mode, 99.7 % of the probability mass at every turn).  Where a lookup is
+missing (positions far off the optimal path, e.g. after weak human play) a fitted linear
+value is used and the result is flagged ``exact=False``.
+
+Within a turn the search is an exact expectimax over the real position (uncapped counts,
+real tiles: sacrificing the smallest tile of height >= 3 is considered too, which the
+table's model does not do) with ``W[t-1]`` at the turn end.  It is memoised per
+(mode, turns left), so after the first decision of a turn the others are nearly free.
+Call ``prepare(mode)`` once at game start (decodes the table for the mode, ~40 ms).
 
 Decision API (for the adapter)
 ------------------------------
@@ -57,7 +65,29 @@ resolved this turn; ``turns_left`` still counts the current turn).  ``resolved``
 at least one die has been resolved since the last roll.  In the standard game a 6-high tile
 in ``pos.tiles`` means it was completed this turn, so the game ends after this turn.
 ``best_turn_choice(...)`` returns the first option.  Identical dice are interchangeable: the
-lowest index with that face is reported.
+lowest index with that face is reported.  On exact ties the order is builds, end, rerolls,
+demolitions (then generation order), so the bot never demolishes for nothing.
+
+Mapping rules for the adapter: a column's class is its colour and current height (an
+unfinished purple is always ``("purple", 1)``); any column of the class may be used.  A
+ground floor always starts a new column.  A tile's height is its number of floors (purple
+tiles are 2 high).  After each resolution, pass the updated position; after a reroll, pass
+``resolved=False`` with the new faces.  If ``turn_options`` returns ``[]`` after a roll,
+nothing can be resolved and the turn ends.
+
+Example::
+
+    from skyline import solo_value as sv
+    sv.prepare("standard")
+    pos = sv.SoloPosition.start("standard")   # turn 1: one orange column of height 1
+    sv.best_turn_choice(pos)
+    # Option(action=("take", ("G", "G", "G")), value=82.218, exact=True)
+    dice = [("G", "purple"), ("G", "orange"), ("G", "purple")]
+    sv.turn_options(pos, dice, resolved=False)[:2]
+    # [Option(("build", 0, None), 81.470, True), Option(("build", 1, None), 80.905, True)]
+    pos = sv.SoloPosition(9, (1, 0, 0, 0, 1, 0, 0, 0, 0))   # after building die 0
+    sv.best_turn_choice(pos, [("G", "orange"), ("G", "purple")], resolved=True)
+    # Option(("reroll", (0, 1)), 81.470, True)
 """
 
 from __future__ import annotations
@@ -69,8 +99,8 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from itertools import accumulate
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import NamedTuple
 
 __all__ = [

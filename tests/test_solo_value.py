@@ -145,7 +145,7 @@ def test_solver_matches_runtime_on_the_last_turn(mode, no_table):
     np = pytest.importorskip("numpy")
     import solve_solo
 
-    W = solve_solo.solve(mode, caps=SMALL_CAPS, turns=1)
+    W = solve_solo.solve(mode, caps=SMALL_CAPS, turns=1, dtype=np.float64)
     assert np.all(W[0][(1,) + (0,) * 9] == 1)
     for counts in [Z, (1,) + (0,) * 8, (0, 1) + (0,) * 7]:
         key = tuple(counts) + (0,)
