@@ -131,3 +131,18 @@ def test_review_after_a_solo_game(app_page: Page) -> None:
 
     r = review(board)
     assert f"{r['accuracy']:.1f}%" in acc
+
+
+def test_link_names_computer_seats(app_page: Page, site_url: str) -> None:
+    """A link with bots=1g starts Robo as a computer; the share link carries it again."""
+    page = app_page
+    close_first_dialog(page)
+    page.goto(site_url + "#play?p=Ann,Robo&seed=lnk1&start=1&bots=1g")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("[data-testid=round]").wait_for()
+    # Robo starts: its first turn plays out by itself
+    page.locator("#log li", has_text="Robo takes").wait_for(timeout=10000)
+    page.locator("[data-testid=turn]", has_text="Ann").wait_for(timeout=30000)
+    page.click("#btn-share")
+    link = page.locator("[data-testid=share-link]").input_value()
+    assert link.endswith("&bots=1g")

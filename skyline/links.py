@@ -21,6 +21,8 @@ key        needed    value
 ``nine``   no        ``1`` plays all nine rounds; ``0`` or absent: the normal end
 ``sc``     no        a solo scenario (one player only); ``-``, empty or absent: none
 ``beat``   no        a score to beat, ``0``..``1000`` (one player only)
+``bots``   no        computer seats: seat digit + level letter (``b`` beginner, ``g`` greedy,
+                     ``e`` expert), seats increasing, e.g. ``1e3g``; absent: all human
 =========  ========  ===================================================================
 
 Keys may come in any order, each at most once; unknown keys are errors (a link
@@ -97,7 +99,9 @@ from .board import Board, RecordError
 from .core import SCENARIOS, Options, Phase, validate_options
 
 LINK_PATH = "play"
-LINK_KEYS = ("p", "seed", "start", "nine", "sc", "beat")
+LINK_KEYS = ("p", "seed", "start", "nine", "sc", "beat", "bots")
+#: Computer-player levels in links (``bots=1e3g``): letter -> name in ``skyline.bots.BOTS``.
+BOT_LETTERS = {"b": "beginner", "g": "greedy", "e": "expert"}
 MAX_LINK_CHARS = 2000
 MAX_BEAT = 1000
 #: validate_options messages start with the option's name: the LinkError code
@@ -170,7 +174,23 @@ def _check_beat(beat: object, players: int) -> int | None:
     return beat
 
 
-def make_share_fragment(options: Options, beat: int | None = None) -> str:
+def _check_bots(bots: object, players: int) -> tuple[tuple[int, str], ...]:
+    """Computer seats as sorted (seat, level) pairs; LinkError ``bots`` if not valid."""
+    names = {v: k for k, v in BOT_LETTERS.items()}
+    try:
+        pairs = tuple(sorted(dict(bots or {}).items()))  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        pairs = ((-1, ""),)
+    for seat, level in pairs:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players \
+                or level not in names:
+            raise LinkError("bots", "bots: expected computer seats like 1e3g", reason="invalid")
+    return pairs
+
+
+def make_share_fragment(
+    options: Options, beat: int | None = None, bots: object = None
+) -> str:
     """The fragment (without ``#``) of a link that starts this game for anyone.
 
     Raises :class:`LinkError` for options or a beat that no link may carry.
@@ -190,11 +210,29 @@ def make_share_fragment(options: Options, beat: int | None = None) -> str:
         parts.append("sc=" + options.scenario)
     if beat is not None:
         parts.append(f"beat={beat}")
+    pairs = _check_bots(bots, len(options.names))
+    if pairs:
+        letters = {v: k for k, v in BOT_LETTERS.items()}
+        parts.append("bots=" + "".join(f"{seat}{letters[level]}" for seat, level in pairs))
     return LINK_PATH + "?" + "&".join(parts)
 
 
 def parse_share_fragment(text: object) -> ShareLink:
     """Read a share link (see the module doc); raises :class:`LinkError` only."""
+    return _parse_total(text)[0]
+
+
+def parse_share_bots(text: object) -> tuple[tuple[int, str], ...]:
+    """The computer seats a share link names, as (seat, level) pairs, seats increasing
+    (``()`` for none); raises :class:`LinkError` like :func:`parse_share_fragment`.
+
+    >>> parse_share_bots("play?p=Ann,Robo&seed=x&bots=1e")
+    ((1, 'expert'),)
+    """
+    return _parse_total(text)[1]
+
+
+def _parse_total(text: object) -> tuple[ShareLink, tuple[tuple[int, str], ...]]:
     try:
         return _parse_fragment(text)
     except LinkError:
@@ -205,7 +243,7 @@ def parse_share_fragment(text: object) -> ShareLink:
         ) from exc
 
 
-def _parse_fragment(text: object) -> ShareLink:
+def _parse_fragment(text: object) -> tuple[ShareLink, tuple[tuple[int, str], ...]]:
     if not isinstance(text, str):
         raise LinkError("link", "a link must be text", reason="not_text")
     if len(text) > MAX_LINK_CHARS:
@@ -269,7 +307,19 @@ def _parse_fragment(text: object) -> ShareLink:
                             reason="invalid")
         beat = int(beat_text)
     options = _check_options(Options(names, seed, start, nine_text == "1", scenario))
-    return ShareLink(options, _check_beat(beat, len(options.names)))
+    bots: dict[int, str] = {}
+    bots_text = values.get("bots")
+    if bots_text is not None:
+        if not re.fullmatch(r"(?:[0-3][bge]){1,4}", bots_text):
+            raise LinkError("bots", "bots: expected computer seats like 1e3g", reason="invalid")
+        seats = [int(bots_text[i]) for i in range(0, len(bots_text), 2)]
+        if seats != sorted(set(seats)):
+            raise LinkError("bots", "bots: each seat once, in increasing order",
+                            reason="invalid")
+        bots = {int(bots_text[i]): BOT_LETTERS[bots_text[i + 1]]
+                for i in range(0, len(bots_text), 2)}
+    link = ShareLink(options, _check_beat(beat, len(options.names)))
+    return link, _check_bots(bots, len(options.names))
 
 
 # --------------------------------------------------------------------------- saves

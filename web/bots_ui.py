@@ -87,9 +87,16 @@ def load_table_quickly() -> None:
     sv.set_table(sv.ValueTable.from_bytes(path.read_bytes()))
 
 
-def install(controller, schedule: Callable[[int, Callable[[], None]], None] | None = None):
+def install(
+    controller,
+    schedule: Callable[[int, Callable[[], None]], None] | None = None,
+    fragment: str = "",
+):
+    """Plug the computer players into a booted controller. ``fragment``: the address's
+    fragment at boot (a link naming computer seats, see skyline.links ``bots``)."""
     ui = BotsUI(controller, schedule or _browser_schedule)
     ui.restore()
+    ui.boot_link(fragment)
     controller.render()
     ui.kick()
     ui.schedule(WARM_MS, ui.warm)
@@ -154,6 +161,11 @@ class BotsUI:
         c._start = self._start
         self._orig_open = c.open_new_game_dialog
         c.open_new_game_dialog = self.open_new_game_dialog
+        self._orig_open_link = c.open_link
+        c.open_link = self.open_link
+        self._orig_share_link = c.share_link
+        c.share_link = self.share_link
+        self.link_bots: tuple | None = None  # (options, {seat: level}) of the last link
         if c.dialog and c.dialog.get("kind") == "newgame":
             c.dialog.setdefault("seats", ["human"] * 4)
 
@@ -218,9 +230,49 @@ class BotsUI:
             if value is not None:
                 seats[i] = value if value in LEVELS else "human"
 
+    def open_link(self, fragment: str) -> None:
+        """Links may name computer seats (``bots=1e``, see skyline.links)."""
+        from skyline.links import LinkError, parse_share_bots, parse_share_fragment
+
+        try:
+            link = parse_share_fragment(fragment)
+            self.link_bots = (link.options, dict(parse_share_bots(fragment)))
+        except LinkError:
+            self.link_bots = None
+        self._orig_open_link(fragment)
+        self.kick()
+
+    def boot_link(self, fragment: str) -> None:
+        """The link the page was opened with: its computer seats apply to the game it
+        started, or to the game it starts once the player confirms."""
+        from skyline.links import LinkError, parse_share_bots, parse_share_fragment
+
+        c = self.c
+        if not fragment.startswith("#play?"):
+            return
+        try:
+            options = parse_share_fragment(fragment).options
+            bots = dict(parse_share_bots(fragment))
+        except LinkError:
+            return
+        if c.board is not None and c.board.options == options and not c.board.actions:
+            self.set_seats([bots.get(i, "human") for i in range(len(options.names))])
+        else:
+            self.link_bots = (options, bots)
+
+    def share_link(self) -> str:
+        url = self._orig_share_link()
+        letters = {"beginner": "b", "greedy": "g", "expert": "e"}
+        bots = "".join(f"{i}{letters[s.level]}" for i, s in sorted(self.c.seat_controllers.items()))
+        return url + ("&bots=" + bots if bots and "#play?" in url else "")
+
     def _start(self, options, beat=None) -> None:
         d = self.c.dialog
         seats = list(d.get("seats") or []) if d and d.get("kind") == "newgame" else []
+        if not seats and self.link_bots is not None and self.link_bots[0] == options:
+            bots = self.link_bots[1]
+            seats = [bots.get(i, "human") for i in range(len(options.names))]
+        self.link_bots = None
         self._orig_start(options, beat)
         self.set_seats(seats[: len(options.names)])
         self.hint = None
@@ -347,8 +399,6 @@ class BotsUI:
         if not self.can_hint():
             return
         state = c.board.state
-        if state.phase is Phase.TAKE and c.takes:
-            c.takes = []  # the hint is for the whole take
         started = time.perf_counter()
         rows = hint(state, 3)
         self.think_ms.append((time.perf_counter() - started) * 1000)

@@ -247,7 +247,8 @@ host = DomHost()
 controller = Controller(host, tables, langs)
 if await first_lock(host) == "busy":  # noqa: F704
     controller.handle("tab", "busy", None)
-controller.boot(str(window.location.hash or ""))
+_boot_hash = str(window.location.hash or "")
+controller.boot(_boot_hash)
 document.documentElement.lang = controller.texts.lang
 
 _proxy = create_proxy(on_event)
@@ -259,7 +260,7 @@ window.skylineStats = create_proxy(stats)
 # Computer players, hint, solo review (web/bots_ui.py); window.skylineBots for the e2e tests.
 import bots_ui  # noqa: E402
 
-bots = bots_ui.install(controller)
+bots = bots_ui.install(controller, fragment=_boot_hash)
 window.skylineBots = create_proxy(bots.js_api)
 # Contract with boot.js and the e2e tests: the app is usable from here on.
 document.body.dataset.ready = "1"
