@@ -31,7 +31,7 @@ tracks the 4-point tiles (``T2``; tracking none loses 0.053 / 0.083 points, cap 
 is neither a column nor a 4-point tile, the dead end is charged 36 points (the most a tile can
 cost), which the optimum never risks.  ``--tiles cheap`` solves the relaxation in which a
 tile can always be sacrificed for only 4 points: an upper bound of the true optimum
-(standard 82.2xx, nine 84.918 vs. 82.2177 / 84.9143 shipped).  The runtime's within-turn
+(standard 82.2202, nine 84.9180 vs. 82.2177 / 84.9143 shipped).  The runtime's within-turn
 search uses the real tiles (it also considers sacrificing the smallest taller tile).
 
 Shipping.  The full arrays have ~2.1 M states per turn; the table keeps the entries the exact
