@@ -58,6 +58,7 @@ def test_computer_plays_its_turn_and_skip(app_page: Page) -> None:
     page.keyboard.press("Escape")
     # human commands are refused during the computer's turn
     assert "Waiting for Robo" in page.locator("#prompt").inner_text()
+    assert page.locator("#act-undo").is_disabled()
     # back to Ann in round 2 (the pace is 600 ms per action)
     page.locator("[data-testid=round]", has_text="2").wait_for(timeout=30000)
     assert "Ann" in page.locator("[data-testid=turn]").inner_text()

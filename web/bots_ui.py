@@ -17,9 +17,11 @@
 Which seats are computers is stored next to the save under ``KEY_SEATS`` together with
 the game's seed and names, and restored on boot when the saved game is that game.
 
-It wraps four Controller methods on the instance (``_action``, ``_form_to_dialog``,
-``_start``, ``open_new_game_dialog``) and otherwise only uses public Controller API, so
-it runs in CPython with a fake host and a fake ``schedule`` (see tests).
+It wraps Controller methods on the instance (``_action``, ``_form_to_dialog``, ``_start``,
+``open_new_game_dialog``, ``open_link``, ``share_link``, ``commands``) and otherwise only
+uses public Controller API, so it runs in CPython with a fake host and a fake ``schedule``.
+
+Links: ``bots=1e3g`` (skyline.links) names the computer seats; the share link adds them.
 """
 
 from __future__ import annotations
@@ -165,6 +167,8 @@ class BotsUI:
         c.open_link = self.open_link
         self._orig_share_link = c.share_link
         c.share_link = self.share_link
+        self._orig_commands = c.commands
+        c.commands = self.commands
         self.link_bots: tuple | None = None  # (options, {seat: level}) of the last link
         if c.dialog and c.dialog.get("kind") == "newgame":
             c.dialog.setdefault("seats", ["human"] * 4)
@@ -241,6 +245,13 @@ class BotsUI:
             self.link_bots = None
         self._orig_open_link(fragment)
         self.kick()
+
+    def commands(self) -> dict:
+        """During a computer's turn every command is greyed out, saying why."""
+        out = self._orig_commands()
+        if self.bot_turn():
+            return {name: (False, "why.computer") for name in out}
+        return out
 
     def boot_link(self, fragment: str) -> None:
         """The link the page was opened with: its computer seats apply to the game it
