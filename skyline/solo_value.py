@@ -282,7 +282,10 @@ class ValueTable:
         lv = self._levels.get(mode)
         if lv is None:
             lv = self._levels[mode] = self._decode(mode)
-        return lv[t]
+        level = lv[t]
+        if callable(level):  # still delta coded: decoded on first use, one level at a time
+            level = lv[t] = level()
+        return level
 
     def level(self, mode: str, t: int) -> dict[int, float]:
         """All shipped entries {flat index: value} of W[t]."""
@@ -300,21 +303,25 @@ class ValueTable:
         if sys.byteorder != "little":
             d_idx.byteswap()
             d_val.byteswap()
-        out = []
+        # Summing the deltas is the slow part (a Python loop per entry); it is deferred
+        # per level so that no single step blocks a browser page for long.
+        out: list = []
         pos = 0
         for c in counts:
             out.append(
-                (
-                    array("I", accumulate(d_idx[pos : pos + c])),
-                    array("i", accumulate(d_val[pos : pos + c])),
+                lambda a=pos, b=pos + c: (
+                    array("I", accumulate(d_idx[a:b])),
+                    array("i", accumulate(d_val[a:b])),
                 )
             )
             pos += c
         return out
 
-    def prepare(self, mode: str) -> None:
-        """Decode a mode now (else on its first lookup)."""
-        self._level(mode, 0)
+    def prepare(self, mode: str, t: int | None = None) -> None:
+        """Decode a mode now (else on its first lookup): all levels, or only level ``t``."""
+        levels = range(len(self.meta["counts"][mode])) if t is None else (t,)
+        for level in levels:
+            self._level(mode, level)
 
     def index(self, counts: Sequence[int]) -> int:
         i = 0
@@ -422,10 +429,10 @@ def load_table() -> ValueTable:
     return _TABLE
 
 
-def prepare(mode: str) -> None:
-    """Load the table and decode ``mode`` now (e.g. while the page is idle), so that the first
-    decision does not pay for it."""
-    load_table().prepare(mode)
+def prepare(mode: str, t: int | None = None) -> None:
+    """Load the table and decode ``mode`` (or only its level ``t``) now, e.g. while the page
+    is idle, so that the first decision does not pay for it."""
+    load_table().prepare(mode, t)
 
 
 def set_table(table: ValueTable | None) -> None:

@@ -54,7 +54,7 @@ LEVELS = ("beginner", "greedy", "expert")
 PACE_MS = 600
 SKIP_MS = 15
 CHUNK_MS = 60
-WARM_MS = 1500  # decode the solo table this long after boot, one mode per tick
+WARM_MS = 1500  # start decoding the solo table this long after boot, one level per tick
 KEY_SEATS = "skyline.seats"
 GAME_ACTIONS = {"take", "untake", "district", "die", "roll", "build", "demolish", "abandon",
                 "end", "undo", "cancel", "col", "tile"}
@@ -337,26 +337,31 @@ class BotsUI:
             self.skipping = False
             self.review_kick()
 
-    def warm(self, modes: tuple[str, ...] = ()) -> None:
-        """Read and decode the solo value table while the page is idle, in three ticks
-        (read the file, decode one mode, decode the other), so the first expert decision or
-        hint does not pay for it and no tick blocks long. The file is read with a plain
-        open (importlib.resources costs a first import in Pyodide)."""
+    def warm(self, steps: tuple[tuple[str, int], ...] | None = None) -> None:
+        """Read and decode the solo value table while the page is idle, one small step per
+        tick (read the file, then one turn level of one mode at a time), so the first
+        expert decision or hint does not pay for it and no tick blocks long. The file is
+        read with a plain open (importlib.resources costs a first import in Pyodide)."""
         from skyline import solo_value as sv
 
         try:
-            if not modes:
+            if steps is None:
                 load_table_quickly()
                 b = self.c.board
                 first = "nine" if b is not None and b.options.all_nine else "standard"
-                modes = (first, "standard" if first == "nine" else "nine")
+                levels = len(sv.load_table().meta["counts"][first])
+                steps = tuple(
+                    (mode, t)
+                    for mode in (first, "standard" if first == "nine" else "nine")
+                    for t in range(levels)
+                )
             else:
-                sv.prepare(modes[0])
-                modes = modes[1:]
+                sv.prepare(*steps[0])
+                steps = steps[1:]
         except Exception:  # noqa: BLE001 - no table: the expert reports it when asked
             return
-        if modes:
-            self.schedule(WARM_MS // 3, lambda: self.warm(modes))
+        if steps:
+            self.schedule(WARM_MS // 30, lambda: self.warm(steps))
 
     def on_action(self, c, action) -> None:
         self.hint = None
