@@ -3,45 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 from playwright.sync_api import Page
 
-# One step of a simple deterministic policy, run inside the page with real click
-# events on the real buttons: take ground+upper+penthouse, roll, build the first
-# die that can be built alone, pick the first offered target, otherwise end the
-# turn or demolish with the first die. Returns what it did.
-POLICY_STEP = """
-() => {
-  const q = (s) => document.querySelector(s);
-  const on = (s) => { const b = q(s); return b && !b.disabled ? b : null; };
-  const deselect = () => {
-    for (const o of document.querySelectorAll('button[data-action=die][aria-pressed=true]')) {
-      q('#' + o.id).click();
-    }
-  };
-  if (q('[data-testid=scoring]')) return 'over';
-  if (q('button.target')) { q('button.target').click(); return 'target'; }
-  if (on('#yard-G')) {
-    const n = document.querySelectorAll('[data-testid=taken]').length;
-    q('#yard-' + 'GUP'[n]).click();
-    return 'take';
-  }
-  const dice = [...document.querySelectorAll('button[data-action=die]')].map((d) => d.id);
-  if (on('#act-roll') && dice.length === 0) { q('#act-roll').click(); return 'roll'; }
-  for (const id of dice) {
-    deselect();
-    q('#' + id).click();
-    if (on('#act-build')) { q('#act-build').click(); return 'build'; }
-  }
-  deselect();
-  if (on('#act-end')) { q('#act-end').click(); return 'end'; }
-  if (dice.length) {
-    q('#' + dice[0]).click();
-    if (on('#act-demolish')) { q('#act-demolish').click(); return 'demolish'; }
-  }
-  return 'stuck';
-}
-"""
+# scripts/chromium.py holds the click policy shared with scripts/bench_web.py; appended
+# (not prepended) so scripts/build.py never shadows the pypa "build" package.
+sys.path.append(str(Path(__file__).resolve().parent.parent / "scripts"))
+from chromium import POLICY_STEP  # noqa: E402
 
 
 def play_policy(page: Page, max_steps: int = 3000) -> list[str]:

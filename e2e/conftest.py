@@ -81,16 +81,9 @@ def _load_serve() -> ModuleType:
 serve = _load_serve()  # scripts/serve.py
 _site_build = serve.load_script("build")  # scripts/build.py
 
-CHROMIUM = os.environ.get("SKYLINE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+_chromium = serve.load_script("chromium")  # scripts/chromium.py
+CHROMIUM = _chromium.CHROMIUM
+CHROMIUM_ARGS = _chromium.CHROMIUM_ARGS
 READY_SELECTOR = 'body[data-ready="1"]'
 READY_TIMEOUT_MS = 60_000
 ALLOWED_HOSTS = {"127.0.0.1"}

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402 - scripts/chromium.py
+
 TABLE = ROOT / "skyline" / "data" / "solo_values.bin"
 
 
@@ -71,10 +73,7 @@ def main(argv: list[str] | None = None) -> int:
                 url = line.split()[1]
                 break
         with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=os.environ.get("SKYLINE_CHROMIUM", "/usr/bin/chromium"),
-                args=["--no-sandbox", "--disable-gpu"],
-            )
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page()
             page.goto(url)
             page.wait_for_selector('body[data-ready="1"]', timeout=120_000)

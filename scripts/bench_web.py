@@ -57,17 +57,8 @@ from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwrigh
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import serve  # noqa: E402 - scripts/serve.py, a sibling module
+from chromium import CHROMIUM, CHROMIUM_ARGS, POLICY_STEP  # noqa: E402 - scripts/chromium.py
 
-CHROMIUM = os.environ.get("SKYLINE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 READY_TIMEOUT_MS = 120_000
 AIM_COLD_RATIO = 1.15
 AIM_CLICK_P95_MS = 50.0
@@ -106,43 +97,6 @@ CLICK_TIMING = """
     window.__targets.push(e.target.closest('[id]')?.id || e.target.tagName);
     requestAnimationFrame(() => window.__frames.push(performance.now() - t0));
   });
-}
-"""
-
-# One step of a deterministic policy with real click events on the page's buttons
-# (the same policy as e2e/board_helpers.py): take ground+upper+penthouse, roll, build
-# the first die that can be built alone, pick the first target offered, otherwise end
-# the turn or demolish with the first die.
-POLICY_STEP = """
-() => {
-  const q = (s) => document.querySelector(s);
-  const on = (s) => { const b = q(s); return b && !b.disabled ? b : null; };
-  const deselect = () => {
-    for (const o of document.querySelectorAll('button[data-action=die][aria-pressed=true]')) {
-      q('#' + o.id).click();
-    }
-  };
-  if (q('[data-testid=scoring]')) return 'over';
-  if (q('button.target')) { q('button.target').click(); return 'target'; }
-  if (on('#yard-G')) {
-    const n = document.querySelectorAll('[data-testid=taken]').length;
-    q('#yard-' + 'GUP'[n]).click();
-    return 'take';
-  }
-  const dice = [...document.querySelectorAll('button[data-action=die]')].map((d) => d.id);
-  if (on('#act-roll') && dice.length === 0) { q('#act-roll').click(); return 'roll'; }
-  for (const id of dice) {
-    deselect();
-    q('#' + id).click();
-    if (on('#act-build')) { q('#act-build').click(); return 'build'; }
-  }
-  deselect();
-  if (on('#act-end')) { q('#act-end').click(); return 'end'; }
-  if (dice.length) {
-    q('#' + dice[0]).click();
-    if (on('#act-demolish')) { q('#act-demolish').click(); return 'demolish'; }
-  }
-  return 'stuck';
 }
 """
 
