@@ -413,11 +413,10 @@ def describe(before: GameState, action: Action, after: GameState) -> list[dict[s
         taken = "".join(t.letter for t in before.district)
         events.append({**base, "event": "take_district", "dice": taken})
     elif isinstance(action, Roll):
-        rolled = after.dice if after.seat == before.seat and after.round == before.round else None
         faces = _faces_of(before, action, after)
         reroll = before.phase is Phase.CONTINUE
         events.append({**base, "event": "roll", "dice": faces, "reroll": reroll})
-        if rolled is None or after.phase is not Phase.RESOLVE:
+        if after.phase is not Phase.RESOLVE:  # nothing resolvable: the turn ended at once
             events.append({**base, "event": "stuck"})
     elif isinstance(action, Build):
         die = dice[action.die]
@@ -467,9 +466,12 @@ def _die_text(die: Die) -> str:
 
 
 def _faces_of(before: GameState, action: Roll, after: GameState) -> str:
-    by_id = {d.id: d for d in after.dice} if after.dice else {}
-    chosen = [d for d in before.dice if d.id in set(action.dice)]
-    if all(d.id in by_id for d in chosen) and after.phase is Phase.RESOLVE:
+    """The faces a roll gave: read off the state after it, or recomputed from the seed
+    when the turn ended at once (the dice are then back in the yard)."""
+    ids = set(action.dice)
+    chosen = [d for d in before.dice if d.id in ids]
+    if after.phase is Phase.RESOLVE:
+        by_id = {d.id: d for d in after.dice}
         return " ".join(_die_text(by_id[d.id]) for d in chosen)
     faces = seeded_faces(before, chosen)
     return " ".join(d.type.letter + f.letter for d, f in zip(chosen, faces, strict=True))
