@@ -26,8 +26,9 @@ def _section(name: str, t, inner: str) -> str:
     )
 
 
-def render(c) -> str:
-    t = c.t
+def render(view) -> str:
+    """The rules dialog's body from a ``screen.RulesView`` (texts already translated)."""
+    t = view.texts.__getitem__
     first = ' id="dlg-first"'
     nav = "".join(
         f'<li><button type="button" class="linkish" data-action="rules-goto" data-arg="{name}"'
@@ -88,7 +89,7 @@ def render(c) -> str:
     }
     sections = "".join(_section(name, t, body[name]) for name in SECTIONS)
     return (
-        f'<div class="rules" lang="{esc(c.texts.lang)}" data-testid="rules">'
+        f'<div class="rules" lang="{esc(view.lang)}" data-testid="rules">'
         f'<p class="tagline">{esc(t("rules.tagline"))} <span class="meta">{esc(t("rules.meta"))}</span></p>'
         f'<nav aria-label="{esc(t("rules.nav"))}"><ul class="rules-nav">{nav}</ul></nav>'
         f'<section class="card" id="rules-card" aria-labelledby="rules-card-h">'
