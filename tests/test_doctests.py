@@ -14,7 +14,6 @@ import skyline.correspondence
 import skyline.daily
 import skyline.games
 
-
 MODULES = [skyline, skyline.core, skyline.board, skyline.bots, skyline.correspondence,
            skyline.daily, skyline.games]
 
