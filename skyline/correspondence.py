@@ -192,8 +192,9 @@ def make_game_link(board: Board, seats: Sequence[str], nonce: str = "") -> str:
     ``seats`` are a device's or a link's seat kinds (only computer levels go into
     the link). Raises ``ValueError`` for seats that do not fit the game or a bad nonce.
     """
-    kinds = link_seats(check_seats(seats, len(board.options.names)))
-    check_seats(kinds, len(kinds), local=False)
+    if isinstance(seats, str) or not isinstance(seats, Sequence):
+        raise ValueError("seats: expected one kind per seat")
+    kinds = check_seats(link_seats(seats), len(board.options.names), local=False)
     if not isinstance(nonce, str) or not NONCE_PATTERN.fullmatch(nonce):
         raise ValueError("nonce: expected 0 to 16 letters, digits, '-' or '_'")
     payload = "".join(_letters(kinds)) + " " + nonce + "\n" + board.record()
