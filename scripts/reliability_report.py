@@ -49,6 +49,8 @@ from skyline.links import SAVE_VERSIONS  # noqa: E402
 
 FAULTS_FILE = ROOT / "e2e" / ".artifacts" / "faults.json"
 FIXTURES = ROOT / "tests" / "fixtures" / "saves"
+LABELS = {"link": "share links", "record": "records", "save": "saves",
+          "game_link": "game links", "entry": "game-list entries"}
 WATCHDOG = 10 * CASE_LIMIT  # seconds: a case still running then is stopped as a hang
 
 
@@ -191,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fuzz: {args.cases} cases per category, seed {args.seed}, "
           f"hang limit {CASE_LIMIT:g} s per case")
     for kind, run in runs.items():
-        print(f"\n  {kind}s: {run['tried']} tried in {run['seconds']} s "
+        print(f"\n  {LABELS.get(kind, kind)}: {run['tried']} tried in {run['seconds']} s "
               f"(slowest case {run['slowest_case_s']} s)")
         print(f"    loaded {run['loaded']}, rejected with the documented error {run['rejected']}")
         for code, count in run["rejected_by_code"].items():

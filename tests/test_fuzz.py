@@ -52,6 +52,7 @@ from skyline import (
     read_save,
     validate_options,
 )
+from skyline.games import read_index
 from skyline.links import SAVE_VERSION, SAVE_VERSIONS
 
 SCALE = max(1, int(os.environ.get("SKYLINE_PROPERTY_SCALE", "1")))
@@ -152,6 +153,10 @@ PREFIXES = ("", "#play?", "#game?1.", "game?1.AAAAAA", '{"v":1,"kind":"skyline-e
 def test_raw_text_to_every_reader(text):
     for kind in RAW_KINDS:
         assert_ok(Case(kind, "raw", text))
+    try:  # the game list's index: read or refused with its documented error
+        read_index(text)
+    except SaveError as exc:
+        assert exc.code != "internal" and str(exc)
 
 
 # --------------------------------------------------------------------------- share links
