@@ -56,6 +56,7 @@ from skyline.board import describe
 
 TYPE_LETTERS = "GUP"
 FACE_LETTERS = "pbox"
+RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")
 GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
 
 # Static words of the page chrome the view shows as they are (no parameters).
@@ -257,7 +258,10 @@ class RulesView:
     kind = "rules"
     title: str
     lang: str
-    texts: Mapping[str, str]  # the rules.* keys, translated
+    texts: Mapping[str, str]  # the rules.*, level.*, scenario*.* keys, translated
+
+    def t(self, key: str, /) -> str:
+        return self.texts[key]
 
 
 @dataclass(frozen=True)
@@ -855,7 +859,7 @@ def _dialog(page: PageState, texts: Texts) -> DialogView | None:
         return NewGameView(t("newgame.title"), d.first, count_options, names, start, scenario,
                            d.nine, d.seed, d.error)
     if isinstance(d, RulesDialog):
-        keys = sorted(k for k in texts.tables.get("en", {}) if k.startswith("rules."))
+        keys = sorted(k for k in texts.tables.get("en", {}) if k.startswith(RULES_PREFIXES))
         return RulesView(t("rules.title"), texts.lang,
                          MappingProxyType({k: t(k) for k in keys}))
     if isinstance(d, ConfirmLinkDialog):
