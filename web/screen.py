@@ -398,6 +398,38 @@ class Screen:
     def dice(self) -> tuple[DieView, ...]:
         return self.game.turn.tray if self.game else ()
 
+    @property
+    def yard(self) -> Yard | None:
+        return self.game.yard if self.game else None
+
+    @property
+    def district(self) -> District | None:
+        return self.game.district if self.game else None
+
+    @property
+    def players(self) -> tuple[PlayerView, ...]:
+        return self.game.players if self.game else ()
+
+    @property
+    def scoring(self) -> Scoring | None:
+        return self.game.scoring if self.game else None
+
+    @property
+    def bot_bar(self) -> BotBar | None:
+        return self.game.bot_bar if self.game else None
+
+    @property
+    def hint(self) -> HintView | None:
+        return self.game.hint if self.game else None
+
+    @property
+    def review(self) -> ReviewView | None:
+        return self.game.review if self.game else None
+
+    @property
+    def log(self) -> LogView | None:
+        return self.game.log if self.game else None
+
 
 # ---------------------------------------------------------------------------- engine reads
 
