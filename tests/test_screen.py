@@ -549,3 +549,27 @@ def test_timer_is_a_fake():
     timer(5, lambda: fired.append(5))
     timer(1, lambda: fired.append(1))
     assert timer.run() == 2 and fired == [1, 5]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hint_and_solo_review(lang):
+    """The hint lists the expert's best actions; a finished solo game gets a review."""
+    c, host, timer = make_page(langs=(lang,))
+    c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Ann", "seed": "rv"})
+    c.handle("click", "bot-hint", None)
+    s = c.screen()
+    assert s.hint is not None and s.hint.best and 1 <= len(s.hint.options) <= 3
+    assert 'data-testid="hint"' in host.html["log"]
+    for _ in range(3):  # the take is an action: the hint is for the position before it
+        c.handle("click", "take", "0")
+    assert c.board.actions and c.screen().hint is None
+    rng = random.Random(3)
+    c.page.takes = []
+    while not c.board.is_game_over():
+        c.dispatch(BOTS["greedy"](c.board.state, rng))
+    c.handle("click", "dismiss", "0")
+    timer.run(until=lambda: c.page.review is not None and c.page.review.done)
+    review = c.screen().review
+    assert review.done and review.accuracy and review.rows
+    assert all(row.chosen and row.best for row in review.rows)
+    assert 'data-testid="review"' in host.html["log"]
