@@ -60,6 +60,7 @@ from skyline import (
     EndTurn,
     IllegalActionError,
     Options,
+    OptionsError,
     Phase,
     RecordError,
     Roll,
@@ -69,6 +70,7 @@ from skyline import (
 )
 from skyline.board import describe
 from skyline.links import (
+    LINK_PREFIX,
     SAVE_VERSION,
     LinkError,
     SaveError,
@@ -81,11 +83,8 @@ from skyline.links import (
 
 __all__ = ["KEY_SAVE", "Controller", "random_seed"]
 
-LINK_PREFIX = "#play?"
 SEED_ALPHABET = string.ascii_letters + string.digits
 REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
-# Error messages of validate_options start with the field name.
-OPTION_FIELDS = ("names", "seed", "start_seat", "all_nine", "scenario", "beat", "link")
 # Commands that change the game (refused in a read-only tab, after a crash, during a
 # computer's turn).
 GAME_ACTIONS = frozenset({"take", "untake", "district", "die", "roll", "build", "demolish",
@@ -172,10 +171,8 @@ class Controller:
             if "face" in params:
                 params["face"] = self.t("kind." + str(params["face"]))
             return self.t(prefix + code, **params)
-        if isinstance(exc, ValueError):
-            field = str(exc).split(":", 1)[0]
-            if field in OPTION_FIELDS:
-                return self.t("error.option." + field)
+        if isinstance(exc, OptionsError) and self.texts.has("error.option." + exc.field):
+            return self.t("error.option." + exc.field)
         return self.t("error.unknown")
 
     # ------------------------------------------------------------------ storage
@@ -503,12 +500,7 @@ class Controller:
             if not 0 <= index < len(columns):
                 return
             # equivalent columns map to the engine's representative
-            key = screen_model.target_key(columns[index])
-            target = next(
-                (c for c in choice.choices
-                 if c is not None and screen_model.target_key(columns[c]) == key),
-                None,
-            )
+            target = screen_model.build_choice_for(state, choice, index)
             if target is None:
                 return
             self.page.choice = None
@@ -591,7 +583,7 @@ class Controller:
         None if no computer is to move."""
         import random
 
-        from skyline.bots import BOTS
+        from skyline.registry import get_bot
 
         if not self.computer_turn():
             return None
@@ -600,7 +592,7 @@ class Controller:
         level = self.page.seat_kind(seat)
         rng = random.Random(f"{board.options.seed}/{seat}/{len(board.actions)}")
         started = time.perf_counter()
-        action = BOTS[level](board.state, rng)
+        action = get_bot(level)(board.state, rng)
         think = (time.perf_counter() - started) * 1000
         self._think(think)
         self.page.takes = []

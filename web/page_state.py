@@ -13,12 +13,13 @@ from enum import StrEnum
 from typing import Any
 
 from skyline import DieType, Options
+from skyline.registry import LEVEL_LETTERS as _LETTER_LEVELS
 
 HUMAN = "human"
-# Computer levels a seat may have (names in skyline.bots.BOTS), in the order offered.
+# Computer levels a seat may have (names in skyline.registry), in the order offered.
 COMPUTER_LEVELS = ("beginner", "greedy", "expert")
 # One letter per level in links (skyline.links ``bots=1e``).
-LEVEL_LETTERS = {"beginner": "b", "greedy": "g", "expert": "e"}
+LEVEL_LETTERS = {level: letter for letter, level in _LETTER_LEVELS.items()}
 
 
 class Level(StrEnum):

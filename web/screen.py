@@ -9,9 +9,10 @@ taken, the scoring lines, the notices and the open dialog. Every text is already
 the player's language. ``board_view`` turns a ``Screen`` into HTML and reads nothing
 else. This module imports nothing from the browser, so it runs under CPython.
 
-The engine is read in a few named places only, so newer engine API can be swapped in:
-``target_key`` (which columns are equivalent build targets), ``read_summary`` (the
-end-of-game summary), ``TYPE_LETTERS``/``FACE_LETTERS`` (die letters).
+The engine is read in a few named places only: ``build_target_columns`` (which columns
+are the same build target: ``skyline.action_class``), ``read_summary`` (the typed
+end-of-game summary, ``skyline.game_summary``), ``TYPE_LETTERS``/``FACE_LETTERS``
+(``skyline.DIE_LETTERS``/``FACE_LETTERS``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from page_state import (
 )
 
 from skyline import (
+    DIE_LETTERS,
+    FACE_LETTERS,
     SCENARIOS,
     Abandon,
     Board,
@@ -44,18 +47,19 @@ from skyline import (
     Demolish,
     EndTurn,
     GameState,
+    GameSummary,
     Phase,
     Roll,
     Take,
     TakeDistrict,
+    action_class,
     apply_action,
+    game_summary,
     plan_build,
-    summary,
 )
 from skyline.board import describe
 
-TYPE_LETTERS = "GUP"
-FACE_LETTERS = "pbox"
+TYPE_LETTERS = DIE_LETTERS
 RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")
 GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
 
@@ -434,14 +438,29 @@ class Screen:
 # ---------------------------------------------------------------------------- engine reads
 
 
-def target_key(column: Any) -> Any:
-    """Columns with equal keys are the same build target (the engine's equivalence)."""
-    return column
+def build_target_columns(state: GameState, choice: BuildChoice) -> set[int]:
+    """The active player's columns ``choice.die`` may go onto: every column whose build
+    is in the same class (``skyline.action_class``) as one of the engine's choices."""
+    columns = state.players[state.seat].columns
+    wanted = {action_class(state, Build(choice.die, c)) for c in choice.choices
+              if c is not None and 0 <= c < len(columns)}
+    return {i for i in range(len(columns))
+            if action_class(state, Build(choice.die, i)) in wanted}
 
 
-def read_summary(state: GameState) -> dict[str, Any]:
+def build_choice_for(state: GameState, choice: BuildChoice, column: int) -> int | None:
+    """The engine's choice (a column index) equivalent to building onto ``column``."""
+    columns = state.players[state.seat].columns
+    if not 0 <= column < len(columns):
+        return None
+    key = action_class(state, Build(choice.die, column))
+    return next((c for c in choice.choices
+                 if c is not None and action_class(state, Build(choice.die, c)) == key), None)
+
+
+def read_summary(state: GameState) -> GameSummary:
     """The engine's end-of-game summary (the one place it is read)."""
-    return summary(state)
+    return game_summary(state)
 
 
 def number(lang: str, value: float) -> str:
@@ -754,8 +773,7 @@ def _players(page: PageState, board: Board, t) -> tuple[PlayerView, ...]:
         demolish = active and isinstance(choice, DemolishChoice)
         build_targets: set[int] = set()
         if active and isinstance(choice, BuildChoice):
-            keys = {target_key(player.columns[i]) for i in choice.choices if i is not None}
-            build_targets = {i for i, col in enumerate(player.columns) if target_key(col) in keys}
+            build_targets = build_target_columns(state, choice)
         tiles = []
         for i, b in enumerate(player.buildings):
             kind = FACE_LETTERS[b.kind]
@@ -787,39 +805,40 @@ def _scoring(page: PageState, board: Board, t, best: dict) -> Scoring:
     state = board.state
     info = read_summary(state)
     rows = []
-    for r in info["players"]:
-        chips = tuple((k, t("score.chip", height=h, points=p)) for k, h, p in r["buildings"])
+    for r in info.players:
+        chips = tuple((b.kind.letter, t("score.chip", height=b.height, points=b.points))
+                      for b in r.buildings)
         rows.append(ScoreRow(
-            seat=r["seat"], rank=r["rank"], name=r["name"], chips=chips,
+            seat=r.seat, rank=r.rank, name=r.name, chips=chips,
             none_text=None if chips else t("score.none"),
-            converted=t("score.converted", n=r["converted"]) if r["converted"] else "–",
-            discarded=t("score.discarded", n=len(r["discarded"])) if r["discarded"] else None,
-            score=r["score"], completed=t("score.completed_n", n=r["completed"]),
+            converted=t("score.converted", n=r.converted) if r.converted else "–",
+            discarded=t("score.discarded", n=len(r.discarded)) if r.discarded else None,
+            score=r.score, completed=t("score.completed_n", n=r.completed),
         ))
-    names = [info["players"][s]["name"] for s in info["winners"]]
+    names = [info.players[s].name for s in info.winners]
     lines = []
     if state.solo:
-        r = info["players"][0]
-        level = info.get("level")
+        r = info.players[0]
+        level = info.level
         lines.append(t("result.solo_level", level=t("level." + level)) if level
                      else t("result.solo_no_level"))
-        if info.get("scenario"):
-            key = "result.scenario_met" if info["scenario_met"] else "result.scenario_failed"
-            lines.append(t(key, scenario=t("scenario." + info["scenario"])))
+        if info.scenario:
+            key = "result.scenario_met" if info.scenario_met else "result.scenario_failed"
+            lines.append(t(key, scenario=t("scenario." + info.scenario)))
         if page.beat is not None:
-            key = "result.beat_yes" if r["score"] > page.beat else (
-                "result.beat_tie" if r["score"] == page.beat else "result.beat_no")
+            key = "result.beat_yes" if r.score > page.beat else (
+                "result.beat_tie" if r.score == page.beat else "result.beat_no")
             lines.append(t(key, score=page.beat))
-        record = best.get(info.get("scenario") or "-")
+        record = best.get(info.scenario or "-")
         if isinstance(record, int):
             lines.append(t("result.best", score=record))
-        headline = t("result.solo_total", score=r["score"])
+        headline = t("result.solo_total", score=r.score)
     else:
         if len(names) == 1:
             headline = t("result.winner", name=names[0])
         else:
             headline = t("result.shared", names=", ".join(names))
-        if info["tie_break"]:
+        if info.tie_break:
             lines.append(t("result.tie_break"))
             if len(names) > 1:
                 lines.append(t("result.still_tied"))
@@ -972,5 +991,6 @@ __all__ = [
     "PlayerView", "TileView", "ColumnView", "Scoring", "ScoreRow", "NoticeView", "BotBar",
     "HintView", "ReviewView", "ReviewRow", "LogView", "LogEntry", "NewGameView", "RulesView",
     "ConfirmLinkView", "ShareView", "ExportView", "Labels", "Status", "build_screen",
-    "commands", "prompt_key", "computer_turn", "target_key", "read_summary", "dialog_kind",
+    "commands", "prompt_key", "computer_turn", "build_target_columns", "build_choice_for",
+    "read_summary", "dialog_kind",
 ]

@@ -193,18 +193,18 @@ class Records:
         if game_id in self.data["seen"]:
             return False, None
         info = read_summary(board.state)
-        points = info["players"][0]["score"]
+        points = info.players[0].score
         slot = board.options.scenario or "-"
         best = self.data["best"]
         previous = best.get(slot)
         if not isinstance(previous, int) or points > previous:
             best[slot] = points
         levels = self.data["levels"]
-        if info["level"]:
-            levels[info["level"]] = levels.get(info["level"], 0) + 1
-        if info.get("scenario") and info.get("scenario_met"):
+        if info.level:
+            levels[info.level] = levels.get(info.level, 0) + 1
+        if info.scenario and info.scenario_met:
             done = self.data["scenarios"]
-            done[info["scenario"]] = done.get(info["scenario"], 0) + 1
+            done[info.scenario] = done.get(info.scenario, 0) + 1
         self.data["seen"] = (self.data["seen"] + [game_id])[-50:]
         store.set(KEY_RECORDS, json.dumps(self.data))
         return True, previous if isinstance(previous, int) else None
