@@ -106,9 +106,11 @@ from typing import NamedTuple
 __all__ = [
     "CAPS",
     "COLUMN_CLASSES",
+    "MissingTable",
     "Option",
     "SoloPosition",
     "best_turn_choice",
+    "defer_table",
     "ValueTable",
     "load_table",
     "prepare",
@@ -422,27 +424,55 @@ _TABLE: ValueTable | None = None
 TABLE_RESOURCE = "data/solo_values.bin"
 
 
-def table_available() -> bool:
-    """Whether a table is loaded or the shipped one is there to load (the expert bot
-    needs it; :mod:`skyline.registry` asks)."""
-    if _TABLE is not None:
-        return True
+#: Package data files (paths inside ``skyline``) that a host delivers on request instead of
+#: shipping them in the package: the web page keeps the value table off its start-up path
+#: and fetches it when a computer player, Hint or the review first needs it.
+_DEFERRED: set[str] = set()
+
+
+class MissingTable(LookupError):
+    """A deferred data file (see :func:`defer_table`) is not there yet: the host fetches
+    ``path`` (relative to the ``skyline`` package), puts it into the package folder and
+    asks again."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"value table {path!r} is not loaded yet; the host delivers it")
+        self.path = path
+
+
+def defer_table(path: str = TABLE_RESOURCE) -> None:
+    """Declare that the host delivers the data file ``path`` on request: until then it
+    counts as available (:func:`table_available`), and reading it raises
+    :class:`MissingTable` instead of ``FileNotFoundError``."""
+    _DEFERRED.add(path)
+
+
+def _resource(path: str):  # noqa: ANN202 - an importlib.resources Traversable
     from importlib import resources
 
+    return resources.files("skyline").joinpath(path)
+
+
+def table_available() -> bool:
+    """Whether a table is loaded, the shipped one is there to load, or the host delivers
+    it on request (the expert bot needs it; :mod:`skyline.registry` asks)."""
+    if _TABLE is not None or TABLE_RESOURCE in _DEFERRED:
+        return True
     try:
-        return resources.files("skyline").joinpath(TABLE_RESOURCE).is_file()
+        return _resource(TABLE_RESOURCE).is_file()
     except (OSError, ValueError):
         return False
 
 
 def load_table() -> ValueTable:
-    """The shipped table (loaded once)."""
+    """The shipped table (loaded once); :class:`MissingTable` while a deferred table has
+    not been delivered yet."""
     global _TABLE
     if _TABLE is None:
-        from importlib import resources
-
-        data = resources.files("skyline").joinpath(TABLE_RESOURCE).read_bytes()
-        _TABLE = ValueTable.from_bytes(data)
+        resource = _resource(TABLE_RESOURCE)
+        if TABLE_RESOURCE in _DEFERRED and not resource.is_file():
+            raise MissingTable(TABLE_RESOURCE)
+        _TABLE = ValueTable.from_bytes(resource.read_bytes())
     return _TABLE
 
 

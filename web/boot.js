@@ -26,7 +26,7 @@ const i18n = fetch(`./i18n/${lang}.json`)
 const totalBytes = Number(root.dataset.bootBytes) || 0;
 // The two big fetch() downloads before Python can start (pyodide.asm.mjs is an import,
 // the wheel comes after start-up); the build writes their total size into the page.
-const TRACKED = /(pyodide\.asm\.wasm|python_stdlib\.zip)(\?|$)/;
+const TRACKED = /(pyodide\.asm\.wasm|stdlib[-.\w]*\.zip)(\?|$)/;
 let loadedBytes = 0;
 let step = "runtime";
 

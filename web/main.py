@@ -12,10 +12,15 @@ Controller, which renders by assigning innerHTML of a few regions.
 
 import asyncio
 import json
+import re
+from pathlib import Path
 
 from controller import KEY_SAVE, Controller
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
+
+import skyline
+from skyline import solo_value
 
 try:
     from pyodide.ffi import jsnull
@@ -28,6 +33,10 @@ def missing(value):
     return value is None or value is jsnull
 
 
+# Package data files the build serves beside the page instead of shipping them in the
+# wheel (dist/data/..., the same path as inside the skyline package): value tables.
+PACKAGE_DIR = Path(skyline.__file__).parent
+DATA_PATH = re.compile(r"data/[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.bin")
 LOCK_NAME = "skyline.game"  # Web Locks: the tab holding it may move (see Controller)
 # A promise that never settles: returned from the lock callback, it holds the lock
 # for as long as the page lives (or until another tab steals it).
@@ -139,6 +148,33 @@ class DomHost:
         options.type = "application/json"
         return str(window.URL.createObjectURL(window.Blob.new(to_js([text]), options)))
 
+    def fetch_data(self, path, done):
+        """Fetch the package data file ``path`` (e.g. ``data/solo_values.bin``) from the
+        site, write it into the package folder, then ``done(ok)``. The service worker
+        has it cached once it has installed, so this works offline too."""
+
+        async def run():
+            ok = False
+            try:
+                if not DATA_PATH.fullmatch(path):
+                    raise ValueError(f"not a data file: {path!r}")
+                response = await window.fetch(f"./{path}")
+                if not response.ok:
+                    raise OSError(f"HTTP {response.status}")
+                data = (await response.arrayBuffer()).to_bytes()
+                target = PACKAGE_DIR / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+                ok = True
+            except Exception as exc:  # noqa: BLE001 - offline and not cached, server error
+                window.console.warn(f"skyline: {path}: {type(exc).__name__}: {exc}")
+            try:
+                done(ok)
+            except Exception as exc:  # noqa: BLE001 - keep the page alive, but visible
+                window.console.error(f"skyline: {type(exc).__name__}: {exc}")
+
+        asyncio.ensure_future(run())
+
     def report(self, text):
         window.console.error(text)
 
@@ -241,6 +277,9 @@ async def first_lock(host):
         return "granted"
 
 
+# The value table is not in the wheel (the start-up path): it is fetched on first need
+# (DomHost.fetch_data), and the expert counts as available meanwhile.
+solo_value.defer_table()
 langs = [str(lang) for lang in (window.navigator.languages or [window.navigator.language])]
 tables = await load_tables()  # noqa: F704 - PyScript runs main.py with top-level await
 host = DomHost()
