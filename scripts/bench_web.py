@@ -168,6 +168,10 @@ def prepare_site(tmp: Path, no_build: bool) -> Path:
     if len(pyodide_dirs) != 1:
         sys.exit(f"[bench] expected one runtime/pyodide-* folder, got {pyodide_dirs}")
     rel = pyodide_dirs[0].relative_to(site).as_posix()
+    # The bare page boots Pyodide as npm ships it: its whole standard library and lock
+    # file (the site itself ships a cut library and an inline lock, see build.py).
+    for name in ("python_stdlib.zip", "pyodide-lock.json"):
+        shutil.copy2(ROOT / "node_modules" / "pyodide" / name, pyodide_dirs[0] / name)
     (site / "bare.html").write_text(BARE_HTML)
     (site / "bare.js").write_text(BARE_JS.replace("@PYODIDE_DIR@", rel))
     return site

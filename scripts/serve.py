@@ -3,7 +3,9 @@
 
 Builds first (unless ``--no-build``), then serves on http://127.0.0.1:PORT with correct
 MIME types and the ``[[headers]]`` rules of ``netlify.toml`` (CSP, caching, ...), so the
-e2e suite runs under the real production headers.
+e2e suite runs under the real production headers. Like the static host, it compresses
+text, JavaScript, JSON, SVG and WebAssembly responses (gzip, when the browser accepts it;
+archives and value tables are sent as they are), so local byte counts match production.
 
 Usage: ``python scripts/serve.py [--port 8000] [--no-build] [--dir dist] [--verbose]``.
 ``--port 0`` picks a free port; the first stdout line is always ``serving URL``.
@@ -12,10 +14,15 @@ Usage: ``python scripts/serve.py [--port 8000] [--no-build] [--dir dist] [--verb
 from __future__ import annotations
 
 import argparse
+import email.utils
 import fnmatch
 import functools
+import gzip
 import importlib.util
+import io
+import os
 import sys
+import threading
 import tomllib
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -49,6 +56,25 @@ def load_script(name: str) -> ModuleType:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+# Content types the static host compresses (Netlify compresses text-like responses and
+# WebAssembly; zip archives, wheels and the value tables are compressed already).
+COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/wasm",
+                "application/manifest+json", "image/svg+xml")
+_GZIP_CACHE: dict[tuple[str, int, int], bytes] = {}
+_GZIP_LOCK = threading.Lock()
+
+
+def gzipped(path: str) -> bytes:
+    """The file at ``path``, gzip-compressed (cached by path, size and mtime)."""
+    stat = os.stat(path)
+    key = (path, stat.st_size, stat.st_mtime_ns)
+    with _GZIP_LOCK:
+        if key not in _GZIP_CACHE:
+            with open(path, "rb") as f:
+                _GZIP_CACHE[key] = gzip.compress(f.read(), compresslevel=6, mtime=0)
+        return _GZIP_CACHE[key]
 
 
 HeaderRule = tuple[str, dict[str, str]]
@@ -92,6 +118,38 @@ class Handler(SimpleHTTPRequestHandler):
             if name.lower() != "content-type":  # set in guess_type, never twice
                 self.send_header(name, value)
         super().end_headers()
+
+    def send_head(self):  # type: ignore[override]  # noqa: ANN201 - stdlib signature
+        """Compressed responses for compressible types when the browser accepts gzip."""
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and self.path.split("?", 1)[0].endswith("/"):
+            path = os.path.join(path, "index.html")
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not accepts or not os.path.isfile(path):
+            return super().send_head()
+        ctype = self.guess_type(path)
+        if not ctype.startswith(COMPRESSIBLE):
+            return super().send_head()
+        stat = os.stat(path)
+        since = self.headers.get("If-Modified-Since")
+        if since and "If-None-Match" not in self.headers:
+            try:
+                if int(stat.st_mtime) <= email.utils.parsedate_to_datetime(since).timestamp():
+                    self.send_response(304)
+                    self.send_header("Vary", "Accept-Encoding")
+                    self.end_headers()
+                    return None
+            except (TypeError, ValueError, IndexError, OverflowError):
+                pass
+        body = gzipped(path)
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def guess_type(self, path: str | Path) -> str:
         url_path = unquote(urlsplit(self.path).path)
