@@ -3,6 +3,9 @@
 // app's ready flag), shows a failure message, and registers the service worker only
 // once the app is ready (so the first visit does not download everything twice).
 // Contract with main.py: set document.body.dataset.ready = "1" when the app is usable.
+// Updates: a new deploy's service worker waits; the bar "A new version is ready" lets
+// the player switch now (the game is saved after every move, so it carries over) or
+// keep playing this version until the next cold start.
 
 const root = document.documentElement;
 const langs = (root.dataset.langs || "en").split(" ");
@@ -16,7 +19,7 @@ const i18n = fetch(`./i18n/${lang}.json`)
   .then((r) => (r.ok ? r.json() : {}))
   .catch(() => ({}))
   .then((strings) => {
-    for (const el of document.querySelectorAll("#loading [data-i18n]")) {
+    for (const el of document.querySelectorAll("#loading [data-i18n], #update [data-i18n]")) {
       el.textContent = strings[el.dataset.i18n] ?? "";
     }
   });
@@ -105,8 +108,35 @@ function onReady() {
     // Registered only now: everything the SW precaches is already in the HTTP cache.
     window.skylineSW = navigator.serviceWorker
       .register("./sw.js", { scope: "./" })
+      .then(watchUpdates)
       .catch((err) => console.warn("service worker registration failed", err));
   }
+}
+
+// --- updates -----------------------------------------------------------------
+function offerUpdate(worker) {
+  const bar = document.getElementById("update");
+  if (!bar || !navigator.serviceWorker.controller) return; // a first install is no update
+  i18n.then(() => bar.removeAttribute("hidden"));
+  document.getElementById("update-reload").onclick = () => {
+    let reloading = false;
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      if (!reloading) location.reload();
+      reloading = true;
+    });
+    worker.postMessage({ type: "skipWaiting" });
+  };
+  document.getElementById("update-later").onclick = () => bar.setAttribute("hidden", "");
+}
+function watchUpdates(reg) {
+  if (reg.waiting) offerUpdate(reg.waiting);
+  reg.addEventListener("updatefound", () => {
+    const worker = reg.installing;
+    worker?.addEventListener("statechange", () => {
+      if (worker.state === "installed") offerUpdate(worker);
+    });
+  });
+  return reg;
 }
 new MutationObserver((_, observer) => {
   if (document.body.dataset.ready === "1") {
