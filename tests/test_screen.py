@@ -319,7 +319,7 @@ def test_computer_turn(lang, level):
     t = texts(lang).t
     assert all(cmd.reason_key == "why.computer" and not cmd.enabled for cmd in s.commands)
     assert s.prompt == t("prompt.waiting", name="Robo")
-    assert s.game.bot_bar.text == t("bot.playing", name="Robo", level=t("seat.bot." + level))
+    assert s.game.bot_bar.text == t("bot.playing", name="Robo", level=t("seat.level." + level))
     assert s.game.bot_bar.skip_enabled
     assert not s.game.yard.enabled and not s.game.hint_available
     assert [p.kind for p in s.game.players] == ["human", level]
