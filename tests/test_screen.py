@@ -559,7 +559,7 @@ def test_hint_and_solo_review(lang):
     c.handle("click", "bot-hint", None)
     s = c.screen()
     assert s.hint is not None and s.hint.best and 1 <= len(s.hint.options) <= 3
-    assert 'data-testid="hint"' in host.html["log"]
+    assert 'data-testid="hint"' in host.html["turn"]  # beside the commands, in view
     for _ in range(3):  # the take is an action: the hint is for the position before it
         c.handle("click", "take", "0")
     assert c.board.actions and c.screen().hint is None

@@ -22,6 +22,7 @@ share link adds them. Explicit hooks for the code that paces computer play (``bo
 
 from __future__ import annotations
 
+import re
 import secrets
 import string
 import time
@@ -89,6 +90,16 @@ REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
 # computer's turn).
 GAME_ACTIONS = frozenset({"take", "untake", "district", "die", "roll", "build", "demolish",
                           "abandon", "end", "undo", "cancel", "col", "tile"})
+
+
+# Markup, even percent-encoded: no link this page makes has it outside the names.
+_MARKUP = re.compile(r"[<>\"`]|%3[CE]|%22|%60", re.IGNORECASE)
+
+
+def not_a_link(fragment: str) -> bool:
+    """A fragment that is no link of any kind (``#word?...``) the page knows, e.g.
+    ``#garbage<script>``: reported as a damaged link, not silently dropped."""
+    return bool(fragment.strip("#")) and not re.match(r"#[a-z]+\?", fragment)
 
 
 def random_seed() -> str:
@@ -259,14 +270,19 @@ class Controller:
         self.store.probe()  # tell at once if nothing can be saved
         self.records.load(self.store)
         had_save = self.load_saved_game()
-        if fragment.startswith(LINK_PREFIX):
-            self.open_link(fragment)
+        link_error = None
+        if fragment.startswith(LINK_PREFIX) or not_a_link(fragment):
+            link_error = self.open_link(fragment, quiet=self.board is None)
         elif fragment:
             self.host.clear_fragment()
         if self.board is None:
             self._start(self._default_options())
             if self.page.dialog is None:
                 self.open_new_game_dialog(first=True)
+                # shown inside the welcome dialog (a notice would be hidden behind it)
+                self.page.dialog.notice = link_error
+        if link_error is not None and not isinstance(self.page.dialog, NewGameDialog):
+            self.notify("notice.bad_link_new", Level.ERROR, reason=link_error)
         elif not had_save:
             self.save()
         self.render()
@@ -302,16 +318,24 @@ class Controller:
 
     # ------------------------------------------------------------------ links
 
-    def open_link(self, fragment: str) -> None:
+    def open_link(self, fragment: str, quiet: bool = False) -> str | None:
         """A ``#play?`` link: start its game, or ask first if one is in progress.
-        Links may name computer seats (``bots=1e``, see skyline.links)."""
+        Links may name computer seats (``bots=1e``, see skyline.links).
+
+        A link that cannot be opened: the reason is shown as a notice, or returned
+        without one when ``quiet`` (no game yet: the caller shows it in the welcome
+        dialog, and "your current game is unchanged" would not be true)."""
         self.host.clear_fragment()
         try:
+            if not_a_link(fragment):
+                raise LinkError("link", "this is not a game link", reason="malformed")
             link = parse_share_fragment(fragment)
             bots = dict(parse_share_bots(fragment))
         except LinkError as exc:
-            self.notify("notice.bad_link", Level.ERROR, reason=self.error_text(exc))
-            return
+            reason = self.link_error_text(exc, fragment)
+            if not quiet:
+                self.notify("notice.bad_link", Level.ERROR, reason=reason)
+            return reason
         options, beat = link.options, link.beat
         seats = tuple(bots.get(i, HUMAN) for i in range(len(options.names)))
         if self.page.readonly:  # opened once this tab has the game ("Play here")
@@ -325,6 +349,17 @@ class Controller:
             self._start(options, beat, seats)
             self.page.dialog = None
             self.notify("notice.link_started")
+        return None
+
+    def link_error_text(self, exc: LinkError, fragment: str) -> str:
+        """Why a link cannot be opened. A link with markup in it (``<script>``), or one
+        that is not a game link at all, is damaged, whatever field the reader tripped on."""
+        # names may hold anything (shown as text); no other part of a link holds markup
+        rest = "&".join(part for part in fragment.split("&") if not part.startswith(("p=",
+                                                                                      "#play?p=")))
+        if exc.params.get("reason") == "malformed" or _MARKUP.search(rest):
+            return self.t("error.option.malformed")
+        return self.error_text(exc)
 
     def share_link(self) -> str:
         board = self.board
@@ -380,7 +415,8 @@ class Controller:
             page.takes = []
             page.choice = None
             if isinstance(action, Roll):  # nothing could be used: the engine ended the turn
-                self.notify("notice.stuck", Level.WARN, name=before.players[before.seat].name)
+                self.notify("notice.stuck", Level.WARN, name=before.players[before.seat].name,
+                            seat=before.seat)
         self._fault_point("action")
         self.save()
         if state.phase is Phase.OVER:
@@ -618,11 +654,16 @@ class Controller:
 
     def open_new_game_dialog(self, first: bool = False) -> None:
         opts = self.board.options if self.board else None
-        names = list(opts.names) if opts else []
-        names += [self.t("newgame.default_name", n=i + 1) for i in range(len(names), 4)]
         seats = []
         if opts and not first:
             seats = [self.page.seat_kind(i) for i in range(len(opts.names))]
+        kinds = (seats + [HUMAN] * 4)[:4]
+        # a name the player never typed stays unset (None): shown in the player's language
+        names: list[str | None] = [
+            None if screen_model.is_default_name(self.texts, n, i, kinds[i]) else n
+            for i, n in enumerate(opts.names if opts else ())
+        ]
+        names += [None] * (4 - len(names))
         self.page.dialog = NewGameDialog(
             first=first,
             count=len(opts.names) if opts and not first else 1,
@@ -639,9 +680,13 @@ class Controller:
             d.count = max(1, min(4, int(form.get("count", d.count))))
         except (TypeError, ValueError):
             pass
+        shown = screen_model.player_names(PageState(), d.names[:4], self.texts, d.seats[:4])
         for i in range(4):
             if f"name{i}" in form:
-                d.names[i] = str(form[f"name{i}"])
+                value = str(form[f"name{i}"])
+                # the default shown, sent back unchanged, stays unset
+                if not (d.names[i] is None and value.strip() == shown[i]):
+                    d.names[i] = value
             value = form.get(f"seat{i}")
             if value is not None:
                 d.seats[i] = value if value in COMPUTER_LEVELS else HUMAN
@@ -654,7 +699,8 @@ class Controller:
         self._form_to_dialog(form)
         d = self.page.dialog
         count = d.count
-        names = tuple(d.names[:count])
+        names = screen_model.player_names(PageState(), d.names[:count], self.texts,
+                                          d.seats[:count])
         start = None if d.start == "r" or count == 1 else d.start
         try:
             if start is not None:
@@ -691,7 +737,7 @@ class Controller:
                 if not self._key(key, in_field):
                     return
             elif kind == "hashchange":
-                if arg and arg.startswith(LINK_PREFIX):
+                if arg and (arg.startswith(LINK_PREFIX) or not_a_link(arg)):
                     self.open_link(arg)
             elif kind == "tab" and action:
                 self._tab_event(action)
@@ -886,9 +932,11 @@ class Controller:
         return [e for group in self._log for e in group]
 
     def _log_cached(self) -> screen_model.LogView:
-        key = (self.log_version, len(self.board.actions), self.texts.lang, id(self.board))
+        key = (self.log_version, len(self.board.actions), self.texts.lang, id(self.board),
+               tuple(sorted(self.page.seats.items())))
         if self._log_view is None or self._log_view[0] != key:
-            names = [p.name for p in self.board.state.players]
+            names = screen_model.player_names(
+                self.page, [p.name for p in self.board.state.players], self.texts)
             view = screen_model.log_view(self.log_events(), names, self.texts)
             self._log_view = (key, view)
         return self._log_view[1]

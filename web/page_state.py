@@ -88,13 +88,14 @@ class NewGameDialog:
 
     first: bool = False
     count: int = 1
-    names: list[str] = field(default_factory=list)
+    names: list[str | None] = field(default_factory=list)  # None: the seat's default name
     seats: list[str] = field(default_factory=lambda: [HUMAN] * 4)
     start: str = "0"  # a seat number or "r" (random)
     nine: bool = False
     scenario: str = ""
     seed: str = ""
     error: str | None = None
+    notice: str | None = None  # e.g. why the link this visit came with cannot be opened
 
 
 @dataclass(frozen=True)

@@ -265,6 +265,7 @@ class NewGameView:
     nine: bool
     seed: str
     error: str | None
+    notice: str | None = None  # why the link of this visit could not be opened
 
 
 @dataclass(frozen=True)
@@ -363,7 +364,8 @@ class TurnView:
     tray: tuple[DieView, ...]
     open_slots: int  # empty yard-pick slots shown after the picks (take phase)
     commands: tuple[Command, ...]  # in the order shown
-    why: tuple[str, ...] = ()  # the disabled commands' reasons, shown (no hover needed)
+    # the disabled commands' reasons, shown (no hover needed): (command names, line)
+    why: tuple[tuple[tuple[str, ...], str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -838,14 +840,17 @@ COMMAND_LABELS = {
 }
 
 
-def _why(t, cmds: tuple[Command, ...]) -> tuple[str, ...]:
+def _why(t, cmds: tuple[Command, ...]) -> tuple[tuple[tuple[str, ...], str], ...]:
     """One line per reason: the disabled commands it greys out, then the reason."""
-    groups: dict[str, list[str]] = {}
+    groups: dict[str, list[Command]] = {}
     for cmd in cmds:
         if not cmd.enabled and cmd.reason:
-            groups.setdefault(cmd.reason, []).append(cmd.label)
-    return tuple(t("why.line", commands=", ".join(labels), reason=reason)
-                 for reason, labels in groups.items())
+            groups.setdefault(cmd.reason, []).append(cmd)
+    return tuple(
+        (tuple(c.name for c in group),
+         t("why.line", commands=", ".join(c.label for c in group), reason=reason))
+        for reason, group in groups.items()
+    )
 
 
 def _commands(page: PageState, board: Board, t) -> tuple[Command, ...]:
@@ -1055,7 +1060,7 @@ def _dialog(page: PageState, texts: Texts) -> DialogView | None:
                 for s in SCENARIOS
             )
         return NewGameView(t("newgame.title"), d.first, count_options, names, start, scenario,
-                           d.nine, d.seed, d.error)
+                           d.nine, d.seed, d.error, d.notice)
     if isinstance(d, RulesDialog):
         keys = sorted(k for k in texts.tables.get("en", {}) if k.startswith(RULES_PREFIXES))
         return RulesView(t("rules.title"), texts.lang,
