@@ -14,6 +14,7 @@ from skyline import Board, Build, Demolish, Options, Phase, make_save
 from skyline.bots import BOTS
 
 SHOTS = Path(__file__).resolve().parent / ".artifacts" / "issue8"
+SET_LANG = "localStorage.setItem('skyline.settings', JSON.stringify({v: 1, lang: l}));"
 SIZES = {"wide": (1280, 800), "narrow": (360, 740)}
 
 
@@ -47,8 +48,8 @@ def fresh(page: Page, wait_ready, fragment: str) -> None:
 
 
 def load(page: Page, wait_ready, raw: str, lang: str) -> None:
-    page.evaluate("([s, l]) => { localStorage.setItem('skyline.save', s);"
-                  " localStorage.setItem('skyline.lang', l); }", [raw, lang])
+    page.evaluate("([s, l]) => { localStorage.setItem('skyline.save', s); " + SET_LANG + " }",
+                  [raw, lang])
     page.reload()
     wait_ready(page)
     if page.locator("#dialog .overlay").count():
@@ -113,8 +114,7 @@ def test_screenshots(app_page: Page, wait_ready) -> None:
         load(page, wait_ready, make_save(scenario), lang)
         shoot(page, f"scenario-{lang}")
     for lang in ("en", "de"):
-        page.evaluate("l => { localStorage.clear(); localStorage.setItem('skyline.lang', l); }",
-                      lang)
+        page.evaluate("l => { localStorage.clear(); " + SET_LANG + " }", lang)
         fresh(page, wait_ready, "#play?p=Ann,Player%202&seed=shot8&start=1&bots=1g")
         page.locator("[data-testid=bot-bar]").wait_for()
         shoot(page, f"computer-turn-{lang}")
