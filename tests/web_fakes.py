@@ -42,6 +42,7 @@ class FakeHost:
         self.lock_answer = "granted"
         self.clock = 0
         self.today = "2026-12-01"  # local_date(); a test may change it
+        self.downloads: list[str] = []  # texts offered as downloads (download_url)
 
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
@@ -89,6 +90,7 @@ class FakeHost:
         on_result(self.lock_answer)
 
     def download_url(self, text: str) -> str:
+        self.downloads.append(text)
         return "blob:fake/" + str(len(text))
 
     def report(self, text: str) -> None:

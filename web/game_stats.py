@@ -34,7 +34,7 @@ MODES = ("solo", "daily", "multi")
 LEVEL_NAMES = tuple(name for _, name in sorted(SOLO_LEVELS))
 SEAT_KINDS = (HUMAN, *COMPUTER_LEVELS)
 _ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_ISO_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{5,12}Z?")
+_ISO_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{5,20}Z?")
 
 
 class HistoryError(ValueError):
