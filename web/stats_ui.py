@@ -173,8 +173,11 @@ def _chart(t, solo: tuple[GameResult, ...]) -> Chart | None:
         dots.append(ChartDot(x, y_of(r.score), label))
     grid = tuple((y_of(v), str(v)) for v in range(0, top + 1, top // 4 if top >= 80 else 20))
     scores = [r.score for r in shown]
-    summary = t("stats.chart.summary", n=n, first=first_number, last=first_number + n - 1,
-                low=min(scores), high=max(scores), latest=scores[-1])
+    if n == 1:
+        summary = t("stats.chart.summary_one", latest=scores[-1])
+    else:
+        summary = t("stats.chart.summary", n=n, first=first_number, last=first_number + n - 1,
+                    low=min(scores), high=max(scores), latest=scores[-1])
     return Chart(t("stats.chart.title"), summary, " ".join(f"{d.x},{d.y}" for d in dots),
                  tuple(dots), grid, t("stats.chart.game", n=first_number),
                  t("stats.chart.game", n=first_number + n - 1))
