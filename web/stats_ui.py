@@ -22,7 +22,7 @@ from skyline.daily import daily_day, daily_fragment, daily_result
 
 CHART_W = 600
 CHART_H = 200
-CHART_PAD = (34, 10, 12, 24)  # left, top, right, bottom
+CHART_PAD = (46, 12, 14, 30)  # left, top, right, bottom
 CHART_GAMES = 30  # the last games drawn; the table lists them all
 MODE_KEYS = {"solo": "stats.mode.solo", "daily": "stats.mode.daily", "multi": "stats.mode.multi"}
 
@@ -248,16 +248,23 @@ def render_confirm_daily(v: ConfirmDailyView) -> str:
     )
 
 
-def _table(caption: str, head: tuple[str, ...], rows, testid: str, first_is_header: bool = True) -> str:
+def _table(caption: str, head: tuple[str, ...], rows, testid: str) -> str:
+    """A table whose first column names the row; columns of numbers are right-aligned."""
+    rows = list(rows)
+    numeric = [i > 0 and all(row[i].isdigit() or row[i] == "–" for row in rows)
+               for i in range(len(head))]
+    num = ' class="num"'
     cells = []
     for row in rows:
-        first, rest = row[0], row[1:]
-        lead = f'<th scope="row">{esc(first)}</th>' if first_is_header else f"<td>{esc(first)}</td>"
-        cells.append(f"<tr>{lead}" + "".join(f'<td class="num">{esc(c)}</td>' for c in rest) + "</tr>")
-    heads = "".join(f'<th scope="col">{esc(h)}</th>' for h in head)
+        lead = f'<th scope="row">{esc(row[0])}</th>'
+        rest = "".join(f"<td{num if numeric[i] else ''}>{esc(c)}</td>"
+                       for i, c in enumerate(row) if i > 0)
+        cells.append(f"<tr>{lead}{rest}</tr>")
+    heads = "".join(f'<th scope="col"{num if numeric[i] else ""}>{esc(h)}</th>'
+                    for i, h in enumerate(head))
     return (
         f'<div class="table-wrap"><table class="stats-table" data-testid="{testid}">'
-        f"<caption>{esc(caption)}</caption><thead><tr>{heads}</tr></thead>"
+        f'<caption class="vh">{esc(caption)}</caption><thead><tr>{heads}</tr></thead>'
         f'<tbody>{"".join(cells)}</tbody></table></div>'
     )
 
@@ -274,7 +281,7 @@ def _chart_svg(c: Chart) -> str:
         for d in c.dots
     )
     line = f'<polyline class="line" points="{c.path}"/>' if len(c.dots) > 1 else ""
-    base = CHART_H - bottom + 16
+    base = CHART_H - bottom + 18
     return (
         f'<svg class="stats-chart" data-testid="stats-chart" viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
         f'aria-labelledby="chart-title chart-desc" preserveAspectRatio="xMidYMid meet">'
