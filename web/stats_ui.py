@@ -148,7 +148,7 @@ STATS_LABELS = (
     "stats.scenarios.title", "stats.col.best", "stats.col.games", "stats.col.met",
     "stats.levels.title", "stats.col.times", "stats.met.title", "stats.daily.title",
     "stats.col.plays", "stats.versus.title", "stats.col.opponent", "stats.col.won",
-    "stats.col.lost", "stats.export", "stats.export_explain", "stats.none", "stats.show_table",
+    "stats.col.lost", "stats.export", "stats.export_explain", "stats.show_table",
 )
 
 
