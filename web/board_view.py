@@ -13,6 +13,7 @@ from __future__ import annotations
 from html import escape
 
 import rules_panel
+import stats_ui
 from screen import DieView, Game, NewGameView, PlayerView, Screen
 
 KIND_CLASS = {"p": "k-p", "b": "k-b", "o": "k-o"}
@@ -113,6 +114,8 @@ def topbar(s: Screen) -> str:
         '<nav class="tools">'
         f'<button type="button" id="btn-new" data-action="newgame">{esc(L["btn.new_game"])}</button>'
         f'<button type="button" id="btn-share" data-action="share">{esc(L["btn.share"])}</button>'
+        f'<button type="button" id="btn-daily" data-action="daily">{esc(L["btn.daily"])}</button>'
+        f'<button type="button" id="btn-stats" data-action="stats">{esc(L["btn.stats"])}</button>'
         f'<button type="button" id="btn-rules" data-action="rules" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
         f'<button type="button" id="btn-lang" class="lang" data-action="lang" data-arg="{other}" '
@@ -169,7 +172,8 @@ def turn_panel(s: Screen, g: Game) -> str:
         parts.append(
             f'<div class="over-actions"><button type="button" id="act-newgame" class="primary" '
             f'data-action="newgame">{esc(s.labels["btn.new_game"])}</button>'
-            f'<button type="button" id="act-share" data-action="share">{esc(s.labels["btn.share"])}</button></div>'
+            f'<button type="button" id="act-share" data-action="share">{esc(s.labels["btn.share"])}</button>'
+            f'<button type="button" id="act-stats" data-action="stats">{esc(s.labels["btn.stats"])}</button></div>'
         )
     return "".join(parts)
 
@@ -347,6 +351,8 @@ def player_card(s: Screen, p: PlayerView) -> str:
 
 def players(s: Screen, g: Game) -> str:
     parts = []
+    if g.daily is not None:
+        parts.append(stats_ui.render_daily(g.daily, s.labels))
     if g.scoring is not None:
         parts.append(scoring(s, g))
     if g.beat is not None:
@@ -488,6 +494,10 @@ def dialog(s: Screen) -> str:
         body = confirm_link(s, d)
     elif kind == "share":
         body = share_box(s, d)
+    elif kind == "confirm_daily":
+        body = stats_ui.render_confirm_daily(d)
+    elif kind == "stats":
+        body = stats_ui.render_stats(d)
     else:
         body = export_box(s, d)
     closable = not (kind == "newgame" and d.first)
@@ -551,6 +561,10 @@ def new_game_form(s: Screen, d: NewGameView) -> str:
     if d.notice:
         error = f'<p class="form-error" role="alert" data-testid="dialog-notice">{esc(d.notice)}</p>' + error
     intro = f'<p class="intro">{esc(L["newgame.intro"])}</p>' if d.first else ""
+    intro += (
+        f'<p class="daily-offer"><button type="button" id="ng-daily" data-action="daily">'
+        f'{esc(L["daily.welcome"])}</button></p>'
+    )
     cancel = L["newgame.play_default"] if d.first else L["btn.cancel"]
     return (
         f'{intro}<form id="ng-form" class="newgame" data-submit="ng-start" novalidate>{"".join(fields)}{error}'

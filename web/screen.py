@@ -33,6 +33,7 @@ from page_state import (
     COMPUTER_LEVELS,
     HUMAN,
     BuildChoice,
+    ConfirmDailyDialog,
     ConfirmLinkDialog,
     DemolishChoice,
     ExportDialog,
@@ -40,7 +41,16 @@ from page_state import (
     PageState,
     RulesDialog,
     ShareDialog,
+    StatsDialog,
     dialog_kind,
+)
+from stats_ui import (
+    ConfirmDailyView,
+    DailyView,
+    StatsView,
+    confirm_daily_view,
+    daily_view,
+    stats_view,
 )
 
 from skyline import (
@@ -66,6 +76,7 @@ from skyline import (
     scenario_progress,
 )
 from skyline.board import describe
+from skyline.daily import daily_day
 
 TYPE_LETTERS = DIE_LETTERS
 RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")
@@ -83,7 +94,7 @@ LABEL_KEYS = (
     "newgame.count", "newgame.names", "newgame.start", "newgame.scenario", "newgame.nine",
     "newgame.seed", "newgame.seed_placeholder", "newgame.intro", "newgame.start_btn",
     "newgame.play_default", "link.question", "link.accept", "link.keep", "share.explain",
-    "share.link", "export.text", "export.download",
+    "share.link", "export.text", "export.download", "btn.daily", "btn.stats", "daily.welcome",
 )
 
 
@@ -307,7 +318,8 @@ class ExportView:
     filename: str
 
 
-DialogView = NewGameView | RulesView | ConfirmLinkView | ShareView | ExportView
+DialogView = (NewGameView | RulesView | ConfirmLinkView | ConfirmDailyView | ShareView
+              | ExportView | StatsView)
 
 
 @dataclass(frozen=True)
@@ -397,6 +409,7 @@ class Game:
     hint: HintView | None
     review: ReviewView | None
     scenario: ScenarioView | None = None
+    daily: DailyView | None = None  # a daily challenge (skyline.daily): banner, result line
 
 
 @dataclass(frozen=True)
@@ -1079,10 +1092,21 @@ def _dialog(page: PageState, texts: Texts) -> DialogView | None:
         elif d.copied is False:
             status = t("share.failed")
         return ShareView(t("share.title"), d.link, status, d.copied)
+    if isinstance(d, ConfirmDailyDialog):
+        return confirm_daily_view(d, t)
+    if isinstance(d, StatsDialog):
+        return stats_view(d, t)
     if isinstance(d, ExportDialog):
         return ExportView(t("export.title"), t("export.explain", key=d.key), d.key, d.text, d.url,
                           "skyline-" + d.key.rsplit(".", 1)[-1] + ".json")
     return None
+
+
+def _daily_best(daily: Mapping[str, Any] | None, board: Board) -> int | None:
+    day = daily_day(board.options)
+    row = (daily or {}).get(day.isoformat()) if day is not None else None
+    best = row.get("best") if isinstance(row, dict) else None
+    return best if isinstance(best, int) else None
 
 
 def build_screen(
@@ -1092,10 +1116,14 @@ def build_screen(
     best: Mapping[str, Any] | None = None,
     log: LogView | None = None,
     events: list[dict] | None = None,
+    daily: Mapping[str, Any] | None = None,
+    base: str = "",
 ) -> Screen:
     """Everything the player sees and may do.
 
     ``best``: the solo records' best score per scenario slot (``"-"`` = none);
+    ``daily``: the records of the daily challenges (day -> {"best", "plays"}); ``base``:
+    the page's address, for the daily challenge's link;
     ``log``: the translated game log if the caller keeps one cached, else it is made
     from ``events`` (the engine's ``Board.log()`` when not given)."""
     t = texts.t
@@ -1134,6 +1162,7 @@ def build_screen(
             hint=_hint(page, board, t, lang) if hint_ok else None,
             review=_review(page, board, t, lang),
             scenario=scenario_view(t, state),
+            daily=daily_view(page, board, t, base, _daily_best(daily, board)),
         )
     return Screen(
         lang=lang,
