@@ -1243,12 +1243,14 @@ class Controller:
         self.deleted = [e for e in self.deleted if e.id != entry_id][-9:] + [entry]
         self.notify("games.deleted", sticky=True, button=("game-undelete", entry_id,
                                                           "games.undo"), name=entry.name)
+        if isinstance(self.page.dialog, GamesDialog):
+            self.page.dialog.deleted = (entry_id, entry.name)
         if current:
             self.entry = None
             if not self.load_saved_game():
                 self.board = None
                 self._start(self._default_options())
-        self.focus_id = "games-close"
+        self.focus_id = "games-undo"
 
     def _undelete(self, entry_id: str | None) -> None:
         entry = next((e for e in self.deleted if e.id == entry_id), None)
@@ -1256,6 +1258,8 @@ class Controller:
             return
         self.deleted.remove(entry)
         self.drop_notices("games.deleted")
+        if isinstance(self.page.dialog, GamesDialog):
+            self.page.dialog.deleted = None
         if self.library.restore(entry) is SaveWrite.CONFLICT:
             self.notify("notice.save_conflict", Level.WARN, sticky=True)
         else:

@@ -76,6 +76,7 @@ class GamesView:
     empty: str | None
     rows: tuple[GameRow, ...]
     words: tuple[tuple[str, str], ...]  # button texts by key
+    deleted: tuple[str, str] | None = None  # (id, "X was deleted.") with its Undo
 
     def w(self, key: str) -> str:
         return dict(self.words)[key]
@@ -188,7 +189,9 @@ def games_view(page: PageState, dialog: GamesDialog, games: Sequence[GameEntry],
         t("games.title"), t("games.explain"), None if rows else t("games.empty"), tuple(rows),
         _words(t, "games.open", "games.replay", "games.rename", "games.export", "games.delete",
                "games.current", "games.import", "games.new", "games.name", "games.save",
-               "btn.cancel", "btn.close"),
+               "btn.cancel", "btn.close", "games.undo"),
+        (dialog.deleted[0], t("games.deleted", name=dialog.deleted[1]))
+        if dialog.deleted else None,
     )
 
 
@@ -337,8 +340,15 @@ def render_games(v: GamesView) -> str:
         )
     body = f'<ul class="game-list" data-testid="game-list">{"".join(rows)}</ul>' if rows else (
         f'<p data-testid="games-empty">{esc(v.empty)}</p>')
+    undo = ""
+    if v.deleted is not None:
+        undo = (
+            f'<p class="undo-line" role="status" data-testid="games-deleted">{esc(v.deleted[1])} '
+            f'<button type="button" id="games-undo" data-action="game-undelete" data-arg="{esc(v.deleted[0])}">'
+            f'{esc(v.w("games.undo"))}</button></p>'
+        )
     return (
-        f'<p>{esc(v.explain)}</p>{body}'
+        f'<p>{esc(v.explain)}</p>{undo}{body}'
         '<div class="dlg-actions">'
         f'<button type="button" class="primary" data-action="newgame" id="dlg-first">{esc(v.w("games.new"))}</button>'
         f'<label class="button file-button" for="game-import">{esc(v.w("games.import"))}</label>'

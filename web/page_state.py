@@ -130,9 +130,11 @@ class ExportDialog:
 
 @dataclass
 class GamesDialog:
-    """The game list; ``renaming``: the entry whose name is being edited."""
+    """The game list; ``renaming``: the entry whose name is being edited;
+    ``deleted``: (id, name) of the game just deleted (its Undo is shown in the list)."""
 
     renaming: str | None = None
+    deleted: tuple[str, str] | None = None
 
 
 @dataclass
