@@ -169,7 +169,7 @@ def test_game_list_open_rename_delete_undo_export_import(lang):
     assert "&lt;b&gt;Friday" in board_view.render(c.screen())["dialog"]
     # export, delete, undo
     c.handle("click", "game-export", second)
-    name, text = host.downloads[-1]
+    name, text = host.files[-1]
     assert name == f"skyline-{second}.json" and read_entry(text).id == second
     c.handle("click", "game-delete", second)
     assert game_key(second) not in host.storage

@@ -1,8 +1,9 @@
 """A fake browser host for the page's Python (web/), so it runs under CPython.
 
 ``FakeHost`` implements the host port of ``web/main.DomHost``: regions, storage (with
-switchable faults), the clock, the lock and the clipboard. ``FakeTimer`` replaces
-``setTimeout`` for the computer players (``run()`` fires what is due, in order).
+switchable faults), the clock and the local date (``today``), the lock and the clipboard.
+``FakeTimer`` replaces ``setTimeout`` for the computer players (``run()`` fires what is
+due, in order).
 ``make_page()`` boots a controller with the real string tables and the computer seats.
 """
 
@@ -40,7 +41,9 @@ class FakeHost:
         self.faults: set[str] = set()
         self.lock_answer = "granted"
         self.clock = 0
-        self.downloads: list[tuple[str, str]] = []
+        self.today = "2026-12-01"  # local_date(); a test may change it
+        self.downloads: list[str] = []  # texts offered as downloads (download_url)
+        self.files: list[tuple[str, str]] = []  # (file name, text) saved by download()
         self.shared: list[str] = []
         self.share_ok: bool | None = None  # None: no share sheet (navigator.share missing)
         self.qr_ok = True
@@ -73,7 +76,7 @@ class FakeHost:
         return self.tz
 
     def download(self, filename: str, text: str) -> None:
-        self.downloads.append((filename, text))
+        self.files.append((filename, text))
 
     def can_share(self) -> bool:
         return self.share_ok is not None
@@ -95,6 +98,9 @@ class FakeHost:
         self.clock += 1
         return f"2026-01-01T00:00:{self.clock:02d}.000Z"
 
+    def local_date(self) -> str:
+        return self.today
+
     def page_base(self) -> str:
         return "http://127.0.0.1:8000/"
 
@@ -111,6 +117,7 @@ class FakeHost:
         on_result(self.lock_answer)
 
     def download_url(self, text: str) -> str:
+        self.downloads.append(text)
         return "blob:fake/" + str(len(text))
 
     def report(self, text: str) -> None:
