@@ -284,7 +284,7 @@ def send_view(dialog: SendDialog, board: Board, texts: Texts, can_share: bool) -
 def claim_view(dialog: ClaimDialog, texts: Texts) -> ClaimView:
     t = texts.t
     seats = tuple(
-        (i, t("corr.claim_seat", name=dialog.names[i]), i == dialog.suggested)
+        (i, dialog.names[i], i == dialog.suggested)
         for i, kind in enumerate(dialog.seats) if kind not in COMPUTER_LEVELS
     )
     return ClaimView(t("corr.claim_title"),
