@@ -108,7 +108,7 @@ def test_solo_link_carries_the_score_to_beat(app_page: Page, site_url: str) -> N
     page.goto(site_url + "#play?p=Sol&seed=beatMe&start=0&nine=0&sc=dubai&beat=83")
     dialog.wait_for()
     page.click("#dlg-first")
-    assert page.locator("[data-testid=beat]").inner_text() == "Score to beat: 83"
+    assert page.locator("[data-testid=beat]").inner_text() == "Score to beat: 83 points"
     opts = saved(page)["game"]["state"]["options"]
     assert opts == {"names": ["Sol"], "seed": "beatMe", "start_seat": 0, "all_nine": False,
                     "scenario": "dubai"}
