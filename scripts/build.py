@@ -12,10 +12,13 @@ Steps:
    (``scripts/stdlib_modules.txt``, made by ``scripts/stdlib_modules.py``) and write a
    small interpreter module (``loader-<hash>.mjs``) that boots Pyodide with it and with
    an inline lock file listing no packages (no ``pyodide-lock.json`` download),
-5. write ``dist/pyscript.json`` (``web/pyscript.json`` plus that interpreter and
-   the ``[files]`` entries), ``dist/index.html`` (preload links for the runtime files)
-   and ``dist/sw.js`` (``web/sw.js`` with the precache list and a cache name derived
-   from a content hash of every precached file).
+5. prerender the rules dialog per language (``dist/rules/<lang>.html``, the page's own
+   web/ modules run under CPython) for web/boot.js to open before Python is ready,
+6. write ``dist/pyscript.json`` (``web/pyscript.json`` plus that interpreter and
+   the ``[files]`` entries), ``dist/index.html`` (preload links for the runtime files,
+   a build id for the snapshot of the last render) and ``dist/sw.js`` (``web/sw.js``
+   with the precache list and a cache name derived from a content hash of every
+   precached file).
 
 Only Python + pip + npm are needed; nothing is fetched from a CDN, ever.
 Usage: ``python scripts/build.py [--out DIST] [--full-stdlib]`` (``--full-stdlib``:
@@ -344,9 +347,50 @@ def preload_links(out: Path, pyodide_dir: str, interpreter: str, wheel: str) -> 
     return "\n  ".join(links)
 
 
+def prerender_rules(out: Path) -> list[str]:
+    """dist/rules/<lang>.html: the rules dialog exactly as the page renders it (the
+    page's own web/ modules, run here under CPython), so web/boot.js can open it before
+    Python is ready in the browser."""
+    added = [str(WEB), str(ROOT)]
+    sys.path[:0] = added
+    try:
+        import board_view
+        from i18n import LANGS, Texts
+        from page_state import PageState, RulesDialog
+        from screen import build_screen
+
+        tables = {
+            lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+            for lang in LANGS
+        }
+        (out / "rules").mkdir(exist_ok=True)
+        written = []
+        for lang in LANGS:
+            page = PageState()
+            page.dialog = RulesDialog()
+            html = board_view.dialog(build_screen(page, None, Texts(tables, lang)))
+            (out / "rules" / f"{lang}.html").write_text(html + "\n", encoding="utf-8")
+            written.append(f"rules/{lang}.html")
+        return written
+    finally:
+        for path in added:
+            sys.path.remove(path)
+
+
+def build_id(out: Path) -> str:
+    """A content hash of everything in ``out`` so far (the page itself is not written
+    yet): the page's snapshot of its last render is shown only by the same build."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(out).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, preload: str) -> None:
-    """Fill index.html's placeholders: runtime folder, languages, boot download size."""
+    """Fill index.html's placeholders: runtime folder, languages, boot download size,
+    build id."""
     langs = sorted(p.stem for p in (out / "i18n").glob("*.json")) or ["en"]
+    build = build_id(out)
     # Bytes boot.js counts for its progress bar (see TRACKED there).
     runtime = out / pyodide_dir
     boot_bytes = (runtime / "pyodide.asm.wasm").stat().st_size + sum(
@@ -358,6 +402,7 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, preload: str) -
         "@I18N_LANGS@": " ".join(langs),
         "@BOOT_BYTES@": str(boot_bytes),
         "@PRELOAD@": preload,
+        "@BUILD@": build,
     }.items():
         html = html.replace(key, value)
     if re.search(r"@[A-Z_]+@", html) or "cdn" in html.lower():
@@ -401,6 +446,7 @@ def build(out: Path, full_stdlib: bool = False) -> str:
     pyodide_dir, py_mm, loader = copy_pyodide(out, pyodide_version, full_stdlib)
     interpreter = f"{pyodide_dir}/{loader}"
     write_pyscript_config(out, interpreter, py_mm, wheel.name, py_files)
+    prerender_rules(out)
     render_index(out, pyscript_dir, pyodide_dir,
                  preload_links(out, pyodide_dir, interpreter, wheel.name))
     cache, urls = write_service_worker(out)

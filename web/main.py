@@ -396,6 +396,11 @@ controller = Controller(host, tables, langs)
 if await first_lock(host) == "busy":  # noqa: F704
     controller.handle("tab", "busy", None)
 _boot_hash = str(window.location.hash or "")
+# boot.js may have painted the last render's snapshot, inert: the page is live from the
+# first render on (focus and showModal() there need it); the render replaces it.
+_boot_js = getattr(window, "skylineBoot", None)
+if not missing(_boot_js):
+    _boot_js.live()
 controller.boot(_boot_hash)
 document.documentElement.lang = controller.texts.lang
 
