@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from board_helpers import close_first_dialog
+from board_helpers import POLICY_STEP, close_first_dialog
 from playwright.sync_api import BrowserContext, Page
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,3 +82,29 @@ def test_value_table_fetched_on_first_need_and_cached_for_offline(
     hint.wait_for()
     assert hint.inner_text().startswith("Best: ")
     assert page.locator("[data-testid=hint-option]").count() == 3
+
+
+def test_qr_code_library_and_its_modules_load_on_demand(app_page: Page) -> None:
+    """The QR code library (segno) and the standard-library modules only it needs
+    (dist/qr/stdlib.zip) are not fetched at start-up; asking for a QR code fetches
+    both and draws it."""
+    page = app_page
+    close_first_dialog(page)
+    page.click("#btn-new")
+    page.select_option("#dlg-first", "2")
+    page.fill("#ng-name0", "Ann")
+    page.fill("#ng-name1", "Bo")
+    page.select_option("#ng-seat1", "friend")
+    page.fill("#ng-seed", "qr-e2e")
+    page.click("#ng-start-btn")
+    for _ in range(400):
+        if page.locator("[data-testid=dialog-send]").count():
+            break
+        assert page.evaluate(POLICY_STEP) not in ("stuck", "over")
+    assert not any("/qr/" in p for p in page.evaluate(FETCHED))
+    page.click("#corr-qr")
+    page.locator("[data-testid=qr] svg").wait_for(timeout=30_000)
+    fetched = page.evaluate(FETCHED)
+    assert "/qr/stdlib.zip" in fetched
+    assert any(p.startswith("/qr/segno-") for p in fetched)
+

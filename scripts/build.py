@@ -220,7 +220,9 @@ def copy_pyscript(out: Path, version: str) -> str:
     return rel
 
 
-def copy_pyodide(out: Path, version: str, full_stdlib: bool = False) -> tuple[str, str, str]:
+def copy_pyodide(
+    out: Path, version: str, full_stdlib: bool = False, bytecode: bool = True
+) -> tuple[str, str, str]:
     """Copy the Pyodide core, a cut standard library and the interpreter module that
     boots with it; return (folder, python major.minor, interpreter module file name)."""
     src = NODE_MODULES / "pyodide"
@@ -234,6 +236,8 @@ def copy_pyodide(out: Path, version: str, full_stdlib: bool = False) -> tuple[st
     if full_stdlib:
         return rel, py_mm, "pyodide.mjs"
     stdlib = trim_stdlib(src / "python_stdlib.zip", read_stdlib_modules())
+    if bytecode:
+        stdlib = compile_bytecode(stdlib, STDLIB_RUNTIME_PATH)
     stdlib_name = f"stdlib-{sha256(stdlib)[:12]}.zip"
     (dst / stdlib_name).write_bytes(stdlib)
     loader = LOADER_TEMPLATE.replace("@STDLIB@", stdlib_name).replace(
@@ -262,15 +266,55 @@ export function loadPyodide(options = {}) {
 """
 
 
-def read_stdlib_modules() -> set[str]:
+# Where the archives' files live inside Pyodide (for the code objects' file names).
+STDLIB_RUNTIME_PATH = "/lib/python314.zip"
+SITE_PACKAGES_PATH = "/lib/python3.14/site-packages"
+COMPILE_PYC = ROOT / "scripts" / "compile_pyc.mjs"
+
+
+def compile_bytecode(archive: bytes, runtime_path: str) -> bytes:
+    """``archive`` with every ``.py`` compiled to ``.pyc`` by the Pyodide the page runs
+    (CPython 3.14 under Node, scripts/compile_pyc.mjs): unchecked-hash pycs (PEP 552),
+    fixed member dates and order, so identical input gives identical output. Pyodide
+    never writes bytecode (sys.dont_write_bytecode), so without this every visit
+    compiles every module it imports."""
+    node = shutil.which("node")
+    if node is None:
+        sys.exit("[build] node not found: install Node.js (Debian: apt-get install -y nodejs)")
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = Path(tmp) / "in.zip", Path(tmp) / "out.zip"
+        src.write_bytes(archive)
+        result = subprocess.run([node, str(COMPILE_PYC), str(src), str(dst), runtime_path],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"[build] compile_pyc.mjs failed:\n{result.stderr[-2000:]}")
+        return dst.read_bytes()
+
+
+def read_stdlib_modules(path: Path = STDLIB_MODULES) -> set[str]:
     names = {
         line.strip()
-        for line in STDLIB_MODULES.read_text().splitlines()
+        for line in path.read_text().splitlines()
         if line.strip() and not line.startswith("#")
     }
     if not names:
-        sys.exit(f"[build] {STDLIB_MODULES} lists no modules")
+        sys.exit(f"[build] {path} lists no modules")
     return names
+
+
+# The QR code library's extra standard-library modules (dist/qr/stdlib.zip, fetched on
+# demand with its wheel and put on sys.path at QR_STDLIB_PATH by main.DomHost.load_qr).
+STDLIB_MODULES_QR = ROOT / "scripts" / "stdlib_modules_qr.txt"
+QR_STDLIB_PATH = "/lib/skyline-qr-stdlib.zip"
+
+
+def write_qr_stdlib(out: Path, bytecode: bool) -> None:
+    extra = read_stdlib_modules(STDLIB_MODULES_QR) - read_stdlib_modules()
+    archive = trim_stdlib(NODE_MODULES / "pyodide" / "python_stdlib.zip", extra)
+    if bytecode:
+        archive = compile_bytecode(archive, QR_STDLIB_PATH)
+    (out / "qr").mkdir(parents=True, exist_ok=True)
+    (out / "qr" / "stdlib.zip").write_bytes(archive)
 
 
 def trim_stdlib(source: Path, modules: set[str]) -> bytes:
@@ -429,7 +473,7 @@ def write_service_worker(out: Path) -> tuple[str, list[str]]:
     return cache, urls
 
 
-def build(out: Path, full_stdlib: bool = False) -> str:
+def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
     ensure_node_modules()
     pyodide_version = npm_package_version("pyodide")
     pyscript_version = npm_package_version("@pyscript/core")
@@ -438,12 +482,19 @@ def build(out: Path, full_stdlib: bool = False) -> str:
     out.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         wheel = build_wheel(Path(tmp))
-        shutil.copy2(wheel, out / wheel.name)
+        if bytecode:
+            log("compiling the wheel and the standard library to bytecode (Pyodide in Node)")
+            (out / wheel.name).write_bytes(
+                compile_bytecode(wheel.read_bytes(), SITE_PACKAGES_PATH))
+        else:
+            shutil.copy2(wheel, out / wheel.name)
     data = copy_package_data(out)
     py_files = copy_web(out)
     copy_qr_wheel(out)
     pyscript_dir = copy_pyscript(out, pyscript_version)
-    pyodide_dir, py_mm, loader = copy_pyodide(out, pyodide_version, full_stdlib)
+    pyodide_dir, py_mm, loader = copy_pyodide(out, pyodide_version, full_stdlib, bytecode)
+    if not full_stdlib:
+        write_qr_stdlib(out, bytecode)
     interpreter = f"{pyodide_dir}/{loader}"
     write_pyscript_config(out, interpreter, py_mm, wheel.name, py_files)
     prerender_rules(out)
@@ -466,8 +517,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder")
     parser.add_argument("--full-stdlib", action="store_true",
                         help="ship Pyodide's whole standard library and lock file")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="ship Python sources instead of compiled bytecode")
     args = parser.parse_args()
-    build(args.out.resolve(), args.full_stdlib)
+    build(args.out.resolve(), args.full_stdlib, not args.no_bytecode)
 
 
 if __name__ == "__main__":

@@ -118,6 +118,13 @@ def gzipped(path: str) -> bytes:
     return compressed(path, "gzip")
 
 
+def encoding_note() -> str:
+    """What this server compresses with, for reports."""
+    if brotli is None:
+        return "gzip 6 (brotli not installed)"
+    return f"Brotli {BROTLI_QUALITY} when accepted, else gzip 6"
+
+
 def pick_encoding(accept_encoding: str) -> str | None:
     """``br`` if the client accepts it and Brotli is available, else ``gzip`` if
     accepted, else None (q=0 refusals are honoured)."""

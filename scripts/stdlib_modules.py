@@ -35,6 +35,14 @@ OUT = ROOT / "scripts" / "stdlib_modules.txt"
 SKIPPED_SOURCES = {"__main__.py"}
 
 
+ON_DEMAND = {"segno"}
+
+
+def qr_extra_modules() -> set[str]:
+    build = serve.load_script("build")
+    return build.read_stdlib_modules(build.STDLIB_MODULES_QR) - build.read_stdlib_modules()
+
+
 def page_imports() -> list[str]:
     """Every module web/*.py and skyline/*.py import (absolute names), plus the page's
     and the engine's own modules, read from their source."""
@@ -62,6 +70,9 @@ def page_imports() -> list[str]:
                 names.update(f"{module}.{alias.name}" for alias in node.names)
     names.discard("__future__")
     names.discard("main")
+    # Loaded on demand with the QR code library, never at start-up (build.py ships
+    # them in dist/qr/): segno itself and the modules of stdlib_modules_qr.txt.
+    names -= ON_DEMAND | qr_extra_modules()
     return sorted(n for n in names if n)
 
 

@@ -43,6 +43,8 @@ DATA_PATH = re.compile(r"data/[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.bin")
 # The QR code library's wheel, copied into the site by scripts/build.py (qr.json: its
 # URL and sha256), loaded only when a QR code is asked for.
 QR_WHEEL = {"url": f"./qr/{games_ui.QR_WHEEL_NAME}", "sha256": games_ui.QR_WHEEL_SHA256}
+# Where its extra standard-library modules go (scripts/build.py, QR_STDLIB_PATH).
+QR_STDLIB_PATH = "/lib/skyline-qr-stdlib.zip"
 
 LOCK_NAME = "skyline.game"  # Web Locks: the tab holding it may move (see Controller)
 # A promise that never settles: returned from the lock callback, it holds the lock
@@ -146,6 +148,7 @@ class DomHost:
                     importlib.import_module("segno")
                     ok = True
                 except ImportError:
+                    await self._add_qr_stdlib()
                     await self._install_wheel(QR_WHEEL)
                     importlib.invalidate_caches()
                     importlib.import_module("segno")
@@ -155,6 +158,32 @@ class DomHost:
             done(ok)
 
         asyncio.ensure_future(run())
+
+    async def _add_qr_stdlib(self):
+        """The standard-library modules segno needs beyond the page's cut library
+        (scripts/stdlib_modules_qr.txt): an archive from this site put on sys.path."""
+        import sys
+
+        if QR_STDLIB_PATH in sys.path:
+            return
+        response = await window.fetch("./qr/stdlib.zip")
+        if not response.ok:
+            raise OSError(f"HTTP {response.status}")
+        Path(QR_STDLIB_PATH).write_bytes((await response.arrayBuffer()).to_bytes())
+        sys.path.append(QR_STDLIB_PATH)
+        # Modules of packages the cut library already has (importlib.metadata,
+        # urllib.request): the package's __path__ gets the archive's folder too.
+        import importlib.util
+        import zipfile
+
+        with zipfile.ZipFile(QR_STDLIB_PATH) as archive:
+            folders = {name.split("/")[0] for name in archive.namelist() if "/" in name}
+        for folder in sorted(folders):
+            spec = importlib.util.find_spec(folder)
+            where = f"{QR_STDLIB_PATH}/{folder}"
+            if spec is not None and where not in (spec.submodule_search_locations or []):
+                package = importlib.import_module(folder)
+                package.__path__.append(where)
 
     async def _install_wheel(self, wheel):
         import hashlib
