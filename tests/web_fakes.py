@@ -80,6 +80,9 @@ class FakeHost:
     def scroll_to(self, element_id: str) -> None:
         self.focused.append("scroll:" + element_id)
 
+    def reveal(self, element_id: str) -> None:
+        self.focused.append("reveal:" + element_id)
+
     def take_lock(self, on_result: Callable[[str], None]) -> None:
         on_result(self.lock_answer)
 

@@ -118,6 +118,7 @@ class Controller:
         self.pending_link: str | None = None  # a link opened while another tab had the game
         self.last_html: dict[str, str] = {}
         self.focus_id: str | None = None
+        self._revealed: object = None  # the choice whose target render() scrolled to
         self.timings: list[float] = []
         self.think_ms: list[float] = []
         # game log events, one list per action (kept in step with board.actions)
@@ -366,6 +367,7 @@ class Controller:
                 self._log.append(describe(before, action, state))
             else:
                 self._log = None
+        page.rolled = tuple(action.dice) if isinstance(action, Roll) else ()
         if isinstance(action, Roll):
             page.selected = set()
             self._auto_select()
@@ -686,6 +688,7 @@ class Controller:
         """One DOM event, already reduced to its data-action / data-arg (see main.py)."""
         started = time.perf_counter()
         self.focus_id = target_id
+        self.page.rolled = ()  # a roll animates (and is announced) once, not on every render
         try:
             if kind == "keydown":
                 if not self._key(key, in_field):
@@ -900,7 +903,8 @@ class Controller:
                                          self.records.best, log=log)
 
     def render(self) -> None:
-        regions = board_view.render(self.screen())
+        screen = self.screen()
+        regions = board_view.render(screen)
         for name in REGIONS:
             html = regions.get(name, "")
             if self.last_html.get(name) != html:
@@ -909,3 +913,15 @@ class Controller:
         if self.focus_id:
             self.host.focus(self.focus_id)
             self.focus_id = None
+        self._reveal_choice(screen)
+
+    def _reveal_choice(self, screen: screen_model.Screen) -> None:
+        """A new tower or demolition choice: scroll its first target into view once."""
+        choice = self.page.choice
+        if choice is None or choice is self._revealed:
+            self._revealed = choice
+            return
+        self._revealed = choice
+        target = screen_model.first_target(screen)
+        if target is not None:
+            self.host.reveal(target)

@@ -100,6 +100,14 @@ class DomHost:
         if not missing(el):
             el.scrollIntoView()
 
+    def reveal(self, element_id):
+        """Scroll just enough that the element is on screen (a build target below the
+        fold on a phone, or beyond the edge of a sideways-scrolling skyline)."""
+        el = document.getElementById(element_id)
+        if not missing(el):
+            el.scrollIntoView(to_js({"block": "nearest", "inline": "nearest"},
+                                    dict_converter=window.Object.fromEntries))
+
     def request_lock(self, steal, on_result):
         """Ask for the game lock; ``on_result`` gets "granted", "busy" (another tab
         has it; only without ``steal``) or later "lost" (another tab took it over).

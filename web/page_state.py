@@ -185,6 +185,7 @@ class PageState:
     skipping: bool = False  # the computer plays its turn out without the pace
     hint: HintResult | None = None
     review: ReviewProgress | None = None
+    rolled: tuple[int, ...] = ()  # dice the last action rolled, until the next event
     previous_best: int | None = None
 
     def seat_kind(self, seat: int) -> str:
