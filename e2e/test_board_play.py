@@ -200,7 +200,7 @@ def test_build_asks_for_the_tower_of_the_highlighted_die(
     assert prompt.get_attribute("data-phase") == "choose"
     assert "Choose the tower for the highlighted die" in prompt.inner_text()
     assert "focus-die" in page.locator("#die-1").get_attribute("class")
-    targets = page.locator("#players button.column.target")
+    targets = page.locator("#players button[data-testid=column].target")
     assert targets.count() == 2
     assert page.locator("#col-0-2").is_visible() and page.locator("#col-0-3").is_visible()
     first_column = page.locator("[data-testid=player-0] [data-testid=column]").first
@@ -211,12 +211,13 @@ def test_build_asks_for_the_tower_of_the_highlighted_die(
     page.keyboard.press("Escape")  # cancels the remaining placement, builds nothing
     assert prompt.get_attribute("data-phase") == "resolve"
     assert record(page) == CHOICE_RECORD
-    assert page.locator("#players button.column.target").count() == 0
+    assert page.locator("#players button[data-testid=column].target").count() == 0
 
     page.click("#act-build")
     page.click("#col-0-3")  # the column of height 1
     assert record(page).endswith(" b1@3")
-    heights = page.locator("[data-testid=player-0] [data-testid=column] .col-h").all_inner_texts()
+    heights = page.locator("[data-testid=player-0] [data-testid=column]").evaluate_all(
+        "els => els.map((e) => e.dataset.height)")
     assert heights == ["1", "1", "2", "2"]
     assert saved(page)["game"]["state"]["players"][0]["columns"][3] == ["b", 2]
     page.click("#act-undo")
