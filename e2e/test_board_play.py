@@ -124,7 +124,7 @@ def test_pass_and_play_district_abandon_demolish(app_page: Page) -> None:
     assert page.locator("[data-testid=prompt]").get_attribute("data-phase") == "choose"
     page.click("#col-1-0")
     assert page.locator("[data-testid=player-1] [data-testid=column]").count() == 0
-    assert page.locator("[data-testid=player-1] .no-buildings").count() == 1
+    assert page.locator("[data-testid=player-1] .art-empty").count() == 1
     page.click("#act-end")
 
     assert page.locator("[data-testid=round]").inner_text() == "Round 2 of 9"
