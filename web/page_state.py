@@ -166,6 +166,22 @@ class ReviewProgress:
     accuracy: float = 100.0
 
 
+# ---------------------------------------------------------------------------- narration
+
+
+@dataclass(frozen=True)
+class Narration:
+    """What the live region says about the latest game action (``screen`` translates it).
+
+    ``seq`` grows with every new narration, so the page speaks again even when two
+    actions read the same."""
+
+    seq: int
+    events: tuple[dict, ...]  # skyline.board.describe() events of the latest action
+    turn_changed: bool  # another seat (or round) is to move now
+    new_game: bool = False  # a game was just started
+
+
 # ---------------------------------------------------------------------------- page state
 
 
@@ -186,6 +202,7 @@ class PageState:
     hint: HintResult | None = None
     review: ReviewProgress | None = None
     previous_best: int | None = None
+    narration: Narration | None = None  # the live region's latest news
 
     def seat_kind(self, seat: int) -> str:
         return self.seats.get(seat, HUMAN)

@@ -381,6 +381,8 @@ class Screen:
     notices: tuple[NoticeView, ...]
     dialog: DialogView | None
     game: Game | None
+    announce: str = ""  # the live region's news about the latest action ("" = none)
+    announce_seq: int = 0  # grows with each new announcement (page_state.Narration.seq)
 
     def command(self, name: str) -> Command:
         """The command called ``name`` (KeyError if the screen does not show it)."""
@@ -649,6 +651,28 @@ def action_text(t: Callable[..., str], state: GameState, action) -> str:
 
 
 # ---------------------------------------------------------------------------- builders
+
+
+def _announce(page: PageState, board: Board, t, scoring: Scoring | None) -> str:
+    """The latest action for the polite live region: its events (each roll's faces, each
+    computer move), then whose turn it is now, or the result once the game is over."""
+    news = page.narration
+    if news is None:
+        return ""
+    state = board.state
+    names = [p.name for p in state.players]
+    parts = [event_text(t, e, names) for e in news.events]
+    if news.new_game:
+        parts.insert(0, t("announce.new_game"))
+    if state.phase is Phase.OVER:
+        if scoring is not None and any(e["event"] == "game_over" for e in news.events):
+            parts.append(scoring.headline)
+    elif news.turn_changed:
+        if state.solo:
+            parts.append(t("announce.round", round=state.round))
+        else:
+            parts.append(t("announce.turn", name=state.player.name, round=state.round))
+    return " ".join(parts)
 
 
 def _status(board: Board, t) -> Status:
@@ -948,6 +972,7 @@ def build_screen(
     lang = texts.lang
     labels = Labels(lang, MappingProxyType({k: t(k) for k in LABEL_KEYS}))
     game = None
+    announce = ""
     if board is not None:
         state = board.state
         over = state.phase is Phase.OVER
@@ -975,6 +1000,7 @@ def build_screen(
             hint=_hint(page, board, t, lang) if hint_ok else None,
             review=_review(page, board, t, lang),
         )
+        announce = _announce(page, board, t, game.scoring)
     return Screen(
         lang=lang,
         other_lang="de" if lang == "en" else "en",
@@ -983,6 +1009,8 @@ def build_screen(
         notices=_notices(page, t),
         dialog=_dialog(page, texts),
         game=game,
+        announce=announce,
+        announce_seq=page.narration.seq if announce and page.narration is not None else 0,
     )
 
 
