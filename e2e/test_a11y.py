@@ -253,6 +253,16 @@ def test_dialogs_are_modal_and_give_the_focus_back(app_page: Page) -> None:
     page.keyboard.press("Enter")
     page.wait_for_function("document.documentElement.lang === 'en'")
 
+    # a dismissed notice and Escape on a tower choice leave the focus on the board
+    load(page, Board.from_record(CHOICE_RECORD))  # dismisses its notice with its ×
+    assert active(page) not in (None, "BODY"), "after dismissing a notice"
+    select_only(page, [1])
+    page.click("#act-build")
+    page.focus("#col-0-2")
+    page.keyboard.press("Escape")
+    assert page.locator("[data-testid=prompt]").get_attribute("data-phase") == "resolve"
+    assert active(page) not in (None, "BODY"), "after Escape on a choice"
+
 
 # ---------------------------------------------------------------------------- keyboard
 

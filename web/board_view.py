@@ -128,7 +128,7 @@ def notices(s: Screen) -> str:
         items.append(
             f'<div class="notice n-{n.level}" data-testid="notice" data-key="{esc(n.key)}">'
             f'<p>{esc(n.text)}</p>{notice_button(n.button)}'
-            f'<button type="button" class="x" data-action="dismiss" data-arg="{i}" '
+            f'<button type="button" class="x" id="dismiss-{i}" data-action="dismiss" data-arg="{i}" '
             f'aria-label="{esc(s.labels["btn.dismiss"])}">×</button></div>'
         )
     return "".join(items)
@@ -399,7 +399,7 @@ def log_list(s: Screen, g: Game) -> str:
         items.append(f'<li class="ev">{esc(s.labels["log.empty"])}</li>')
     # The list scrolls: tabindex lets keyboard users reach it and scroll it with the arrows.
     html = (
-        f'<ol class="log-list" data-testid="log" reversed tabindex="0" aria-labelledby="log-title">'
+        f'<ol class="log-list" id="log-list" data-testid="log" reversed tabindex="0" aria-labelledby="log-title">'
         f'{"".join(items)}</ol>'
     )
     _log_cache[0], _log_cache[1] = key, html

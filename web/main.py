@@ -77,7 +77,8 @@ class DomHost:
     def __init__(self):
         self.regions = {}
         self.lock_requests = 0  # only the latest request may report the lock as lost
-        self.lost_id = None  # id of the focused element a re-render replaced
+        self.lost = False  # a re-render replaced the focused element
+        self.lost_id = None  # its id
         self.opener_id = None  # id of the element focused when the dialog opened
         self.restore = None  # the dialog closed: "" or the opener's id
         self.announce_seq = 0
@@ -98,9 +99,10 @@ class DomHost:
 
     def set_html(self, name, html):
         el = self.region(name)
-        if self.lost_id is None:
+        if not self.lost:
             active = document.activeElement
             if not missing(active) and el.contains(active):
+                self.lost = True
                 self.lost_id = self.active_id()
         if name == "dialog":
             self.set_dialog(el, html)
@@ -129,7 +131,8 @@ class DomHost:
         template = document.createElement("template")
         template.innerHTML = html
         fresh = template.content.firstElementChild
-        if str(old.getAttribute("data-testid")) == str(fresh.getAttribute("data-testid")):
+        same = str(old.getAttribute("data-testid")) == str(fresh.getAttribute("data-testid"))
+        if same and old.open:
             old.innerHTML = fresh.innerHTML  # the same dialog: it stays open and modal
         else:
             if old.open:
@@ -149,7 +152,8 @@ class DomHost:
         render took the focus, the element with the same id; else a sensible fallback.
         Without any of these the focus stays where it is (computer moves never steal it)."""
         restore, self.restore = self.restore, None
-        lost, self.lost_id = self.lost_id, None
+        lost, lost_any = self.lost_id, self.lost
+        self.lost_id, self.lost = None, False
         dialog = self.open_dialog()
         wanted = []
         if restore and dialog is None:
@@ -163,7 +167,7 @@ class DomHost:
         settled = not at_body and (dialog is None or dialog.contains(active))
         if not wanted and restore is None and settled:
             return
-        if not wanted and restore is None and at_body and dialog is None:
+        if not wanted and restore is None and at_body and dialog is None and not lost_any:
             return  # nothing had the focus and nothing asked for it
         for name in wanted:
             el = document.getElementById(name)
