@@ -57,7 +57,7 @@ def test_computer_plays_its_turn_and_skip(app_page: Page) -> None:
     page.locator("[data-testid=dialog-rules]").wait_for()
     page.keyboard.press("Escape")
     # human commands are refused during the computer's turn
-    assert "Waiting for Robo" in page.locator("#prompt").inner_text()
+    assert "Robo is playing (computer)" in page.locator("#prompt").inner_text()
     assert page.locator("#act-undo").is_disabled()
     # back to Ann in round 2 (the pace is 600 ms per action)
     page.locator("[data-testid=round]", has_text="2").wait_for(timeout=30000)

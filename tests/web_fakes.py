@@ -1,8 +1,9 @@
 """A fake browser host for the page's Python (web/), so it runs under CPython.
 
 ``FakeHost`` implements the host port of ``web/main.DomHost``: regions, storage (with
-switchable faults), the clock, the lock and the clipboard. ``FakeTimer`` replaces
-``setTimeout`` for the computer players (``run()`` fires what is due, in order).
+switchable faults), the clock and the local date (``today``), the lock and the clipboard.
+``FakeTimer`` replaces ``setTimeout`` for the computer players (``run()`` fires what is
+due, in order).
 ``make_page()`` boots a controller with the real string tables and the computer seats.
 """
 
@@ -42,6 +43,8 @@ class FakeHost:
         self.faults: set[str] = set()
         self.lock_answer = "granted"
         self.clock = 0
+        self.today = "2026-12-01"  # local_date(); a test may change it
+        self.downloads: list[str] = []  # texts offered as downloads (download_url)
 
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
@@ -77,6 +80,9 @@ class FakeHost:
         self.clock += 1
         return f"2026-01-01T00:00:{self.clock:02d}.000Z"
 
+    def local_date(self) -> str:
+        return self.today
+
     def page_base(self) -> str:
         return "http://127.0.0.1:8000/"
 
@@ -93,6 +99,7 @@ class FakeHost:
         on_result(self.lock_answer)
 
     def download_url(self, text: str) -> str:
+        self.downloads.append(text)
         return "blob:fake/" + str(len(text))
 
     def report(self, text: str) -> None:

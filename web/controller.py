@@ -22,6 +22,7 @@ share link adds them. Explicit hooks for the code that paces computer play (``bo
 
 from __future__ import annotations
 
+import re
 import secrets
 import string
 import time
@@ -30,12 +31,14 @@ from typing import Protocol
 
 import board_view
 import screen as screen_model
+from game_stats import export_json, result_of
 from i18n import LANGS, Texts
 from page_state import (
     COMPUTER_LEVELS,
     HUMAN,
     LEVEL_LETTERS,
     BuildChoice,
+    ConfirmDailyDialog,
     ConfirmLinkDialog,
     DemolishChoice,
     ExportDialog,
@@ -48,8 +51,10 @@ from page_state import (
     PageState,
     RulesDialog,
     ShareDialog,
+    StatsDialog,
 )
-from store import KEY_SAVE, Records, SaveWrite, Store, TabLock
+from stats_ui import copy_text
+from store import KEY_SAVE, History, Records, SaveWrite, Store, TabLock
 
 from skyline import (
     SCENARIOS,
@@ -71,6 +76,7 @@ from skyline import (
     validate_options,
 )
 from skyline.board import describe
+from skyline.daily import DAILY_PATH, daily_day, daily_options, parse_daily_fragment, parse_day
 from skyline.links import (
     LINK_PREFIX,
     SAVE_VERSION,
@@ -91,6 +97,22 @@ REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
 # computer's turn).
 GAME_ACTIONS = frozenset({"take", "untake", "district", "die", "roll", "build", "demolish",
                           "abandon", "end", "undo", "cancel", "col", "tile"})
+
+
+# Markup, even percent-encoded: no link this page makes has it outside the names.
+_MARKUP = re.compile(r"[<>\"`]|%3[CE]|%22|%60", re.IGNORECASE)
+
+
+def not_a_link(fragment: str) -> bool:
+    """A fragment that is no link of any kind (``#word?...``) the page knows, e.g.
+    ``#garbage<script>``: reported as a damaged link, not silently dropped."""
+    return bool(fragment.strip("#")) and not re.match(r"#[a-z]+\?", fragment)
+
+
+def is_daily_fragment(fragment: str) -> bool:
+    """A fragment meant as a daily-challenge link (``#daily?d=...``; checked by
+    ``skyline.daily.parse_daily_fragment``)."""
+    return fragment.lstrip("#").startswith(DAILY_PATH)
 
 
 def random_seed() -> str:
@@ -116,6 +138,7 @@ class Controller:
         self.page = PageState()
         self.store = Store(host, self._storage_failed)
         self.records = Records()
+        self.history = History()
         self.lock = TabLock(host)
         self.pending_link: str | None = None  # a link opened while another tab had the game
         self.last_html: dict[str, str] = {}
@@ -249,6 +272,9 @@ class Controller:
         counted, previous = self.records.record(board, self.store)
         if counted:
             self.page.previous_best = previous
+        self.history.append(
+            result_of(board, self.page.seats, self.host.now_iso(), self.host.local_date()),
+            self.store)
 
     # ------------------------------------------------------------------ boot
 
@@ -261,18 +287,40 @@ class Controller:
         self.texts.lang = lang
         self.store.probe()  # tell at once if nothing can be saved
         self.records.load(self.store)
+        self._load_history()
         had_save = self.load_saved_game()
-        if fragment.startswith(LINK_PREFIX):
-            self.open_link(fragment)
+        link_error = None
+        if is_daily_fragment(fragment):
+            self.open_fragment(fragment)
+        elif fragment.startswith(LINK_PREFIX) or not_a_link(fragment):
+            link_error = self.open_link(fragment, quiet=self.board is None)
         elif fragment:
             self.host.clear_fragment()
         if self.board is None:
             self._start(self._default_options())
             if self.page.dialog is None:
                 self.open_new_game_dialog(first=True)
+                # shown inside the welcome dialog (a notice would be hidden behind it)
+                self.page.dialog.notice = link_error
+        if link_error is not None and not isinstance(self.page.dialog, NewGameDialog):
+            self.notify("notice.bad_link_new", Level.ERROR, reason=link_error)
         elif not had_save:
             self.save()
         self.render()
+
+    def _load_history(self) -> None:
+        """The game history; one that cannot be read in full is kept aside (store.History)."""
+        history = self.history
+        history.load(self.store)
+        problem = history.problem
+        if problem is None:
+            return
+        reason = self.t("error.history." + problem.code, **problem.params)
+        if history.held:
+            self.notify("notice.history_broken_lost", Level.WARN, sticky=True, reason=reason)
+        else:
+            self.notify("notice.history_broken", Level.WARN, sticky=True, reason=reason,
+                        key=history.broken_key)
 
     def _default_options(self) -> Options:
         return Options((self.t("newgame.default_name", n=1),), random_seed(), 0, False, None)
@@ -296,6 +344,7 @@ class Controller:
         page.hint = None
         page.review = None
         page.skipping = False
+        page.daily_copied = None
         self.store.save_seats(options, page.seats)
         self.save()
 
@@ -306,16 +355,24 @@ class Controller:
 
     # ------------------------------------------------------------------ links
 
-    def open_link(self, fragment: str) -> None:
+    def open_link(self, fragment: str, quiet: bool = False) -> str | None:
         """A ``#play?`` link: start its game, or ask first if one is in progress.
-        Links may name computer seats (``bots=1e``, see skyline.links)."""
+        Links may name computer seats (``bots=1e``, see skyline.links).
+
+        A link that cannot be opened: the reason is shown as a notice, or returned
+        without one when ``quiet`` (no game yet: the caller shows it in the welcome
+        dialog, and "your current game is unchanged" would not be true)."""
         self.host.clear_fragment()
         try:
+            if not_a_link(fragment):
+                raise LinkError("link", "this is not a game link", reason="malformed")
             link = parse_share_fragment(fragment)
             bots = dict(parse_share_bots(fragment))
         except LinkError as exc:
-            self.notify("notice.bad_link", Level.ERROR, reason=self.error_text(exc))
-            return
+            reason = self.link_error_text(exc, fragment)
+            if not quiet:
+                self.notify("notice.bad_link", Level.ERROR, reason=reason)
+            return reason
         options, beat = link.options, link.beat
         seats = tuple(bots.get(i, HUMAN) for i in range(len(options.names)))
         if self.page.readonly:  # opened once this tab has the game ("Play here")
@@ -329,6 +386,95 @@ class Controller:
             self._start(options, beat, seats)
             self.page.dialog = None
             self.notify("notice.link_started")
+        return None
+
+    def link_error_text(self, exc: LinkError, fragment: str) -> str:
+        """Why a link cannot be opened. A link with markup in it (``<script>``), or one
+        that is not a game link at all, is damaged, whatever field the reader tripped on."""
+        # names may hold anything (shown as text); no other part of a link holds markup
+        rest = "&".join(part for part in fragment.split("&") if not part.startswith(("p=",
+                                                                                      "#play?p=")))
+        if exc.params.get("reason") == "malformed" or _MARKUP.search(rest):
+            return self.t("error.option.malformed")
+        return self.error_text(exc)
+
+    def open_fragment(self, fragment: str) -> None:
+        """A link the page was opened with (or navigated to): a game or a daily challenge."""
+        if is_daily_fragment(fragment):
+            self.open_daily_link(fragment)
+        else:
+            self.open_link(fragment)
+
+    # ------------------------------------------------------------------ daily challenge
+
+    def open_daily_link(self, fragment: str) -> None:
+        """A ``#daily?d=YYYY-MM-DD`` link (skyline.daily): that day's challenge, asking
+        first if a game is in progress; a bad link is refused, the game untouched."""
+        self.host.clear_fragment()
+        try:
+            day = parse_daily_fragment(fragment)
+        except LinkError as exc:
+            self.notify("notice.bad_daily", Level.ERROR, reason=self.error_text(exc))
+            return
+        if self.page.readonly:
+            self.pending_link = fragment
+            self._other_tab_notice()
+            return
+        self.start_daily(day.isoformat())
+
+    def today(self) -> str | None:
+        """The player's local calendar day from the host, or None if it gives none."""
+        try:
+            return parse_day(str(self.host.local_date())).isoformat()
+        except ValueError:
+            return None
+
+    def start_daily(self, day: str | None = None, confirmed: bool = False) -> None:
+        """Start the daily challenge of ``day`` (default: today); a game in progress is
+        replaced only after the player confirms."""
+        day = day or self.today()
+        if day is None:
+            self.notify("notice.daily_no_date", Level.ERROR)
+            return
+        board = self.board
+        current = daily_day(board.options) if board is not None else None
+        if current is not None and current.isoformat() == day and not board.is_game_over():
+            self.page.dialog = None
+            self.notify("notice.daily_already", day=day)
+            return
+        if self.game_in_progress() and not confirmed:
+            self.page.dialog = ConfirmDailyDialog(day)
+            self.focus_id = "dlg-first"
+            return
+        name = self.t("newgame.default_name", n=1)
+        if board is not None and board.state.solo:
+            name = board.options.names[0]
+        self._start(daily_options(day, name))
+        self._narrate([], self.board.state, new_game=True)
+        self.page.dialog = None
+        self.focus_id = "yard-G"
+        self.notify("notice.daily_started", day=day)
+
+    def copy_daily(self) -> None:
+        view = self.screen().game
+        daily = view.daily if view is not None else None
+        if daily is None or daily.line is None:
+            return
+        self.host.copy(copy_text(daily), self._daily_copied)
+
+    def _daily_copied(self, ok: bool) -> None:
+        self.page.daily_copied = ok
+        self.render()
+
+    def open_stats(self) -> None:
+        """The statistics page: the history and records as they are now, and their export."""
+        results = tuple(self.history.results)
+        records = {k: v for k, v in self.records.data.items() if k != "seen"}
+        text = export_json(list(results), records, self.host.now_iso())
+        day = self.today() or "export"
+        self.page.dialog = StatsDialog(results, records, self.host.download_url(text),
+                                       f"skyline-statistics-{day}.json")
+        self.focus_id = "dlg-close"
 
     def share_link(self) -> str:
         board = self.board
@@ -386,7 +532,8 @@ class Controller:
             page.takes = []
             page.choice = None
             if isinstance(action, Roll):  # nothing could be used: the engine ended the turn
-                self.notify("notice.stuck", Level.WARN, name=before.players[before.seat].name)
+                self.notify("notice.stuck", Level.WARN, name=before.players[before.seat].name,
+                            seat=before.seat)
         self._fault_point("action")
         self.save()
         if state.phase is Phase.OVER:
@@ -641,11 +788,16 @@ class Controller:
 
     def open_new_game_dialog(self, first: bool = False) -> None:
         opts = self.board.options if self.board else None
-        names = list(opts.names) if opts else []
-        names += [self.t("newgame.default_name", n=i + 1) for i in range(len(names), 4)]
         seats = []
         if opts and not first:
             seats = [self.page.seat_kind(i) for i in range(len(opts.names))]
+        kinds = (seats + [HUMAN] * 4)[:4]
+        # a name the player never typed stays unset (None): shown in the player's language
+        names: list[str | None] = [
+            None if screen_model.is_default_name(self.texts, n, i, kinds[i]) else n
+            for i, n in enumerate(opts.names if opts else ())
+        ]
+        names += [None] * (4 - len(names))
         self.page.dialog = NewGameDialog(
             first=first,
             count=len(opts.names) if opts and not first else 1,
@@ -662,9 +814,13 @@ class Controller:
             d.count = max(1, min(4, int(form.get("count", d.count))))
         except (TypeError, ValueError):
             pass
+        shown = screen_model.player_names(PageState(), d.names[:4], self.texts, d.seats[:4])
         for i in range(4):
             if f"name{i}" in form:
-                d.names[i] = str(form[f"name{i}"])
+                value = str(form[f"name{i}"])
+                # the default shown, sent back unchanged, stays unset
+                if not (d.names[i] is None and value.strip() == shown[i]):
+                    d.names[i] = value
             value = form.get(f"seat{i}")
             if value is not None:
                 d.seats[i] = value if value in COMPUTER_LEVELS else HUMAN
@@ -677,7 +833,8 @@ class Controller:
         self._form_to_dialog(form)
         d = self.page.dialog
         count = d.count
-        names = tuple(d.names[:count])
+        names = screen_model.player_names(PageState(), d.names[:count], self.texts,
+                                          d.seats[:count])
         start = None if d.start == "r" or count == 1 else d.start
         try:
             if start is not None:
@@ -715,8 +872,9 @@ class Controller:
                 if not self._key(key, in_field):
                     return
             elif kind == "hashchange":
-                if arg and arg.startswith(LINK_PREFIX):
-                    self.open_link(arg)
+                if arg and (arg.startswith(LINK_PREFIX) or is_daily_fragment(arg)
+                            or not_a_link(arg)):
+                    self.open_fragment(arg)
             elif kind == "tab" and action:
                 self._tab_event(action)
             elif kind in ("click", "change", "submit") and action:
@@ -771,7 +929,7 @@ class Controller:
                 self.notify("notice.playing_here")
             if self.pending_link:
                 fragment, self.pending_link = self.pending_link, None
-                self.open_link(fragment)
+                self.open_fragment(fragment)
         elif event == "saved" and page.readonly:
             self.reload_saved()
 
@@ -829,11 +987,12 @@ class Controller:
             return
         if action in GAME_ACTIONS and page.dialog is None and self.computer_turn():
             return  # the computer is playing this seat
-        if page.readonly and (action in game or action in ("ng-start", "link-accept")):
+        starts = ("ng-start", "link-accept", "daily", "daily-accept")
+        if page.readonly and (action in game or action in starts):
             self._other_tab_notice()
             page.dialog = None
             return
-        if page.crashed and (action in game or action in ("ng-start", "link-accept")):
+        if page.crashed and (action in game or action in starts):
             self.notify("notice.crash", Level.ERROR, sticky=True,
                         button=("reload-saved", "", "btn.reload_saved"))
             return
@@ -881,6 +1040,16 @@ class Controller:
                 self._narrate([], self.board.state, new_game=True)
                 page.dialog = None
                 self.notify("notice.link_started")
+        elif action == "daily":
+            self.start_daily()
+        elif action == "daily-accept":
+            d = page.dialog
+            if isinstance(d, ConfirmDailyDialog):
+                self.start_daily(d.day, confirmed=True)
+        elif action == "daily-copy":
+            self.copy_daily()
+        elif action == "stats":
+            self.open_stats()
         elif action == "share" and self.board is not None:
             link = self.share_link()
             page.dialog = ShareDialog(link)
@@ -911,9 +1080,11 @@ class Controller:
         return [e for group in self._log for e in group]
 
     def _log_cached(self) -> screen_model.LogView:
-        key = (self.log_version, len(self.board.actions), self.texts.lang, id(self.board))
+        key = (self.log_version, len(self.board.actions), self.texts.lang, id(self.board),
+               tuple(sorted(self.page.seats.items())))
         if self._log_view is None or self._log_view[0] != key:
-            names = [p.name for p in self.board.state.players]
+            names = screen_model.player_names(
+                self.page, [p.name for p in self.board.state.players], self.texts)
             view = screen_model.log_view(self.log_events(), names, self.texts)
             self._log_view = (key, view)
         return self._log_view[1]
@@ -922,7 +1093,9 @@ class Controller:
         """What the player sees and may do now (see web/screen.py)."""
         log = self._log_cached() if self.board is not None else None
         return screen_model.build_screen(self.page, self.board, self.texts,
-                                         self.records.best, log=log)
+                                         self.records.best, log=log,
+                                         daily=self.records.data["daily"],
+                                         base=self.host.page_base())
 
     def render(self) -> None:
         """Write the regions that changed, tell the live region any news, then settle

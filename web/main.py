@@ -241,6 +241,11 @@ class DomHost:
     def now_iso(self):
         return str(window.Date.new().toISOString())
 
+    def local_date(self):
+        """The player's calendar day (local time zone) as YYYY-MM-DD."""
+        d = window.Date.new()
+        return f"{int(d.getFullYear()):04d}-{int(d.getMonth()) + 1:02d}-{int(d.getDate()):02d}"
+
     def page_base(self):
         loc = window.location
         return f"{loc.origin}{loc.pathname}{loc.search}"

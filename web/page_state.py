@@ -88,13 +88,14 @@ class NewGameDialog:
 
     first: bool = False
     count: int = 1
-    names: list[str] = field(default_factory=list)
+    names: list[str | None] = field(default_factory=list)  # None: the seat's default name
     seats: list[str] = field(default_factory=lambda: [HUMAN] * 4)
     start: str = "0"  # a seat number or "r" (random)
     nine: bool = False
     scenario: str = ""
     seed: str = ""
     error: str | None = None
+    notice: str | None = None  # e.g. why the link this visit came with cannot be opened
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,25 @@ class ConfirmLinkDialog:
     options: Options
     beat: int | None = None
     seats: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConfirmDailyDialog:
+    """The daily challenge of ``day`` (YYYY-MM-DD) was asked for while a game was in
+    progress: start it only if the player says so."""
+
+    day: str
+
+
+@dataclass(frozen=True)
+class StatsDialog:
+    """The statistics page: a snapshot of the history and records when it was opened,
+    and the blob URL of their JSON export."""
+
+    results: tuple[Any, ...]  # game_stats.GameResult, oldest first
+    records: dict[str, Any]
+    export_url: str | None
+    export_name: str
 
 
 @dataclass
@@ -126,12 +146,15 @@ class ExportDialog:
     url: str | None
 
 
-Dialog = NewGameDialog | RulesDialog | ConfirmLinkDialog | ShareDialog | ExportDialog
+Dialog = (NewGameDialog | RulesDialog | ConfirmLinkDialog | ConfirmDailyDialog | ShareDialog
+          | ExportDialog | StatsDialog)
 
 DIALOG_KINDS: dict[type, str] = {
     NewGameDialog: "newgame",
     RulesDialog: "rules",
     ConfirmLinkDialog: "confirm_link",
+    ConfirmDailyDialog: "confirm_daily",
+    StatsDialog: "stats",
     ShareDialog: "share",
     ExportDialog: "export",
 }
@@ -202,6 +225,7 @@ class PageState:
     hint: HintResult | None = None
     review: ReviewProgress | None = None
     previous_best: int | None = None
+    daily_copied: bool | None = None  # the daily result line: copied, failed, not yet
     narration: Narration | None = None  # the live region's latest news
 
     def seat_kind(self, seat: int) -> str:

@@ -5,7 +5,11 @@
   and the game goes on in memory. It writes the save only over the text it last wrote
   or read (``write_save``), keeps unreadable saves aside, and stores the settings and
   the computer seats of the saved game.
-- ``Records``: the solo records (best score per scenario, levels reached, scenarios met).
+- ``Records``: the solo records (best score per scenario, levels reached, scenarios met,
+  the best score of each daily challenge).
+- ``History``: every finished game (``game_stats.GameResult``), versioned JSON read by the
+  total ``game_stats.read_history``; a history that cannot be read in full is kept aside
+  (like a broken save) and the page goes on with what could be read.
 - ``TabLock``: one tab at a time may move (Web Locks in ``DomHost``).
 
 Nothing here imports the browser, so it runs under CPython with a fake host.
@@ -18,10 +22,12 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
+from game_stats import GameResult, HistoryError, game_key, history_json, read_history
 from page_state import COMPUTER_LEVELS
 from screen import read_summary
 
 from skyline import Board, Options
+from skyline.daily import daily_day
 
 KEY_SAVE = "skyline.save"
 KEY_SETTINGS = "skyline.settings"
@@ -29,6 +35,8 @@ KEY_RECORDS = "skyline.records"
 KEY_BROKEN = "skyline.save.broken."
 KEY_PROBE = "skyline.probe"
 KEY_SEATS = "skyline.seats"
+KEY_HISTORY = "skyline.history"
+KEY_HISTORY_BROKEN = "skyline.history.broken."
 
 
 class SaveWrite(Enum):
@@ -160,11 +168,12 @@ class Store:
 
 
 class Records:
-    """Solo records: best score per scenario slot ("-" = none), levels, scenarios met."""
+    """Solo records: best score per scenario slot ("-" = none), levels, scenarios met,
+    and per daily challenge (``daily``: day -> {"best", "plays"})."""
 
     def __init__(self) -> None:
         self.data: dict[str, Any] = {"v": 1, "best": {}, "levels": {}, "scenarios": {},
-                                     "seen": []}
+                                     "daily": {}, "seen": []}
 
     @property
     def best(self) -> dict[str, Any]:
@@ -179,7 +188,7 @@ class Records:
         except ValueError:
             return
         if isinstance(data, dict) and data.get("v") == 1:
-            for key in ("best", "levels", "scenarios"):
+            for key in ("best", "levels", "scenarios", "daily"):
                 if isinstance(data.get(key), dict):
                     self.data[key] = data[key]
             if isinstance(data.get("seen"), list):
@@ -189,7 +198,7 @@ class Records:
         """Count a finished solo game once. Returns (counted, previous best)."""
         if not board.is_game_over() or not board.state.solo:
             return False, None
-        game_id = f"{board.options.seed}|{board.options.scenario}|{len(board.actions)}"
+        game_id = game_key(board)
         if game_id in self.data["seen"]:
             return False, None
         info = read_summary(board.state)
@@ -205,9 +214,63 @@ class Records:
         if info.scenario and info.scenario_met:
             done = self.data["scenarios"]
             done[info.scenario] = done.get(info.scenario, 0) + 1
+        day = daily_day(board.options)
+        if day is not None:
+            row = self.data["daily"].get(day.isoformat())
+            row = dict(row) if isinstance(row, dict) else {}
+            old = row.get("best")
+            row["best"] = points if not isinstance(old, int) or points > old else old
+            plays = row.get("plays")
+            row["plays"] = (plays if isinstance(plays, int) else 0) + 1
+            self.data["daily"][day.isoformat()] = row
         self.data["seen"] = (self.data["seen"] + [game_id])[-50:]
         store.set(KEY_RECORDS, json.dumps(self.data))
         return True, previous if isinstance(previous, int) else None
+
+    def daily_best(self, day: str) -> int | None:
+        row = self.data["daily"].get(day)
+        best = row.get("best") if isinstance(row, dict) else None
+        return best if isinstance(best, int) else None
+
+
+class History:
+    """Every finished game, oldest first (``game_stats``), stored under ``KEY_HISTORY``.
+
+    ``load`` reads it with the total reader; a history that cannot be read in full is
+    copied to ``skyline.history.broken.<time>`` and the readable entries go on (the
+    clean history is written back only once the copy is safe). ``append`` adds a game
+    once (by its key) and stores the whole history; if the store refuses (full,
+    blocked) the history lives on in memory for this session and ``Store`` reports it."""
+
+    def __init__(self) -> None:
+        self.results: list[GameResult] = []
+        self.problem: HistoryError | None = None
+        self.broken_key: str | None = None
+        self.held = False  # a damaged history could not be kept aside: never write over it
+
+    def load(self, store: Store) -> None:
+        raw = store.get(KEY_HISTORY)
+        if raw is None:
+            return
+        self.results, self.problem = read_history(raw)
+        if self.problem is None:
+            return
+        key = KEY_HISTORY_BROKEN + store.host.now_iso().replace(":", "-")
+        store.broken[key] = raw
+        self.broken_key = key
+        if store.set(key, raw):
+            store.set(KEY_HISTORY, history_json(self.results))
+        else:
+            self.held = True
+
+    def append(self, result: GameResult, store: Store) -> bool:
+        """Add a finished game (once); returns whether it was new."""
+        if any(r.id == result.id for r in self.results[-50:]):
+            return False
+        self.results.append(result)
+        if not self.held:
+            store.set(KEY_HISTORY, history_json(self.results))
+        return True
 
 
 class TabLock:
