@@ -361,17 +361,19 @@ def test_live_region_narrates_rolls_computer_moves_and_the_end(app_page: Page) -
     page.evaluate(HOLD_PACE)
     page.click("#btn-new")
     page.select_option("#dlg-first", "2")
+    page.fill("#ng-name0", "Ann")
+    page.fill("#ng-name1", "Robo")
     page.select_option("#ng-seat1", "beginner")
     page.select_option("#ng-start", "0")
     page.fill("#ng-seed", "live1")
     page.click("#ng-start-btn")
-    assert announced(page).startswith("New game. Round 1 of 9: Player 1's turn.")
+    assert announced(page).startswith("New game. Round 1 of 9: Ann's turn.")
     region.evaluate("e => { window.__announceNode = e; }")
     take(page, "GUP")
     page.click("#act-roll")
     faces = [d["label"] for d in dice(page)]
     text = announced(page)
-    assert text.startswith("Player 1 rolls ")
+    assert text.startswith("Ann rolls ")
     words = page.evaluate(
         "() => [...document.querySelectorAll('#log li')].map(li => li.innerText)"
     )
@@ -387,11 +389,11 @@ def test_live_region_narrates_rolls_computer_moves_and_the_end(app_page: Page) -
     page.click("#act-build")
     resolve_rest(page, lambda element_id: page.click(f"#{element_id}"))
     page.click("#act-end")
-    assert "Player 2's turn" in announced(page)
+    assert "Robo's turn" in announced(page)
     page.wait_for_function("window.__held.length > 0")
     page.evaluate(STEP_HELD)
     page.wait_for_function(
-        "document.getElementById('announce').innerText.startsWith('Player 2 takes')"
+        "document.getElementById('announce').innerText.startsWith('Robo takes')"
     )
     page.evaluate(RELEASE_HELD)
     # the end of the game: the last action's words and the result
