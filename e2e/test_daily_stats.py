@@ -9,7 +9,7 @@ import json
 import random
 from pathlib import Path
 
-from board_helpers import dice, play_policy, record, take
+from board_helpers import dice, play_policy, record, saved, stored_raw, take
 from playwright.sync_api import Page
 
 from skyline import Board, Options, Phase
@@ -116,17 +116,17 @@ def test_daily_challenge_and_statistics_en(app_page: Page, site_url: str, wait_r
     assert saved_seed(page) == f"daily-{today}"
     assert not Board.from_record(record(page)).actions
     take(page, "G")
-    before = page.evaluate("localStorage.getItem('skyline.save')")
+    before = stored_raw(page)
     # another day's link while a game is in progress asks first
     page.goto(f"{site_url}#daily?d=2026-12-01")
     page.locator("[data-testid=dialog-confirm_daily]").wait_for()
     page.click("#daily-keep")
-    assert page.evaluate("localStorage.getItem('skyline.save')") == before
+    assert stored_raw(page) == before
     # a bad date is refused in words, the game untouched
     page.goto(f"{site_url}#daily?d=2026-02-30")
     assert "The date in the link is not a valid calendar day." in notice(
         page, "notice.bad_daily").inner_text()
-    assert page.evaluate("localStorage.getItem('skyline.save')") == before
+    assert stored_raw(page) == before
     page.goto(f"{site_url}#daily?d=2026-12-01")
     page.click("[data-action=daily-accept]")
     assert saved_seed(page) == "daily-2026-12-01" and len(dice(page)) == 0
@@ -185,6 +185,6 @@ def test_daily_challenge_and_statistics_de(app_page: Page, site_url: str, wait_r
 
 
 def saved_seed(page: Page) -> str:
-    raw = json.loads(page.evaluate("localStorage.getItem('skyline.save')"))
+    raw = saved(page)
     head = raw["game"]["record"].split("|", 1)[0]
     return next(p.split("=", 1)[1] for p in head.split() if p.startswith("seed="))

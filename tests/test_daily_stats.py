@@ -21,6 +21,7 @@ from web_fakes import FakeHost, make_page
 from skyline import Board, Options, Phase
 from skyline.bots import BOTS
 from skyline.daily import daily_options, daily_result
+from skyline.games import game_key
 
 LANGS = ("en", "de")
 DAY = "2026-12-01"
@@ -138,10 +139,10 @@ def test_bad_daily_links_are_refused_in_the_players_language(lang, fragment, cod
     c.handle("click", "take", "0")
     c.handle("click", "take", "1")
     c.handle("click", "take", "2")
-    record, saved = c.board.record(), host.storage["skyline.save"]
+    record, saved = c.board.record(), host.storage[game_key(c.entry.id)]
     c.handle("hashchange", None, fragment)
     t = texts(lang).t
-    assert c.board.record() == record and host.storage["skyline.save"] == saved
+    assert c.board.record() == record and host.storage[game_key(c.entry.id)] == saved
     assert c.page.dialog is None
     s = c.screen()
     assert_translated(s, lang)

@@ -45,6 +45,11 @@ class FakeHost:
         self.clock = 0
         self.today = "2026-12-01"  # local_date(); a test may change it
         self.downloads: list[str] = []  # texts offered as downloads (download_url)
+        self.files: list[tuple[str, str]] = []  # (file name, text) saved by download()
+        self.shared: list[str] = []
+        self.share_ok: bool | None = None  # None: no share sheet (navigator.share missing)
+        self.qr_ok = True
+        self.tz = 0
 
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
@@ -70,6 +75,28 @@ class FakeHost:
         if self.fail_set:
             raise self.fail_set("full")
         self.storage[key] = value
+
+    def storage_keys(self) -> list[str]:
+        if self.fail_get:
+            raise self.fail_get("blocked")
+        return list(self.storage)
+
+    def tz_minutes(self) -> int:
+        return self.tz
+
+    def download(self, filename: str, text: str) -> None:
+        self.files.append((filename, text))
+
+    def can_share(self) -> bool:
+        return self.share_ok is not None
+
+    def share(self, text: str, title: str, done: Callable[[bool], None]) -> None:
+        self.shared.append(text)
+        done(bool(self.share_ok))
+
+    def load_qr(self, done: Callable[[bool], None]) -> None:
+        """segno is installed for the tests (the page loads its wheel on demand)."""
+        done(self.qr_ok)
 
     def storage_remove(self, key: str) -> None:
         if self.fail_get:

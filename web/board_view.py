@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
+import games_ui
 import rules_panel
 import stats_ui
 from screen import DieView, Game, NewGameView, PlayerView, Screen
@@ -112,6 +113,7 @@ def topbar(s: Screen) -> str:
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'
         f'<div class="status">{status}</div>'
         '<nav class="tools">'
+        f'<button type="button" id="btn-games" data-action="games">{esc(L["btn.games"])}</button>'
         f'<button type="button" id="btn-new" data-action="newgame">{esc(L["btn.new_game"])}</button>'
         f'<button type="button" id="btn-share" data-action="share">{esc(L["btn.share"])}</button>'
         f'<button type="button" id="btn-daily" data-action="daily">{esc(L["btn.daily"])}</button>'
@@ -165,6 +167,13 @@ def turn_panel(s: Screen, g: Game) -> str:
             f'<button type="button" id="act-cancel" class="cancel" data-action="cancel" '
             f'aria-keyshortcuts="Escape">{esc(s.labels["btn.cancel_choice"])}</button>'
         )
+    if g.replay is not None:
+        parts.insert(0, games_ui.render_replay(g.replay))
+        if not turn.over:
+            parts.append(tray(s, turn.tray, turn.open_slots))
+        return "".join(parts)
+    if g.corr is not None:
+        parts.append(games_ui.render_corr(g.corr))
     if not turn.over:
         parts.append(tray(s, turn.tray, turn.open_slots))
         parts.append(action_bar(s, g))
@@ -507,6 +516,8 @@ def dialog(s: Screen) -> str:
         body = stats_ui.render_confirm_daily(d)
     elif kind == "stats":
         body = stats_ui.render_stats(d)
+    elif kind in ("games", "send", "claim"):
+        body = games_ui.render_dialog(d)
     else:
         body = export_box(s, d)
     closable = not (kind == "newgame" and d.first)

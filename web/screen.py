@@ -28,18 +28,23 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+import games_ui
 from i18n import Texts
 from page_state import (
     COMPUTER_LEVELS,
+    FRIEND,
     HUMAN,
     BuildChoice,
+    ClaimDialog,
     ConfirmDailyDialog,
     ConfirmLinkDialog,
     DemolishChoice,
     ExportDialog,
+    GamesDialog,
     NewGameDialog,
     PageState,
     RulesDialog,
+    SendDialog,
     ShareDialog,
     StatsDialog,
     dialog_kind,
@@ -84,7 +89,8 @@ GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
 
 # Static words of the page chrome the view shows as they are (no parameters).
 LABEL_KEYS = (
-    "app.title", "btn.new_game", "btn.share", "btn.rules", "btn.lang_label", "btn.lang",
+    "app.title", "btn.games", "btn.new_game", "btn.share", "btn.rules", "btn.lang_label",
+    "btn.lang",
     "btn.dismiss", "btn.cancel_choice", "btn.close", "btn.cancel", "tray.label", "tray.empty",
     "actions.label", "yard.title", "district.title", "district.empty", "skyline.empty",
     "player.start", "player.to_move", "player.points_short", "score.title", "score.player",
@@ -319,7 +325,8 @@ class ExportView:
 
 
 DialogView = (NewGameView | RulesView | ConfirmLinkView | ConfirmDailyView | ShareView
-              | ExportView | StatsView)
+              | ExportView | StatsView | games_ui.GamesView | games_ui.SendView
+              | games_ui.ClaimView)
 
 
 @dataclass(frozen=True)
@@ -410,6 +417,8 @@ class Game:
     review: ReviewView | None
     scenario: ScenarioView | None = None
     daily: DailyView | None = None  # a daily challenge (skyline.daily): banner, result line
+    replay: games_ui.ReplayView | None = None  # a replay is shown (web/games_ui.py)
+    corr: games_ui.CorrView | None = None  # a game with friends elsewhere
 
 
 @dataclass(frozen=True)
@@ -601,10 +610,18 @@ def player_names(page: PageState, names, texts: Texts, kinds=None) -> tuple[str,
 
 
 def computer_turn(page: PageState, board: Board | None) -> bool:
-    """A computer seat is to move in a game not over."""
+    """A computer seat is to move in a game not over (never during a replay)."""
+    return (
+        board is not None and board.state.phase is not Phase.OVER and page.replay is None
+        and page.seat_kind(board.state.seat) in COMPUTER_LEVELS
+    )
+
+
+def friend_turn(page: PageState, board: Board | None) -> bool:
+    """A friend elsewhere is to move: this device refuses moves until a link comes."""
     return (
         board is not None and board.state.phase is not Phase.OVER
-        and page.seat_kind(board.state.seat) != HUMAN
+        and page.seat_kind(board.state.seat) == FRIEND
     )
 
 
@@ -612,8 +629,12 @@ def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]
     """Each game command: (enabled, reason key when disabled), from the legal actions."""
     state = board.state
     phase = state.phase
+    if page.replay is not None:
+        return {name: (False, "why.replay") for name in GAME_COMMANDS}
     if computer_turn(page, board):
         return {name: (False, "why.computer") for name in GAME_COMMANDS}
+    if friend_turn(page, board):
+        return {name: (False, "why.friend") for name in GAME_COMMANDS}
     alive = {d.id for d in state.dice}
     sel = tuple(sorted(page.selected & alive))
     out: dict[str, tuple[bool, str | None]] = {}
@@ -658,12 +679,16 @@ def prompt_key(page: PageState, board: Board, t: Callable[..., str] | None = Non
     """The prompt's string-table key and parameters (``t`` fills in the reasons why
     nothing can be built; ``names``: the names as shown)."""
     state = board.state
+    if page.replay is not None:
+        return "replay.prompt", {}
     if state.phase is Phase.OVER:
         return "prompt.over", {}
     if isinstance(page.choice, BuildChoice):
         return "prompt.choose_tower", {}
     if isinstance(page.choice, DemolishChoice):
         return "prompt.choose_demolish", {}
+    if page.seat_kind(state.seat) == FRIEND:
+        return "prompt.friend", {"name": state.player.name}
     if page.seat_kind(state.seat) != HUMAN:
         return "prompt.waiting", {"name": names[state.seat] if names else state.player.name}
     if state.phase is Phase.TAKE:
@@ -684,7 +709,7 @@ def can_take_yard(page: PageState, board: Board) -> bool:
     state = board.state
     return (
         state.phase is Phase.TAKE and page.choice is None and len(page.takes) < 3
-        and page.seat_kind(state.seat) == HUMAN
+        and page.seat_kind(state.seat) == HUMAN and page.replay is None
     )
 
 
@@ -693,6 +718,7 @@ def can_take_district(page: PageState, board: Board) -> bool:
     return (
         not state.solo and state.phase is Phase.TAKE and page.choice is None
         and bool(state.district) and page.seat_kind(state.seat) == HUMAN
+        and page.replay is None
     )
 
 
@@ -700,6 +726,7 @@ def can_hint(page: PageState, board: Board | None) -> bool:
     return (
         board is not None and board.state.phase is not Phase.OVER
         and page.seat_kind(board.state.seat) == HUMAN and page.choice is None
+        and page.replay is None
     )
 
 
@@ -1064,14 +1091,24 @@ def _review(page: PageState, board: Board, t, lang: str) -> ReviewView | None:
     return ReviewView(True, None, accuracy, rows)
 
 
-def _seat_options(t, current: str) -> tuple[Option, ...]:
+def _seat_options(t, current: str, friend: bool = False) -> tuple[Option, ...]:
     opts = [(HUMAN, t("seat.human"))] + [(lv, t("seat.bot." + lv)) for lv in COMPUTER_LEVELS]
+    if friend:
+        opts.append((FRIEND, t("seat.friend")))
     return tuple(Option(v, label, v == current) for v, label in opts)
 
 
-def _dialog(page: PageState, texts: Texts) -> DialogView | None:
+def _dialog(page: PageState, texts: Texts, board: Board | None = None,
+            games: tuple = (), current: str | None = None,
+            can_share: bool = False) -> DialogView | None:
     t = texts.t
     d = page.dialog
+    if isinstance(d, GamesDialog):
+        return games_ui.games_view(page, d, games, current, texts)
+    if isinstance(d, SendDialog) and board is not None:
+        return games_ui.send_view(d, board, texts, can_share)
+    if isinstance(d, ClaimDialog):
+        return games_ui.claim_view(d, texts)
     if isinstance(d, NewGameDialog):
         count_options = tuple(
             Option(str(n), t("newgame.count_solo") if n == 1 else t("newgame.count_n", n=n),
@@ -1081,7 +1118,7 @@ def _dialog(page: PageState, texts: Texts) -> DialogView | None:
         shown = player_names(PageState(), d.names[:d.count], texts, d.seats[:d.count])
         names = tuple(
             NameField(i, t("newgame.name_label", n=i + 1), shown[i],
-                      t("seat.label", n=i + 1), _seat_options(t, d.seats[i]))
+                      t("seat.label", n=i + 1), _seat_options(t, d.seats[i], d.count > 1))
             for i in range(d.count)
         )
         start = scenario = None
@@ -1141,6 +1178,9 @@ def build_screen(
     events: list[dict] | None = None,
     daily: Mapping[str, Any] | None = None,
     base: str = "",
+    games: tuple = (),
+    current: str | None = None,
+    can_share: bool = False,
 ) -> Screen:
     """Everything the player sees and may do.
 
@@ -1148,7 +1188,10 @@ def build_screen(
     ``daily``: the records of the daily challenges (day -> {"best", "plays"}); ``base``:
     the page's address, for the daily challenge's link;
     ``log``: the translated game log if the caller keeps one cached, else it is made
-    from ``events`` (the engine's ``Board.log()`` when not given)."""
+    from ``events`` (the engine's ``Board.log()`` when not given); ``games``: the game
+    list's entries in the order shown, ``current`` the open one's id (game-list dialog);
+    ``can_share``: the browser has a share sheet. During a replay (``page.replay``)
+    ``board`` is the replayed game at its step."""
     t = texts.t
     lang = texts.lang
     labels = Labels(lang, MappingProxyType({k: t(k) for k in LABEL_KEYS}))
@@ -1187,6 +1230,8 @@ def build_screen(
             review=_review(page, board, t, lang),
             scenario=scenario_view(t, state),
             daily=daily_view(page, board, t, base, _daily_best(daily, board)),
+            replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
+            corr=games_ui.corr_view(page, board, texts),
         )
         announce = _announce(page, board, t, names, game.scoring)
     return Screen(
@@ -1195,7 +1240,7 @@ def build_screen(
         labels=labels,
         status=_status(page, board, t, names) if board is not None else None,
         notices=_notices(page, t, names),
-        dialog=_dialog(page, texts),
+        dialog=_dialog(page, texts, board, games, current, can_share),
         game=game,
         announce=announce,
         announce_seq=page.narration.seq if announce and page.narration is not None else 0,
