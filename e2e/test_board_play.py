@@ -132,7 +132,7 @@ def test_pass_and_play_district_abandon_demolish(app_page: Page) -> None:
     log = page.locator("[data-testid=log]").inner_text()
     assert "Ann abandons" in log
     assert "Bob takes the abandoned district (5 dice)." in log
-    assert "Bob uses a" in log and "to demolish: unfinished mid-rise, 1 high." in log
+    assert "Bob demolishes with a" in log and ": unfinished mid-rise, 1 high." in log
     assert "Round 1 is over." in log
     board = Board.from_record(record(page))
     assert [str(a) for a in board.actions][-1] == "e"
@@ -152,7 +152,8 @@ def test_unavailable_commands_stay_visible_and_greyed(app_page: Page) -> None:
     roll = page.locator("#act-roll")
     assert roll.get_attribute("title") == "Take three dice or the abandoned district first."
     reason = page.locator("#" + roll.get_attribute("aria-describedby"))
-    assert reason.inner_text() == "Take three dice or the abandoned district first."
+    # the visible reason line names the greyed commands, then the reason
+    assert reason.inner_text().endswith(": Take three dice or the abandoned district first.")
     assert page.get_by_role("button", name="Roll").is_disabled()
 
     new_game(page, ("Ann", "Bob"), seed="grey1")
