@@ -225,6 +225,8 @@ def test_rules_readable_before_python_german_cold(
         page.locator("#boot-rules #dlg-close").click()
         assert page.locator("#boot-rules").is_hidden()
         page.locator("#dialog [data-testid=dialog-newgame]").wait_for()
+        assert page.evaluate(
+            "document.querySelector('#dialog dialog').contains(document.activeElement)")
         assert page.locator("[data-testid=dialog-rules]").count() == 0
     finally:
         ctx.close()

@@ -157,6 +157,11 @@ function closeRules() {
   rulesHost.querySelector("dialog")?.close();
   rulesHost.replaceChildren();
   rulesHost.hidden = true;
+  // back to the live dialog under them (the welcome dialog), if any
+  const under = document.querySelector("#dialog dialog[open]");
+  if (under && !under.contains(document.activeElement)) {
+    under.querySelector("#dlg-first, input, select, button")?.focus();
+  }
 }
 async function openRules() {
   let html = "";
@@ -207,7 +212,18 @@ for (const button of document.querySelectorAll("[data-boot-rules]")) {
 }
 function handOverRules() {
   if (rulesHost.hidden) return;
-  if (document.getElementById("dialog")?.childElementCount) return; // stays on top
+  if (document.getElementById("dialog")?.childElementCount) {
+    // A live dialog opened (showModal) over them: put the rules back on top, where the
+    // player was reading; the live dialog is there when they are closed.
+    const native = rulesHost.querySelector("dialog");
+    if (native?.open) {
+      const top = native.scrollTop;
+      native.close();
+      native.showModal();
+      native.scrollTop = top;
+    }
+    return;
+  }
   const top = rulesScroller()?.scrollTop || 0;
   closeRules();
   document.getElementById("btn-rules")?.click();
