@@ -11,7 +11,10 @@ Steps:
 4. cut Pyodide's standard library down to the modules the page and the engine import
    (``scripts/stdlib_modules.txt``, made by ``scripts/stdlib_modules.py``) and write a
    small interpreter module (``loader-<hash>.mjs``) that boots Pyodide with it and with
-   an inline lock file listing no packages (no ``pyodide-lock.json`` download),
+   an inline lock file listing no packages (no ``pyodide-lock.json`` download); the cut
+   library is compiled to bytecode by Pyodide itself under Node (``compile_pyc.mjs``;
+   ``--no-bytecode`` ships the sources); the QR code library's extra modules go to
+   ``dist/qr/stdlib.zip`` (fetched on demand),
 5. prerender the rules dialog per language (``dist/rules/<lang>.html``, the page's own
    web/ modules run under CPython) for web/boot.js to open before Python is ready,
 6. write ``dist/pyscript.json`` (``web/pyscript.json`` plus that interpreter and
@@ -20,9 +23,9 @@ Steps:
    with the precache list and a cache name derived from a content hash of every
    precached file).
 
-Only Python + pip + npm are needed; nothing is fetched from a CDN, ever.
-Usage: ``python scripts/build.py [--out DIST] [--full-stdlib]`` (``--full-stdlib``:
-Pyodide's whole standard library, for ``scripts/stdlib_modules.py``).
+Only Python + pip + npm (Node) are needed; nothing is fetched from a CDN, ever.
+Usage: ``python scripts/build.py [--out DIST] [--full-stdlib] [--no-bytecode]``
+(``--full-stdlib``: Pyodide's whole standard library, for ``scripts/stdlib_modules.py``).
 """
 
 from __future__ import annotations
@@ -237,6 +240,7 @@ def copy_pyodide(
         return rel, py_mm, "pyodide.mjs"
     stdlib = trim_stdlib(src / "python_stdlib.zip", read_stdlib_modules())
     if bytecode:
+        log("compiling the standard library to bytecode (Pyodide in Node)")
         stdlib = compile_bytecode(stdlib, STDLIB_RUNTIME_PATH)
     stdlib_name = f"stdlib-{sha256(stdlib)[:12]}.zip"
     (dst / stdlib_name).write_bytes(stdlib)
@@ -268,7 +272,6 @@ export function loadPyodide(options = {}) {
 
 # Where the archives' files live inside Pyodide (for the code objects' file names).
 STDLIB_RUNTIME_PATH = "/lib/python314.zip"
-SITE_PACKAGES_PATH = "/lib/python3.14/site-packages"
 COMPILE_PYC = ROOT / "scripts" / "compile_pyc.mjs"
 
 
@@ -482,12 +485,9 @@ def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
     out.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         wheel = build_wheel(Path(tmp))
-        if bytecode:
-            log("compiling the wheel and the standard library to bytecode (Pyodide in Node)")
-            (out / wheel.name).write_bytes(
-                compile_bytecode(wheel.read_bytes(), SITE_PACKAGES_PATH))
-        else:
-            shutil.copy2(wheel, out / wheel.name)
+        # The wheel stays source: as bytecode it doubles (89 -> 187 KB) for a saving
+        # lost in the noise here (README, "Start-up"); compile_pyc.mjs handles wheels.
+        shutil.copy2(wheel, out / wheel.name)
     data = copy_package_data(out)
     py_files = copy_web(out)
     copy_qr_wheel(out)
