@@ -201,15 +201,21 @@ def _subsets(state: GameState, dice: Sequence[Die]) -> list[tuple[Die, ...]]:
 # --------------------------------------------------------------------------- options
 
 
-def expert_options(state: GameState) -> list[ExpertOption]:
+def expert_options(state: GameState, baseline: bool = False) -> list[ExpertOption]:
     """Every choice the expert considers at this decision, best (highest utility) first.
 
-    Ties keep the solver's order. ``[]`` when the game is over."""
+    Ties keep the solver's order. ``[]`` when the game is over. With 2-4 players the
+    choices come from :mod:`skyline.table_expert` (utility: the chance of winning), unless
+    ``baseline`` asks for the earlier heuristics (the ``expert1`` bot)."""
     phase = state.phase
     if phase is Phase.OVER:
         return []
-    pos = position(state)
     multi = not state.solo
+    if multi and not baseline:
+        from .table_expert import table_options
+
+        return [ExpertOption(o.action, o.value, o.win, False) for o in table_options(state)]
+    pos = position(state)
     if phase is Phase.TAKE:
         out = [ExpertOption(_to_engine(state, (), o.action), o.value, o.value, o.exact)
                for o in sv.turn_options(pos)]
@@ -344,6 +350,21 @@ def expert_bot(state: GameState, rng: random.Random) -> Action:
         if state.phase is Phase.OVER:
             raise ValueError("the game is over")
         # nothing to decide (should not happen: the engine skips such states)
+        from .core import legal_actions
+
+        return legal_actions(state)[0]
+    return options[0].action
+
+
+@register("expert1")
+def expert1_bot(state: GameState, rng: random.Random) -> Action:
+    """The expert's earlier play with 2-4 players (solo value search plus hand-set
+    district, abandon and end-trigger heuristics), kept as a benchmark baseline; solo it
+    is the expert. Not offered in the page."""
+    options = expert_options(state, baseline=True)
+    if not options:
+        if state.phase is Phase.OVER:
+            raise ValueError("the game is over")
         from .core import legal_actions
 
         return legal_actions(state)[0]
