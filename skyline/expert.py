@@ -47,7 +47,6 @@ from itertools import combinations
 from typing import Any
 
 from . import solo_value as sv
-from .bots import register
 from .core import (
     Abandon,
     Action,
@@ -63,10 +62,12 @@ from .core import (
     Roll,
     Take,
     TakeDistrict,
+    action_class,
     apply_action,
     new_game,
     score,
 )
+from .registry import register
 
 __all__ = ["ABANDON_COST", "EXTRA_DIE", "ExpertOption", "expert_bot", "expert_options",
            "grade", "hint", "position", "review"]
@@ -146,7 +147,7 @@ def _to_engine(state: GameState, dice: Sequence[Die], action: tuple) -> Action:
     """The engine action for a solver action over ``dice`` (a subset of the active dice)."""
     verb = action[0]
     if verb == "take":
-        return Take(tuple(sorted(DieType.from_letter(x) for x in action[1])))
+        return Take(tuple(DieType.from_letter(x) for x in action[1]))
     if verb == "end":
         return EndTurn()
     if verb == "reroll":
@@ -254,17 +255,18 @@ def expert_options(state: GameState, baseline: bool = False) -> list[ExpertOptio
         out = [_end_trigger(state, o) for o in out]
     if not out:  # solo, nothing resolvable: the engine ends the turn by itself
         return []
-    return _ranked(_unique(out))
+    return _ranked(_unique(state, out))
 
 
 def _ranked(options: list[ExpertOption]) -> list[ExpertOption]:
     return sorted(options, key=lambda o: -o.utility)
 
 
-def _unique(options: list[ExpertOption]) -> list[ExpertOption]:
-    seen: dict[str, ExpertOption] = {}
+def _unique(state: GameState, options: list[ExpertOption]) -> list[ExpertOption]:
+    """One option per class of equivalent actions (the best utility)."""
+    seen: dict[object, ExpertOption] = {}
     for o in options:
-        key = str(o.action)
+        key = action_class(state, o.action)
         if key not in seen or o.utility > seen[key].utility:
             seen[key] = o
     return list(seen.values())
@@ -391,26 +393,17 @@ def hint(state: GameState, top: int = 3) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- review
 
 
-def _option_key(state: GameState, action: Action) -> tuple:
-    """What makes two actions the same choice: the kinds of dice involved and the targets."""
-    by_id = {d.id: d for d in state.dice}
-    if isinstance(action, Take):
-        return ("take", tuple(action.types))
-    if isinstance(action, Roll):
-        return ("roll", tuple(sorted(_kind(by_id[i]) for i in action.dice)))
-    if isinstance(action, EndTurn):
-        return ("end",)
-    player = state.player
-    if isinstance(action, Build):
-        target = None if action.column is None else tuple(player.columns[action.column])
-        return ("build", _kind(by_id[action.die]), target)
-    if isinstance(action, Demolish):
-        if action.completed:
-            target = ("tile", player.buildings[action.index].height)
-        else:
-            target = ("col", *player.columns[action.index])
-        return ("demolish", _kind(by_id[action.die]), target)
-    return ("other", str(action))
+def _solver_view(state: GameState, action: Action) -> Action:
+    """``action`` as the solver sees it: it tells completed tiles apart only by height,
+    so demolishing a tile is the same choice as demolishing the first tile of its height
+    (the one :func:`expert_options` names)."""
+    if isinstance(action, Demolish) and action.completed:
+        tiles = state.player.buildings
+        if 0 <= action.index < len(tiles):
+            height = tiles[action.index].height
+            first = next(i for i, b in enumerate(tiles) if b.height == height)
+            return Demolish(action.die, first, True)
+    return action
 
 
 def grade(state: GameState, action: Action) -> dict[str, Any] | None:
@@ -422,8 +415,8 @@ def grade(state: GameState, action: Action) -> dict[str, Any] | None:
     ranked = expert_options(state)
     if not ranked:
         return None
-    want = _option_key(state, action)
-    chosen = next((o for o in ranked if _option_key(state, o.action) == want), None)
+    want = action_class(state, _solver_view(state, action))
+    chosen = next((o for o in ranked if action_class(state, o.action) == want), None)
     best = ranked[0]
     chosen_value = chosen.value if chosen is not None else best.value
     return {

@@ -1,13 +1,18 @@
 # ruff: noqa: E501 - HTML templates read better unwrapped
-"""The rules help panel: the rule texts of the seeds (001 English, 003 German) and
-the short help card (000), un-glued into headings and paragraphs. All text lives
-in the string tables under ``rules.*``; this module only gives it structure."""
+"""The rules help panel: the rule texts of the seeds (001 English, 003 German),
+the short help card (000) and the rulebook's solo rules (002), un-glued into
+headings and paragraphs. All text lives in the string tables under ``rules.*``
+(the solo level titles and scenarios under the ``level.*``, ``scenario.*`` and
+``scenario_goal.*`` keys the end screen uses); this module only gives it structure.
+The levels and scenarios listed are the engine's own (SOLO_LEVELS, SCENARIOS)."""
 
 from __future__ import annotations
 
 from html import escape
 
-SECTIONS = ("aim", "setup", "turn", "actions", "heights", "end", "scoring", "app")
+from skyline import SCENARIOS, SOLO_LEVELS
+
+SECTIONS = ("aim", "setup", "turn", "actions", "heights", "end", "scoring", "solo", "app")
 CARD = ("turn", "actions", "heights", "end")
 
 
@@ -23,6 +28,33 @@ def _section(name: str, t, inner: str) -> str:
     return (
         f'<section class="rules-sec" id="rules-{name}" aria-labelledby="rules-{name}-h">'
         f'<h3 id="rules-{name}-h">{esc(t(f"rules.{name}.title"))}</h3>{inner}</section>'
+    )
+
+
+def _solo(t) -> str:
+    """The solo rules: what differs, the levels (points -> title) and the scenarios."""
+    levels = "".join(
+        f'<tr><td class="num">{points}</td><td>{esc(t(f"level.{title}"))}</td></tr>'
+        for points, title in sorted(SOLO_LEVELS)
+    )
+    scenarios = "".join(
+        f'<tr><th scope="row">{esc(t(f"scenario.{s}"))}</th><td>{esc(t(f"scenario_goal.{s}"))}</td></tr>'
+        for s in SCENARIOS
+    )
+    return (
+        _p(t, "rules.solo.body")
+        + f'<h4 id="rules-solo-levels-h">{esc(t("rules.solo.levels.title"))}</h4>'
+        + _p(t, "rules.solo.levels.body")
+        + '<table class="points solo-table" aria-labelledby="rules-solo-levels-h"><thead><tr>'
+        f'<th scope="col">{esc(t("rules.solo.levels.points"))}</th>'
+        f'<th scope="col">{esc(t("rules.solo.levels.level"))}</th>'
+        f"</tr></thead><tbody>{levels}</tbody></table>"
+        + f'<h4 id="rules-solo-scenarios-h">{esc(t("rules.solo.scenarios.title"))}</h4>'
+        + _p(t, "rules.solo.scenarios.body")
+        + '<table class="points solo-table" aria-labelledby="rules-solo-scenarios-h"><thead><tr>'
+        f'<th scope="col">{esc(t("rules.solo.scenarios.scenario"))}</th>'
+        f'<th scope="col">{esc(t("rules.solo.scenarios.goal"))}</th>'
+        f"</tr></thead><tbody>{scenarios}</tbody></table>"
     )
 
 
@@ -84,6 +116,7 @@ def render(c) -> str:
         "heights": _p(t, "rules.heights.body") + table,
         "end": _p(t, "rules.end.body"),
         "scoring": _p(t, "rules.scoring.body"),
+        "solo": _solo(t),
         "app": _p(t, "rules.app.body") + _p(t, "rules.app.keys"),
     }
     sections = "".join(_section(name, t, body[name]) for name in SECTIONS)
