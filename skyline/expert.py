@@ -12,9 +12,12 @@ and maps that choice back to a legal engine action:
   (-> :class:`Demolish`), reroll some dice (-> :class:`Roll`) or end the turn.
 
 Solo, this *is* the optimal policy of the model (the solver's expected value is the
-bot's expected score). With 2-4 players the same machinery values the expert's own
-skyline (its remaining turns are known: one per round, only this one if a 6-high
-building was completed this round), and these heuristics are added:
+bot's expected score). With 2-4 players the expert plays to win: its options come from
+:mod:`skyline.table_expert` (a search over its own turn valued by the chance of
+finishing first). The earlier 2-4 player play stays as the benchmark baseline
+``expert1`` (``expert_options(state, baseline=True)``): the same machinery values the
+expert's own skyline (its remaining turns are known: one per round, only this one if a
+6-high building was completed this round), and these heuristics are added:
 
 * **district**: taking it is weighed against the best yard take; a district of at most
   three dice is never better than choosing those types from the yard; a bigger one is
