@@ -347,8 +347,8 @@ def _end_trigger(state: GameState, option: ExpertOption) -> ExpertOption:
 
 @register("expert")
 def expert_bot(state: GameState, rng: random.Random) -> Action:
-    """Optimal solo play (value table + exact turn search); with more players the same
-    search for its own skyline plus district, abandoning and end-trigger heuristics.
+    """Optimal solo play (value table + exact turn search); with more players a search
+    over its own turn that maximises its chance of winning (:mod:`skyline.table_expert`).
     Deterministic (``rng`` unused)."""
     options = expert_options(state)
     if not options:
