@@ -27,11 +27,12 @@ TABLES = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8")) f
 
 
 class Recorder:
-    """The part of the controller rules_panel.render reads: ``.t`` and ``.texts.lang``.
+    """What rules_panel.render reads of a ``screen.RulesView``: ``.t`` and ``.lang``.
     Records every key asked for."""
 
     def __init__(self, lang: str) -> None:
         self.texts = Texts(TABLES, lang)
+        self.lang = lang
         self.keys: list[str] = []
 
     def t(self, key: str, /, **params: object) -> str:

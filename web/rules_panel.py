@@ -58,8 +58,9 @@ def _solo(t) -> str:
     )
 
 
-def render(c) -> str:
-    t = c.t
+def render(view) -> str:
+    """The rules dialog's body from a ``screen.RulesView`` (``t``: its translated texts)."""
+    t = view.t
     first = ' id="dlg-first"'
     nav = "".join(
         f'<li><button type="button" class="linkish" data-action="rules-goto" data-arg="{name}"'
@@ -121,7 +122,7 @@ def render(c) -> str:
     }
     sections = "".join(_section(name, t, body[name]) for name in SECTIONS)
     return (
-        f'<div class="rules" lang="{esc(c.texts.lang)}" data-testid="rules">'
+        f'<div class="rules" lang="{esc(view.lang)}" data-testid="rules">'
         f'<p class="tagline">{esc(t("rules.tagline"))} <span class="meta">{esc(t("rules.meta"))}</span></p>'
         f'<nav aria-label="{esc(t("rules.nav"))}"><ul class="rules-nav">{nav}</ul></nav>'
         f'<section class="card" id="rules-card" aria-labelledby="rules-card-h">'
