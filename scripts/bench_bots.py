@@ -4,7 +4,7 @@
     python scripts/bench_bots.py [--games 10000] [--duel-games 2000] [--seed bench]
                                  [--bots random,beginner,greedy,expert] [--workers 2]
                                  [--multi 3,4] [--duel expert,expert1,4 ...]
-                                 [--skip-solo] [--skip-duels]
+                                 [--skip-solo] [--skip-duels] [--progress]
 
 * Solo: every bot plays ``--games`` seeded games in each mode (standard, all nine rounds):
   mean, sd, standard error and the share of games reaching each solo level; for the expert
@@ -114,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="one BOT against PLAYERS-1 OPPONENTs (repeatable; replaces the "
                          "default duels)")
     ap.add_argument("--skip-solo", action="store_true")
+    ap.add_argument("--progress", action="store_true",
+                    help="duels: print the win rate over the games done so far (stderr)")
     ap.add_argument("--skip-duels", action="store_true")
     args = ap.parse_args(argv)
     bots = [b for b in args.bots.split(",") if b]
@@ -155,8 +157,14 @@ def main(argv: list[str] | None = None) -> int:
         for bot, opponent, players in duels:
             t0 = time.time()
             jobs = [(bot, opponent, players, args.seed, lo, hi)
-                    for lo, hi in _chunks(args.duel_games, parts, players)]
-            rows = [r for chunk in pool.map(_duel_chunk, jobs) for r in chunk]
+                    for lo, hi in _chunks(args.duel_games, parts * 4, players)]
+            rows = []
+            for chunk in pool.imap(_duel_chunk, jobs):
+                rows.extend(chunk)
+                if args.progress and len(rows) < args.duel_games:
+                    rate, se = duel_stats(rows, players)
+                    print(f"  ... {players}p {bot} vs {opponent}: first {len(rows)} games: "
+                          f"{rate:.1%} (se {se:.1%})", file=sys.stderr, flush=True)
             n = len(rows)
             rate, se = duel_stats(rows, players)
             stats = {
