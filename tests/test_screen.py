@@ -33,7 +33,7 @@ from page_state import (
 )
 from web_fakes import FakeHost, FakeTimer, make_page, tables
 
-from skyline import Board, DieType, Options, Phase, plan_build
+from skyline import Board, DieType, Options, Phase, Roll, plan_build
 from skyline.bots import BOTS
 
 LANGS = ("en", "de")
@@ -214,15 +214,22 @@ def test_tower_choice(lang):
     board = walk(lambda b: b.state.phase is Phase.RESOLVE and tower_selection(b.state), 2,
                  seeds=range(1, 20))
     dice = tower_selection(board.state)
-    c, _, _ = make_page()
+    c, host, _ = make_page()
     c._set_board(board.copy())
     c.page.dialog = None
     c.texts.lang = lang
     for die in dice:
         c.handle("click", "die", str(die))
+    host.focused.clear()
     c.handle("click", "build", None)
     assert isinstance(c.page.choice, BuildChoice)
     s = c.screen()
+    # issue 8 B 8: the first highlighted tower is scrolled into view, once per choice
+    seat = c.board.state.seat
+    first = next(col for p in s.players if p.active for col in p.columns if col.target)
+    assert host.focused.count(f"reveal:col-{seat}-{first.index}") == 1
+    c.render()
+    assert sum(f.startswith("reveal:") for f in host.focused) == 1
     assert s.game.turn.phase == "choose" and s.game.turn.choosing
     assert s.prompt == c.t("prompt.choose_tower")
     assert all(cmd.reason_key == "why.choosing" for cmd in s.commands)
@@ -319,7 +326,7 @@ def test_computer_turn(lang, level):
     t = texts(lang).t
     assert all(cmd.reason_key == "why.computer" and not cmd.enabled for cmd in s.commands)
     assert s.prompt == t("prompt.waiting", name="Robo")
-    assert s.game.bot_bar.text == t("bot.playing", name="Robo", level=t("seat.bot." + level))
+    assert s.game.bot_bar.text == t("bot.playing", name="Robo", level=t("seat.level." + level))
     assert s.game.bot_bar.skip_enabled
     assert not s.game.yard.enabled and not s.game.hint_available
     assert [p.kind for p in s.game.players] == ["human", level]
@@ -559,7 +566,7 @@ def test_hint_and_solo_review(lang):
     c.handle("click", "bot-hint", None)
     s = c.screen()
     assert s.hint is not None and s.hint.best and 1 <= len(s.hint.options) <= 3
-    assert 'data-testid="hint"' in host.html["log"]
+    assert 'data-testid="hint"' in host.html["turn"]  # beside the commands, in view
     for _ in range(3):  # the take is an action: the hint is for the position before it
         c.handle("click", "take", "0")
     assert c.board.actions and c.screen().hint is None
@@ -572,4 +579,71 @@ def test_hint_and_solo_review(lang):
     review = c.screen().review
     assert review.done and review.accuracy and review.rows
     assert all(row.chosen and row.best for row in review.rows)
-    assert 'data-testid="review"' in host.html["log"]
+    html = host.html["players"]
+    assert 'data-testid="review"' in html and 'data-testid="review"' not in host.html["log"]
+    check_compact_review(review, html, c.board)
+
+
+def check_compact_review(review: sm.ReviewView, html: str, board: Board) -> None:
+    """Issue 8 B 11: the review shows the accuracy, the few decisions that cost points
+    (worst first), one cell per round, and every decision only on demand."""
+    lost = [row for row in review.rows if row.lost]
+    assert len(review.costly) == min(len(lost), sm.COSTLY_SHOWN)
+    assert all(row.lost for row in review.costly)
+    losses = [float(row.loss.replace(",", ".")) for row in review.costly]
+    assert losses == sorted(losses, reverse=True)
+    assert not lost or losses[0] == max(float(r.loss.replace(",", ".")) for r in lost)
+    assert [x.round for x in review.rounds] == sorted({row.round for row in review.rows})
+    assert len(review.rounds) == board.state.round
+    assert {x.round for x in review.rounds if x.lost} <= {row.round for row in lost}
+    assert str(len(review.rows)) in review.all_label
+    # the full list sits inside a closed <details>; up front only the costly rows
+    before, details = html.split('<details class="review-all"', 1)
+    assert 'data-testid="review-row"' not in before
+    assert details.count('data-testid="review-row"') == len(review.rows)
+    assert before.count('data-testid="review-costly"') == len(review.costly)
+    assert " open" not in details.split(">", 1)[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_roll_is_marked_once(lang):
+    """TurnView.just_rolled names the dice the roll just threw; the next event clears it,
+    so the tray animates a roll once (a re-render for a selection does not replay it)."""
+    c, host, _timer = make_page(langs=(lang,))
+    c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Ann", "seed": "jr"})
+    for _ in range(3):
+        c.handle("click", "take", "0")
+    s = c.screen()
+    assert s.game.turn.just_rolled == () and "art-rolling" not in host.html["turn"]
+    c.handle("click", "roll", None)
+    ids = tuple(d.id for d in c.board.state.dice)
+    turn = c.screen().game.turn
+    assert c.board.state.phase is not Phase.ROLL
+    assert turn.just_rolled == ids and all(d.just_rolled for d in turn.tray)
+    assert host.html["turn"].count("art-rolling") == len(ids)
+    c.handle("click", "die", str(ids[0]))
+    turn = c.screen().game.turn
+    assert turn.just_rolled == () and not any(d.just_rolled for d in turn.tray)
+    assert "art-rolling" not in host.html["turn"]
+
+
+def test_reroll_marks_only_the_rerolled_dice():
+    c, host, _timer = make_page(langs=("en",))
+    c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Ann", "seed": "jr2"})
+    rng = random.Random(5)
+    for _ in range(2000):  # greedy play until a reroll of some (not all) dice is legal
+        state = c.board.state
+        rolls = [a for a in c.board.legal_actions() if isinstance(a, Roll)]
+        if state.phase is Phase.CONTINUE and len(state.dice) >= 2 and rolls:
+            break
+        c.page.takes = []
+        c.dispatch(BOTS["greedy"](state, rng))
+    else:  # pragma: no cover - the greedy bot rerolls within a game
+        pytest.fail("no position with a reroll")
+    first = c.board.state.dice[0].id
+    c.page.selected = {first}
+    c.handle("click", "roll", None)
+    assert c.board.actions[-1] == Roll((first,))
+    expected = (first,) if c.board.state.phase in (Phase.RESOLVE, Phase.CONTINUE) else ()
+    assert c.screen().game.turn.just_rolled == expected
+    assert host.html["turn"].count("art-rolling") == len(expected)
