@@ -69,9 +69,10 @@ from skyline.scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioMode
 
 #: Column caps of the scenario tables (P1, B1, B2, B3, O1..O5, 4-point tiles).
 SCENARIO_CAPS = (4, 3, 2, 3, 3, 2, 2, 2, 2, 1)
-SCALE = 256
-P_SCALE = 1 << 20
-MIN_PROB = 5e-5
+SCALE = 64  # expected score to 1/64 point
+P_SCALE = 1 << 16  # probability of success to 2^-16 (1/6.5 point of the objective)
+MIN_PROB = 5e-5  # the forward pass follows configurations at least this likely
+BUDGET = 148_000  # bytes per table: the least likely configurations' entries are left out
 MODES = ("standard", "nine")
 # Colour of the tile a die kind completes (kind = type * 3 + face).
 TILE_COLOUR = {3: "purple", 7: "blue", 8: "orange"}
@@ -309,14 +310,18 @@ class ArrayTable:
         self.W = W
         self.scenario = scenario
         self.mode = mode
-        self.queried: list[set[tuple[int, ...]]] = [set() for _ in W]
+        # key -> probability of the likeliest configuration whose turn search needed it
+        self.queried: list[dict[tuple[int, ...], float]] = [{} for _ in W]
+        self.current = 1.0
 
     def key(self, counts) -> tuple[int, ...]:
         return tuple(min(c, cap) for c, cap in zip(counts, self.caps, strict=True))
 
     def _at(self, t: int, counts):
         k = self.key(counts)
-        self.queried[t].add(k)
+        q = self.queried[t]
+        if q.get(k, -1.0) < self.current:
+            q[k] = self.current
         return (k[10], *k[:10])
 
     def lookup(self, mode: str, t: int, counts) -> tuple[float, bool]:
@@ -355,7 +360,11 @@ def forward(scenario: str, mode: str, table: ArrayTable, min_prob: float, verbos
         buckets: dict[tuple[int, bool], dict[tuple, float]] = {
             (k, f): {} for k in range(4) for f in (False, True)
         }
-        for (cols, m), p in dist.items():
+        # likeliest first: a lookup is recorded with the first (likeliest) configuration whose
+        # turn search needs it (the search is memoised within the turn)
+        for (cols, m), p in sorted(dist.items(), key=lambda kv: -kv[1]):
+            table.current = p
+            table._at(t, cols)
             vals = [s.take_value(cols, tys, m) for tys in types3]
             tys = types3[max(range(len(vals)), key=lambda i, v=vals: (v[i], -i))]
             for h, q in sv._OUTCOMES[tys]:
@@ -415,7 +424,6 @@ def _fit(keys: list[tuple[int, ...]], y: list[float]) -> list[float]:
 
 def build_table(scenario: str, mode: str, cache: str | None, min_prob: float = MIN_PROB,
                 verbose: bool = False) -> tuple[bytes, dict]:
-    from skyline import solo_value as sv
 
     t0 = time.time()
     W = solved(scenario, mode, cache, verbose)
@@ -427,10 +435,37 @@ def build_table(scenario: str, mode: str, cache: str | None, min_prob: float = M
     t1 = time.time()
     table = ArrayTable(caps, W, scenario, mode)
     fw = forward(scenario, mode, table, min_prob, verbose)
-    need = table.queried
-    for k, lvl in enumerate(fw["visited"]):
-        for cols, _m in lvl:
-            need[TURNS - k].add(table.key(cols))
+    # the entries of the likeliest configurations, as many as the budget holds
+    ranked = sorted(
+        ((q, t, key) for t, d in enumerate(table.queried) if t for key, q in d.items()),
+        key=lambda e: (-e[0], e[1], e[2]),
+    )
+    lo, hi = 1, len(ranked)
+    data, cut = b"", 0.0
+    while lo <= hi:  # the longest prefix that fits (size grows with the prefix)
+        mid = (lo + hi) // 2
+        trial = _encode(scenario, mode, caps, W, ranked[:mid], fw, opt_p, opt_s)
+        if len(trial) <= BUDGET:
+            data, cut, lo = trial, ranked[mid - 1][0], mid + 1
+        else:
+            hi = mid - 1
+    report = {
+        "scenario": scenario, "mode": mode,
+        "optimum_p_success": opt_p, "optimum_expected_score": opt_s,
+        "policy_p_success": fw["p_success"], "policy_expected_score": fw["score"],
+        "dropped_mass": fw["dropped"], "entries": lo - 1, "needed": len(ranked),
+        "shipped_min_prob": cut, "bytes": len(data),
+        "solve_seconds": round(t1 - t0, 1), "forward_seconds": round(time.time() - t1, 1),
+    }
+    return data, report
+
+
+def _encode(scenario, mode, caps, W, chosen, fw, opt_p, opt_s) -> bytes:
+    from skyline import solo_value as sv
+
+    need: list[list[tuple[int, ...]]] = [[] for _ in range(TURNS + 1)]
+    for _q, t, key in chosen:
+        need[t].append(key)
     entries: list[dict[int, tuple[int, int]]] = [{}]
     linear: list[list[list[float]]] = [[]]
     radix = sv.ScenarioTable({"caps": caps, "mode": mode, "scenario": scenario, "scale": SCALE,
@@ -459,21 +494,11 @@ def build_table(scenario: str, mode: str, cache: str | None, min_prob: float = M
         "p_scale": P_SCALE,
         "success_weight": SUCCESS_WEIGHT,
         "linear": linear,
-        "min_prob": min_prob,
         "optimum": {"p_success": round(opt_p, 6), "expected_score": round(opt_s, 4)},
         "policy": {"p_success": round(fw["p_success"], 6),
                    "expected_score": round(fw["score"], 4)},
     }
-    data = sv.ScenarioTable.to_bytes(header, entries)
-    report = {
-        "scenario": scenario, "mode": mode,
-        "optimum_p_success": opt_p, "optimum_expected_score": opt_s,
-        "policy_p_success": fw["p_success"], "policy_expected_score": fw["score"],
-        "dropped_mass": fw["dropped"],
-        "entries": sum(len(d) for d in entries), "bytes": len(data),
-        "solve_seconds": round(t1 - t0, 1), "forward_seconds": round(time.time() - t1, 1),
-    }
-    return data, report
+    return sv.ScenarioTable.to_bytes(header, entries)
 
 
 def main(argv: list[str] | None = None) -> int:

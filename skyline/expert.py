@@ -35,6 +35,16 @@ building was completed this round), and these heuristics are added:
 player's skyline; ``review(board)`` replays a finished solo game and measures every
 decision against the optimum.
 
+**Scenario games** (solo with ``Options.scenario``): the position carries the scenario's
+counter (:mod:`skyline.scenario_model`), the values come from that scenario's table
+(loaded on first use) and everything ranks by the objective ``expected final score +
+SUCCESS_WEIGHT * P(scenario met)``. ``hint`` rows then also carry ``p_success``,
+``expected_score`` (also in ``value``) and ``objective``; ``review`` grades each decision on
+the objective, adds ``chosen_p_success``/``best_p_success``/``p_loss`` and the expected
+scores per decision, and names a failed scenario (``failed_scenario``) with the decision
+that gave away the most probability of meeting it (``failed_by``; None when no decision gave
+any away and the dice failed it).
+
 Everything is deterministic and does no I/O (the table is read once from the package).
 """
 
@@ -68,7 +78,7 @@ from .core import (
     scenario_met,
     score,
 )
-from .scenario_model import SCENARIO_MODELS
+from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
 
 __all__ = ["ABANDON_COST", "EXTRA_DIE", "ExpertOption", "expert_bot", "expert_options",
            "grade", "hint", "position", "review"]
@@ -179,7 +189,8 @@ def _to_engine(state: GameState, dice: Sequence[Die], action: tuple) -> Action:
 def _end_value(pos: sv.SoloPosition) -> float:
     """Expected final score if the turn ended now (no dice left)."""
     if pos.turns_left <= 0 or pos.game_ends_after_turn:
-        return float(pos.final_score)
+        bonus = SUCCESS_WEIGHT if pos.scenario is not None and pos.met else 0.0
+        return float(pos.final_score) + bonus
     return sv.value(replace(pos, turns_left=pos.turns_left - 1))
 
 
@@ -369,6 +380,11 @@ def expert_bot(state: GameState, rng: random.Random) -> Action:
 def hint(state: GameState, top: int = 3) -> list[dict[str, Any]]:
     """The expert's best options for the current decision, best first:
     ``[{"action": Action, "text": str(action), "value": expected final score, "exact": bool}]``.
+
+    In a scenario game each row adds ``"p_success"`` (probability of meeting the scenario
+    with optimal play on, 0..1), ``"expected_score"`` (the same as ``"value"``) and
+    ``"objective"`` (``expected_score + SUCCESS_WEIGHT * p_success``, what the rows are
+    ranked by).
 
     ``value`` is the expected final score of the active player's own skyline with the
     expert playing on (solo: under optimal play). Empty when there is nothing to decide.

@@ -75,6 +75,18 @@ tiles are 2 high).  After each resolution, pass the updated position; after a re
 ``resolved=False`` with the new faces.  If ``turn_options`` returns ``[]`` after a roll,
 nothing can be resolved and the turn ends.
 
+Scenarios
+---------
+``SoloPosition(..., scenario="dubai", counter=x)`` plays one of the seven solo scenarios:
+``counter`` is the exact scenario counter of ``skyline.scenario_model`` (e.g. the number of
+completed 3-high buildings for Dubai), kept by the turn search through every build and
+demolition.  Values are then the objective ``expected final score + SUCCESS_WEIGHT *
+P(met)`` (``Option.value``), from the scenario's own table
+``data/scenarios/<scenario>-<mode>.bin`` (``scripts/solve_scenarios.py``), read only when
+that scenario is played (``load_scenario_table``; a page that fetches the file itself hands
+the bytes to ``install_scenario_table``).  ``scenario_options`` adds to each option the
+probability of meeting the scenario and the expected final score (``ScenarioOption``).
+
 Example::
 
     from skyline import solo_value as sv
@@ -108,7 +120,17 @@ from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioModel
 __all__ = [
     "CAPS",
     "COLUMN_CLASSES",
+    "MissingScenarioTable",
     "Option",
+    "ScenarioOption",
+    "ScenarioTable",
+    "has_scenario_table",
+    "install_scenario_table",
+    "load_scenario_table",
+    "prepare_scenario",
+    "scenario_options",
+    "scenario_table_path",
+    "scenario_value",
     "SoloPosition",
     "best_turn_choice",
     "ValueTable",
@@ -1028,7 +1050,9 @@ class ScenarioTable:
         b"SKYSCEN1", u32 little-endian header length, JSON header, one zlib blob: the
         byte-plane shuffled u32 index deltas, i32 deltas of round(S * scale), i32 deltas of
         round(P * p_scale), all levels one after the other (entries per level in
-        header["counts"], indices sorted per level, deltas from 0 per level).
+        header["counts"], indices sorted per level, deltas from 0 per level). The flat index
+        is mixed radix over ``caps + 1`` with the scenario counter most significant and the
+        solo counts after it, the last fastest.
 
     Missing entries fall back to the header's per-level linear fits of S and P (inexact).
     """
@@ -1042,12 +1066,15 @@ class ScenarioTable:
         self.p_scale = header["p_scale"]
         self._blob: bytes | None = blob
         self._levels: list = []
-        self.radix: list[int] = []
+        # flat index: the scenario counter (last count) is the most significant digit, then
+        # the solo counts in order, the last fastest (entries of one counter value together
+        # compress better)
+        self.radix: list[int] = [0] * len(self.caps)
         r = 1
-        for c in reversed(self.caps):
-            self.radix.append(r)
-            r *= c + 1
-        self.radix.reverse()
+        for k in range(len(self.caps) - 2, -1, -1):
+            self.radix[k] = r
+            r *= self.caps[k] + 1
+        self.radix[-1] = r
 
     @classmethod
     def from_bytes(cls, data: bytes) -> ScenarioTable:
@@ -1191,6 +1218,17 @@ def has_scenario_table(scenario: str, mode: str) -> bool:
     return resources.files("skyline").joinpath(scenario_table_path(scenario, mode)).is_file()
 
 
+class MissingScenarioTable(LookupError):
+    """The table of a scenario is neither installed nor in the package (the web build
+    serves it as a separate file: fetch ``path`` and call ``install_scenario_table``)."""
+
+    def __init__(self, scenario: str, mode: str, path: str) -> None:
+        super().__init__(f"scenario table {path} is not loaded")
+        self.scenario = scenario
+        self.mode = mode
+        self.path = path
+
+
 def load_scenario_table(scenario: str, mode: str) -> ScenarioTable:
     """The table of a scenario and mode, loaded on first use only (from the package unless
     one was installed with ``install_scenario_table``)."""
@@ -1199,9 +1237,17 @@ def load_scenario_table(scenario: str, mode: str) -> ScenarioTable:
         from importlib import resources
 
         path = scenario_table_path(scenario, mode)
-        data = resources.files("skyline").joinpath(path).read_bytes()
+        try:
+            data = resources.files("skyline").joinpath(path).read_bytes()
+        except FileNotFoundError:
+            raise MissingScenarioTable(scenario, mode, path) from None
         table = _SCENARIO_TABLES[scenario, mode] = ScenarioTable.from_bytes(data)
     return table
+
+
+def prepare_scenario(scenario: str, mode: str, t: int | None = None) -> None:
+    """Decode a scenario table now (all levels, or only level ``t``), e.g. while idle."""
+    load_scenario_table(scenario, mode).prepare(t)
 
 
 def set_scenario_table(scenario: str, mode: str, table: object | None) -> None:

@@ -121,8 +121,10 @@ def test_table_bytes_round_trip():
     header = {"scenario": "dubai", "mode": "nine", "caps": [1] * 10 + [3], "scale": 256,
               "p_scale": 1 << 20, "turns": 1,
               "linear": [[], [[1.0] + [0.0] * 11, [0.5] + [0.0] * 11]]}
-    entries = [{}, {0: (256 * 7, 1 << 19), 3: (256 * 3, 1 << 20)}]  # x is the last digit
+    x3 = 3 << 10  # the counter is the most significant digit (ten binary solo counts)
+    entries = [{}, {0: (256 * 7, 1 << 19), x3: (256 * 3, 1 << 20)}]
     table = sv.ScenarioTable.from_bytes(sv.ScenarioTable.to_bytes(header, entries))
+    assert table.index([0] * 10 + [3]) == x3 and table.index([1] * 10 + [0]) == 1023
     assert table.lookup_pair(1, [0] * 11) == (7.0, 0.5, True)
     assert table.lookup_pair(1, [0] * 10 + [5]) == (3.0, 1.0, True)  # x = 5 capped at 3
     assert table.lookup_pair(1, [0] * 9 + [1, 0]) == (1.0, 0.5, False)  # linear fallback
@@ -251,3 +253,23 @@ def test_simulated_expert_agrees_with_the_solver(scenario, mode, games):
     assert abs(res["mean"] - pol["expected_score"]) <= 4.5 * res["mean_se"] + 0.5
     assert res["scenario"] == scenario
     assert json.dumps(res)
+
+
+@needs_essen
+def test_install_scenario_table_checks_what_it_gets():
+    """The page hands fetched bytes to the runtime; a table of another scenario or mode, or
+    bytes that are no table, are refused and nothing changes."""
+    path = sv.scenario_table_path("essen", "standard")
+    assert path == "data/scenarios/essen-standard.bin"
+    data = resources.files("skyline").joinpath(path).read_bytes()
+    with pytest.raises(ValueError):
+        sv.install_scenario_table("dubai", "standard", data)
+    with pytest.raises(ValueError):
+        sv.install_scenario_table("essen", "standard", b"not a table")
+    with pytest.raises(ValueError):
+        sv.scenario_table_path("atlantis", "standard")
+    sv.install_scenario_table("essen", "standard", data)
+    assert sv.has_scenario_table("essen", "standard")
+    assert sv.load_scenario_table("essen", "standard").meta["scenario"] == "essen"
+    missing = sv.MissingScenarioTable("essen", "nine", "data/scenarios/essen-nine.bin")
+    assert isinstance(missing, LookupError) and missing.path.endswith("essen-nine.bin")
