@@ -68,6 +68,9 @@ TEMPLATE_FILES = {"index.html", "pyscript.json", "sw.js"}  # rendered, not copie
 # served as separate files, fetched only when a scenario game is played, and handed to
 # skyline.solo_value.install_scenario_table.
 SCENARIO_TABLES = Path("skyline") / "data" / "scenarios"
+# Whether the service worker precaches them (offline scenario play; the SW install then
+# downloads them in the background on the first visit, though the page itself does not).
+PRECACHE_SCENARIO_TABLES = True
 
 
 def log(msg: str) -> None:
@@ -231,6 +234,7 @@ def write_service_worker(out: Path) -> tuple[str, list[str]]:
         rel
         for rel in (p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
         if rel != "sw.js"  # the SW script is not precached: the browser updates it itself
+        and (PRECACHE_SCENARIO_TABLES or not rel.startswith("data/scenarios/"))
     )
     digest = hashlib.sha256()
     for rel in files:

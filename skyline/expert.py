@@ -459,6 +459,8 @@ def grade(state: GameState, action: Action) -> dict[str, Any] | None:
     None when there was nothing to decide (the forced first roll, game over)."""
     if state.phase is Phase.ROLL or state.phase is Phase.OVER:
         return None
+    if _scenario(state):
+        return _scenario_grade(state, action)
     ranked = expert_options(state)
     if not ranked:
         return None
@@ -466,8 +468,6 @@ def grade(state: GameState, action: Action) -> dict[str, Any] | None:
     chosen = next((o for o in ranked if _option_key(state, o.action) == want), None)
     best = ranked[0]
     chosen_value = chosen.value if chosen is not None else best.value
-    if _scenario(state):
-        return _scenario_grade(state, action)
     return {
         "round": state.round,
         "phase": state.phase.name.lower(),
