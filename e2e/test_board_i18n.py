@@ -80,6 +80,13 @@ def test_rules_panel_in_both_languages(app_page: Page) -> None:
         assert word in english
     assert "Low-rise 1 4" in english and "High-rise 9 16 25 36" in english
     assert "Yucata" not in english and "framework" not in english
+    # the rulebook's solo rules (002), levels and scenarios in their own section
+    assert english.index("End of the game") < english.index("Solo game") < english.index(
+        "Playing in this app"
+    )
+    assert "the Abandon action is not available" in english
+    assert "40 Project Manager" in english and "100 Urban Overseer" in english
+    assert "Sao Paolo at least four buildings of height 4" in english
     assert "Each build and demolition has its own undo step" in english
     glued = seed_text("001")
     for sentence in ("Put one die of each type in the abandoned district.",
@@ -112,6 +119,9 @@ def test_rules_panel_in_both_languages(app_page: Page) -> None:
         assert sentence in source and sentence in german, sentence
     assert "Flachbau 1 4" in german and "Hochhaus 9 16 25 36" in german
     assert "Yucata" not in german and "Framework" not in german
+    assert "die Aktion Verlassen nicht" in german
+    assert "40 Projektleitung" in german and "100 Stadtbaurat" in german
+    assert "Tucson am Ende kein Hochhaus" in german
 
 
 def test_string_tables_have_the_same_keys() -> None:

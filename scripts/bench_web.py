@@ -16,6 +16,10 @@ One run prints:
   been forced (bubbling listener on ``window`` reading ``offsetHeight``), the same
   measure as ``e2e/test_board_play.py``; the time to the next animation frame is
   shown as well, for information;
+* **layout shift** while the page loads and the board replaces the loading screen:
+  the sum of the ``layout-shift`` entries without recent input (PerformanceObserver,
+  ``buffered: true``) from navigation until one second after the board is ready, on
+  a cold visit at 1280x800 and at 360x740 (aim: below 0.1, the "good" CLS limit);
 * **bytes** of the cold visit up to the ready board (Resource Timing
   ``transferSize``, headers included), split into runtime (``runtime/``: Pyodide and
   PyScript) and our own (everything else), with the ten largest files; plus what the
@@ -24,14 +28,16 @@ One run prints:
 All times are taken inside the page with ``performance.now()`` (milliseconds since
 the navigation started), so browser launch and Playwright round trips are excluded.
 The last stdout line is one JSON object with the keys ``cold_s``, ``bare_pyodide_s``,
-``cold_ratio``, ``warm_s``, ``click_p50_ms``, ``click_p95_ms``, ``own_bytes`` and
-``runtime_bytes``. Aims (reported, never a failing exit): cold start within 1.15x the
-bare Pyodide boot, click p95 under 50 ms, own bytes under 300 KB.
+``cold_ratio``, ``warm_s``, ``click_p50_ms``, ``click_p95_ms``, ``own_bytes``,
+``runtime_bytes``, ``cls_1280x800`` and ``cls_360x740``. Aims (reported, never a
+failing exit): cold start within 1.15x the bare Pyodide boot, click p95 under 50 ms,
+own bytes under 300 KB, layout shift under 0.1.
 
 The site is built into a private temporary folder (others may rebuild ``dist/`` while
 this runs); ``--no-build`` benchmarks a copy of the existing ``dist/`` instead.
 
-Usage: ``python scripts/bench_web.py [--repeat 3] [--no-build] [--screenshots DIR]``.
+Usage: ``python scripts/bench_web.py [--repeat 3] [--no-build] [--screenshots DIR]
+[--cls-only]`` (``--cls-only``: only the layout-shift figures).
 """
 
 from __future__ import annotations
@@ -64,6 +70,8 @@ AIM_COLD_RATIO = 1.15
 AIM_CLICK_P95_MS = 50.0
 AIM_OWN_BYTES = 300_000
 MIN_CLICKS = 80
+AIM_CLS = 0.1
+CLS_SETTLE_MS = 1000
 GAME_SEEDS = ("bench1", "bench2", "bench3", "bench4", "bench5", "bench6")
 
 # Runs before any page script: notes when body[data-ready] becomes "1" (both pages set
@@ -75,6 +83,19 @@ new MutationObserver((_, obs) => {
     obs.disconnect();
   }
 }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+"""
+# Layout shifts from the very start of the navigation (buffered), without recent input.
+CLS_PROBE = """
+window.__cls = 0;
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.hadRecentInput) continue;
+    window.__cls += e.value;
+    window.__shifts.push({t: Math.round(e.startTime), v: e.value,
+      nodes: (e.sources || []).map(s => s.node?.id || s.node?.className || s.node?.nodeName)});
+  }
+}).observe({type: "layout-shift", buffered: true});
 """
 READY_OR_FAILED = (
     "window.__readyAt !== undefined || window.__bareError !== undefined ||"
@@ -350,6 +371,29 @@ def cold_bare(browser: Browser, url: str) -> dict[str, Any]:
     return {"cold": cold, "warm": warm, "resources": res}
 
 
+def layout_shift(browser: Browser, url: str, width: int, height: int) -> dict[str, Any]:
+    """Cold visit at this size: summed layout shift until CLS_SETTLE_MS after ready."""
+    with browser.context(viewport={"width": width, "height": height}) as ctx:
+        ctx.add_init_script(CLS_PROBE)
+        page = page_of(ctx)
+        visit(page, url)
+        page.wait_for_timeout(CLS_SETTLE_MS)
+        return {"cls": page.evaluate("window.__cls"), "shifts": page.evaluate("window.__shifts")}
+
+
+def measure_cls(browser: Browser, url: str) -> dict[str, dict[str, Any]]:
+    return {f"{w}x{h}": layout_shift(browser, url, w, h) for w, h in SCREEN_SIZES}
+
+
+def print_cls(cls: dict[str, dict[str, Any]]) -> None:
+    for size, run in cls.items():
+        value = run["cls"]
+        biggest = sorted(run["shifts"], key=lambda s: -s["v"])[:3]
+        detail = ", ".join(f"{s['v']:.3f} at {s['t']} ms {s['nodes'][:2]}" for s in biggest)
+        print(f"{'layout shift, load, ' + size:34} {value:7.3f}    aim < {AIM_CLS}: "
+              f"{'met' if value < AIM_CLS else 'MISSED'}   {detail}")
+
+
 def percentile(values: list[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100)."""
     ordered = sorted(values)
@@ -423,6 +467,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="cold runs of each page")
     parser.add_argument("--no-build", action="store_true", help="benchmark a copy of dist/")
     parser.add_argument("--screenshots", type=Path, metavar="DIR", help="save board screenshots")
+    parser.add_argument("--cls-only", action="store_true", help="only measure layout shift")
     args = parser.parse_args()
     repeat = max(1, args.repeat)
 
@@ -433,6 +478,11 @@ def main() -> None:
         bytelog = ByteLog()
         with serving(site, bytelog) as base, sync_playwright() as pw:
             browser = Browser(pw, tmp)
+            cls = measure_cls(browser, base)
+            if args.cls_only:
+                print_cls(cls)
+                print(json.dumps({f"cls_{k}": round(v["cls"], 4) for k, v in cls.items()}))
+                return
             app_runs: list[dict[str, Any]] = []
             bare_runs: list[dict[str, Any]] = []
             for i in range(repeat):
@@ -508,6 +558,7 @@ def main() -> None:
           f"(bare page: {bare_runtime:,d} B)")
     print(f"{'server sent, cold visit + SW':34} {app_runs[0]['server_bytes']:9,d} B  "
           f"(warm visit: {app_runs[0]['warm_server_bytes']:,d} B)")
+    print_cls(cls)
     print("largest files of the cold visit (transferSize):")
     for path, size in files[:10]:
         kind = "runtime" if path.startswith("/runtime/") else "own"
@@ -530,6 +581,7 @@ def main() -> None:
                 "click_p95_ms": round(p95, 2),
                 "own_bytes": own,
                 "runtime_bytes": runtime,
+                **{f"cls_{k}": round(v["cls"], 4) for k, v in cls.items()},
             }
         )
     )

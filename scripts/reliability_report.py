@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reliability report: "nothing lost, nothing broken" in figures.
 
-Feeds share links, game records and saves to the engine's readers (the
+Feeds share links, game records, saves, game links (correspondence play) and
+game-list entries to the engine's readers (the
 generators of ``tests/fuzz_cases.py``, in a fixed-seed loop: the same run every
 time), loads every shipped save fixture, reads the page-level fault scenarios
 the e2e suite recorded, and prints:
@@ -10,8 +11,9 @@ the e2e suite recorded, and prints:
   documented error (grouped by code);
 * crashes (any other exception, or a loaded game that fails its checks; must be 0)
   and hangs (a case slower than ``fuzz_cases.CASE_LIMIT``; must be 0);
-* games lost: a valid link/record/save that did not give back its game, a shipped
-  save version that does not migrate, or a game lost in a page fault scenario
+* games lost: a valid link/record/save/game link/entry that did not give back its
+  game, a shipped save version that does not migrate (to a save of the current
+  version and to an entry of the game list), or a game lost in a page fault scenario
   (must be 0);
 * page fault scenarios survived (see :func:`page_faults`), or "not run".
 
@@ -42,10 +44,13 @@ import fuzz_cases  # noqa: E402
 from fuzz_cases import CASE_LIMIT, GENERATORS, Case, junk_text, run_case  # noqa: E402
 
 from skyline import Board, read_save  # noqa: E402
+from skyline.games import entry_to_json, migrate_single_save, read_entry  # noqa: E402
 from skyline.links import SAVE_VERSIONS  # noqa: E402
 
 FAULTS_FILE = ROOT / "e2e" / ".artifacts" / "faults.json"
 FIXTURES = ROOT / "tests" / "fixtures" / "saves"
+LABELS = {"link": "share links", "record": "records", "save": "saves",
+          "game_link": "game links", "entry": "game-list entries"}
 WATCHDOG = 10 * CASE_LIMIT  # seconds: a case still running then is stopped as a hang
 
 
@@ -105,7 +110,8 @@ def fuzz(kind: str, cases: int, seed: int, progress: bool) -> dict:
 
 def shipped_saves() -> dict:
     """Every save fixture (one per shipped version) must load as the game its record
-    replays to, with the same undo state."""
+    replays to, with the same undo state, and migrate into an entry of the game list
+    that reads back as that game."""
     results = {}
     for version in SAVE_VERSIONS:
         path = FIXTURES / f"v{version}.json"
@@ -115,8 +121,11 @@ def shipped_saves() -> dict:
             game = data if version == 0 else data["game"]
             expected = Board.from_record(game["record"])
             saved = read_save(text)
+            entry = read_entry(entry_to_json(migrate_single_save(text)))
             ok = (saved.board.state == expected.state
-                  and saved.board.can_undo() == expected.can_undo())
+                  and saved.board.can_undo() == expected.can_undo()
+                  and entry.board.state == expected.state
+                  and entry.board.can_undo() == expected.can_undo())
             results[f"v{version}"] = "migrated" if ok else "LOST (state differs)"
         except Exception as exc:  # noqa: BLE001 - reported as a lost game
             results[f"v{version}"] = f"LOST ({type(exc).__name__}: {str(exc)[:80]})"
@@ -180,11 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     saves = shipped_saves()
     faults = page_faults(args.faults)
 
-    print("Reliability report: share links, records, saves")
+    print("Reliability report: share links, records, saves, game links, list entries")
     print(f"fuzz: {args.cases} cases per category, seed {args.seed}, "
           f"hang limit {CASE_LIMIT:g} s per case")
     for kind, run in runs.items():
-        print(f"\n  {kind}s: {run['tried']} tried in {run['seconds']} s "
+        print(f"\n  {LABELS.get(kind, kind)}: {run['tried']} tried in {run['seconds']} s "
               f"(slowest case {run['slowest_case_s']} s)")
         print(f"    loaded {run['loaded']}, rejected with the documented error {run['rejected']}")
         for code, count in run["rejected_by_code"].items():

@@ -28,8 +28,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
-from .board import Board, summary
-from .bots import BOTS, DEFAULT_BOT, get_bot
+from .board import Board
 from .core import (
     MAX_PLAYERS,
     SCENARIOS,
@@ -51,6 +50,7 @@ from .core import (
     Take,
     TakeDistrict,
     apply_action,
+    game_summary,
     new_game,
     parse_action,
     ranking,
@@ -58,6 +58,7 @@ from .core import (
     score,
     validate_options,
 )
+from .registry import DEFAULT_BOT, BotError, available_bots, get_bot
 
 TYPE_NAMES = {DieType.GROUND: "ground", DieType.UPPER: "upper", DieType.PENTHOUSE: "penthouse"}
 KIND_NAMES = {Face.PURPLE: "low-rise", Face.BLUE: "mid-rise", Face.ORANGE: "high-rise"}
@@ -168,20 +169,20 @@ def event_text(event: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def summary_text(state: GameState) -> str:
-    s = summary(state)
+    s = game_summary(state)
     lines = []
-    for row in s["players"]:
-        final = " ".join(f"{k}{h}" for k, h, _ in row["final"]) or "-"
+    for row in s.players:
+        final = " ".join(f"{b.kind.letter}{b.height}" for b in row.final) or "-"
         lines.append(
-            f"  #{row['rank']} {row['name']}: {row['score']} points, {row['completed']} buildings"
+            f"  #{row.rank} {row.name}: {row.score} points, {row.completed} buildings"
             f" [{final}]"
         )
-    if len(s["winners"]) > 1:
-        lines.append("  Shared win: " + ", ".join(state.players[i].name for i in s["winners"]))
-    if state.solo:
-        lines.append(f"  Level: {s['level'] or 'none (below 40)'}")
-        if s["scenario"]:
-            lines.append(f"  Scenario {s['scenario']}: {'met' if s['scenario_met'] else 'missed'}")
+    if len(s.winners) > 1:
+        lines.append("  Shared win: " + ", ".join(state.players[i].name for i in s.winners))
+    if s.solo:
+        lines.append(f"  Level: {s.level or 'none (below 40)'}")
+        if s.scenario:
+            lines.append(f"  Scenario {s.scenario}: {'met' if s.scenario_met else 'missed'}")
     return "\n".join(lines)
 
 
@@ -417,8 +418,10 @@ def run_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if len(bots) == 1:
         bots = bots * args.players
     for name in bots:
-        if name not in BOTS:
-            out.write(f"error: bot: unknown bot {name!r}, expected one of {sorted(BOTS)}\n")
+        try:
+            get_bot(name)
+        except BotError as exc:
+            out.write(f"error: {exc}\n")
             return 2
     if args.games < 1:
         out.write("error: games: expected at least 1\n")
@@ -456,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--start", type=int, default=0, help="start seat (default 0)")
     p.add_argument("--all-nine", action="store_true", help="always play nine rounds")
     p.add_argument("--scenario", choices=SCENARIOS, help="solo scenario")
-    p.add_argument("--vs", choices=sorted(BOTS), help="a bot plays every seat but the first")
+    p.add_argument("--vs", choices=available_bots(), help="a bot plays every seat but the first")
     s = sub.add_parser("simulate", help="play seeded games between bots, print statistics")
     s.add_argument("--players", type=int, default=1, choices=range(1, MAX_PLAYERS + 1))
     s.add_argument("--games", type=int, default=1000)

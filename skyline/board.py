@@ -30,23 +30,22 @@ from .core import (
     GameState,
     IllegalActionError,
     Options,
+    OptionsError,
     Phase,
     Player,
     Roll,
+    SkylineError,
     Take,
     TakeDistrict,
     apply_action,
-    completed_count,
-    final_buildings,
+    game_summary,
     legal_actions,
     new_game,
     parse_action,
     plan_build,
     ranking,
-    scenario_met,
     score,
     seeded_faces,
-    solo_level,
     validate_options,
 )
 
@@ -56,13 +55,9 @@ JSON_VERSION = 1
 MAX_RECORD_ACTIONS = 5000
 
 
-class RecordError(ValueError):
-    """A game record or saved game that cannot be loaded; the message says why."""
-
-    def __init__(self, code: str, message: str, **params: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
+class RecordError(SkylineError):
+    """A game record or saved game that cannot be loaded; ``code`` says why (``record_*``,
+    ``json_*``), the message in plain English."""
 
 
 class Board:
@@ -124,9 +119,13 @@ class Board:
 
     # ------------------------------------------------------------------ moves
 
-    def push(self, action: Action, faces: Sequence[Face] | None = None) -> None:
-        """Apply a legal action (raises :class:`IllegalActionError` otherwise)."""
-        state = apply_action(self.state, action, faces)
+    def push(self, action: Action) -> None:
+        """Apply a legal action (raises :class:`IllegalActionError` otherwise).
+
+        Rolls take their faces from the seed, as the record replays them; a search that
+        chooses chance outcomes uses :func:`~skyline.core.apply_action` with ``faces``.
+        """
+        state = apply_action(self.state, action)
         self._states.append(state)
         self._actions.append(action)
         if isinstance(action, Roll | EndTurn):
@@ -231,8 +230,10 @@ class Board:
         options = parse_options(head)
         try:
             board = cls(options)
-        except ValueError as exc:
-            raise RecordError("record_options", f"bad options: {exc}") from None
+        except OptionsError as exc:
+            raise RecordError(
+                "record_options", f"bad options: {exc}", field=exc.field, **exc.params
+            ) from None
         tokens = body.split()
         if len(tokens) > MAX_RECORD_ACTIONS:
             raise RecordError("record_size", "the record has too many actions")
@@ -478,36 +479,7 @@ def _faces_of(before: GameState, action: Roll, after: GameState) -> str:
 
 
 def summary(state: GameState) -> dict[str, Any]:
-    """End-of-game (or current) scoring for each seat: buildings, conversion, totals."""
-    ranks = ranking(state)
-    rows = []
-    for seat, player in enumerate(state.players):
-        lone = sum(1 for c in player.columns if c.kind is Face.PURPLE)
-        rows.append(
-            {
-                "seat": seat,
-                "name": player.name,
-                "buildings": [[b.kind.letter, b.height, b.points] for b in player.buildings],
-                "converted": lone,
-                "discarded": [
-                    [c.kind.letter, c.height] for c in player.columns if c.kind is not Face.PURPLE
-                ],
-                "final": [[b.kind.letter, b.height, b.points] for b in final_buildings(player)],
-                "score": score(player),
-                "completed": completed_count(player),
-                "rank": ranks[seat],
-                "demolitions": player.demolitions,
-            }
-        )
-    out: dict[str, Any] = {"players": rows, "over": state.phase is Phase.OVER}
-    top = [r for r in rows if r["rank"] == 1]
-    out["winners"] = [r["seat"] for r in top]
-    best_score = max(r["score"] for r in rows)
-    out["tie_break"] = len(rows) > 1 and sum(1 for r in rows if r["score"] == best_score) > 1
-    if state.solo:
-        points = rows[0]["score"]
-        out["level"] = solo_level(points)
-        scenario = state.options.scenario
-        out["scenario"] = scenario
-        out["scenario_met"] = None if scenario is None else scenario_met(scenario, state.players[0])
-    return out
+    """Deprecated: ``game_summary(state).to_dict()``. Use :func:`skyline.game_summary`,
+    which returns a typed :class:`~skyline.core.GameSummary`."""
+    return game_summary(state).to_dict()
+

@@ -8,11 +8,12 @@ action, so a seeded game with bots replays exactly. They do no I/O, use only the
 public engine functions (``legal_actions``, ``build_targets``, ``apply_action``…)
 and never look at the seeded future rolls (:func:`~skyline.core.seeded_faces`).
 
-The registry :data:`BOTS` maps a name to a bot. To add one, write the function
-and register it::
+The registry (:mod:`skyline.registry`) maps a name to a bot and imports the module of a
+shipped bot on first use; this module and :mod:`skyline.expert` do not import each
+other. To add a bot, write the function and register it::
 
-    @register("expert")
-    def expert(state: GameState, rng: random.Random) -> Action:
+    @register("mine")
+    def mine(state: GameState, rng: random.Random) -> Action:
         ...
 
 Bots shipped here:
@@ -36,7 +37,7 @@ Bots shipped here:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from .core import (
     DIE_FACES,
@@ -59,31 +60,11 @@ from .core import (
     build_targets,
     legal_actions,
 )
+from .registry import BOTS, DEFAULT_BOT, Bot, BotError, get_bot, register
 
-Bot = Callable[[GameState, random.Random], Action]
-
-#: Every bot by name. ``greedy`` is the default opponent and simulation bot.
-BOTS: dict[str, Bot] = {}
-
-DEFAULT_BOT = "greedy"
-
-
-def register(name: str) -> Callable[[Bot], Bot]:
-    """Decorator adding a bot to :data:`BOTS` under ``name``."""
-
-    def add(bot: Bot) -> Bot:
-        BOTS[name] = bot
-        return bot
-
-    return add
-
-
-def get_bot(name: str) -> Bot:
-    """The bot called ``name``; ValueError listing the known names otherwise."""
-    try:
-        return BOTS[name]
-    except KeyError:
-        raise ValueError(f"bot: unknown bot {name!r}, expected one of {sorted(BOTS)}") from None
+# The registry's names, re-exported here for existing callers.
+__all__ = ["BOTS", "DEFAULT_BOT", "Bot", "BotError", "beginner_bot", "get_bot", "greedy_bot",
+           "random_bot", "register"]
 
 
 # --------------------------------------------------------------------------- random / beginner
@@ -154,7 +135,7 @@ def _greedy_take(state: GameState) -> Action:
             types.append(U)
         else:
             types.append(G)
-    return Take(tuple(sorted(types)))
+    return Take(tuple(types))
 
 
 def _best_build(columns: Sequence[Column], dice: Sequence[Die], keep: int | None) -> Build | None:
@@ -249,11 +230,3 @@ def greedy_bot(state: GameState, rng: random.Random) -> Action:
     if keep is not None:
         return Build(keep, None)
     return EndTurn()
-
-
-# The expert (skyline.expert) registers itself; imported last so it can use ``register``.
-try:
-    from . import expert as _expert  # noqa: E402,F401  (registers "expert")
-except ModuleNotFoundError as _exc:  # pragma: no cover - a checkout without the solver
-    if _exc.name != "skyline.solo_value":
-        raise

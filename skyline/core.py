@@ -28,6 +28,11 @@ ROUNDS = 9
 MAX_NAME_LENGTH = 24
 SEED_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 SCENARIOS = ("dubai", "essen", "new-york", "sao-paolo", "shanghai", "toronto", "tucson")
+#: Letters of the die types (G ground, U upper, P penthouse), indexed by :class:`DieType`;
+#: records, links, saves and the page all spell dice with these.
+DIE_LETTERS = "GUP"
+#: Letters of the faces (p purple, b blue, o orange, x blank), indexed by :class:`Face`.
+FACE_LETTERS = "pbox"
 SOLO_LEVELS = (
     (100, "urban-overseer"),
     (90, "master-planner"),
@@ -48,11 +53,11 @@ class DieType(IntEnum):
 
     @property
     def letter(self) -> str:
-        return "GUP"[self]
+        return DIE_LETTERS[self]
 
     @classmethod
     def from_letter(cls, letter: str) -> DieType:
-        index = "GUP".find(letter)
+        index = DIE_LETTERS.find(letter)
         if index < 0 or len(letter) != 1:
             raise ValueError(f"unknown die type {letter!r}: expected G, U or P")
         return cls(index)
@@ -69,7 +74,14 @@ class Face(IntEnum):
 
     @property
     def letter(self) -> str:
-        return "pbox"[self]
+        return FACE_LETTERS[self]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> Face:
+        index = FACE_LETTERS.find(letter)
+        if index < 0 or len(letter) != 1:
+            raise ValueError(f"unknown face {letter!r}: expected p, b, o or x")
+        return cls(index)
 
     @property
     def kind_name(self) -> str:
@@ -171,10 +183,14 @@ class GameState(NamedTuple):
 # --------------------------------------------------------------------------- errors
 
 
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow in this state.
+class SkylineError(ValueError):
+    """Base of the engine's coded errors.
 
-    ``code`` is a stable identifier the page translates; ``params`` fill its message.
+    ``code`` is a stable identifier the page translates; ``params`` fill its message;
+    the message itself is plain English for logs and the terminal. Subclasses:
+    :class:`IllegalActionError`, :class:`OptionsError`, ``RecordError``
+    (:mod:`skyline.board`), ``LinkError`` and ``SaveError`` (:mod:`skyline.links`),
+    ``BotError`` (:mod:`skyline.registry`).
     """
 
     def __init__(self, code: str, message: str, **params: object) -> None:
@@ -183,14 +199,48 @@ class IllegalActionError(ValueError):
         self.params = params
 
 
+class IllegalActionError(SkylineError):
+    """An action that the rules do not allow in this state."""
+
+
+class OptionsError(SkylineError):
+    """Game options that :func:`validate_options` refuses.
+
+    ``code`` is the field at fault: ``names``, ``seed``, ``start_seat``, ``all_nine`` or
+    ``scenario`` (also :attr:`field`); ``params["reason"]`` says what is wrong with it.
+    The message starts with the field's name, e.g. ``"seed: expected 1 to 32 ..."``.
+    """
+
+    @property
+    def field(self) -> str:
+        return self.code
+
+
+#: The option fields an :class:`OptionsError` may name (its ``code``).
+OPTION_FIELDS = ("names", "seed", "start_seat", "all_nine", "scenario")
+
+
 # --------------------------------------------------------------------------- actions
 
 
 @dataclass(frozen=True, slots=True)
 class Take:
-    """Take three dice of the given types from the yard (kept sorted)."""
+    """Take three dice of the given types from the yard.
+
+    The types are kept sorted (G, U, P), so ``Take((P, G, U)) == Take((G, U, P))``; types
+    that are not all :class:`DieType` are kept as given (and the take is illegal).
+    """
 
     types: tuple[DieType, ...]
+
+    def __post_init__(self) -> None:
+        try:
+            types = tuple(self.types)
+        except TypeError:
+            return  # not a sequence: apply_action refuses it ("take_three")
+        if all(isinstance(t, DieType) for t in types):
+            types = tuple(sorted(types))
+        object.__setattr__(self, "types", types)
 
     def __str__(self) -> str:
         return "t" + "".join(t.letter for t in self.types)
@@ -280,7 +330,7 @@ Build(die=2, column=0), Demolish(die=1, index=3, completed=True))
     if g["take"]:
         if g["take"] == "D":
             return TakeDistrict()
-        return Take(tuple(sorted(DieType.from_letter(c) for c in g["take"])))
+        return Take(tuple(DieType.from_letter(c) for c in g["take"]))
     if g["roll"]:
         return Roll(_ids(g["roll"]))
     if g["bdie"]:
@@ -303,39 +353,64 @@ def _ids(text: str) -> tuple[int, ...]:
 
 
 def validate_options(options: Options) -> Options:
-    """Return normalised options or raise ValueError naming the bad field."""
+    """Return normalised options or raise :class:`OptionsError` naming the bad field.
+
+    Names are trimmed and inner whitespace collapsed; ``start_seat`` None is resolved
+    from the seed (a pure function of the seed and the number of players).
+    """
     names = options.names
     if isinstance(names, str) or not isinstance(names, Sequence):
-        raise ValueError("names: expected a list of 1 to 4 player names")
+        raise OptionsError(
+            "names", "names: expected a list of 1 to 4 player names", reason="not_list"
+        )
     if not 1 <= len(names) <= MAX_PLAYERS:
-        raise ValueError(f"names: expected 1 to 4 players, got {len(names)}")
+        raise OptionsError(
+            "names", f"names: expected 1 to 4 players, got {len(names)}",
+            reason="count", count=len(names),
+        )
     clean: list[str] = []
     for name in names:
         if not isinstance(name, str):
-            raise ValueError("names: every name must be text")
+            raise OptionsError("names", "names: every name must be text", reason="not_text")
         name = " ".join(name.split())
         if not name or len(name) > MAX_NAME_LENGTH:
-            raise ValueError(f"names: each name must have 1 to {MAX_NAME_LENGTH} characters")
+            raise OptionsError(
+                "names", f"names: each name must have 1 to {MAX_NAME_LENGTH} characters",
+                reason="length", limit=MAX_NAME_LENGTH,
+            )
         if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 for c in name):
             # lone surrogates cannot be encoded (records, links, the browser)
-            raise ValueError("names: control characters are not allowed")
+            raise OptionsError(
+                "names", "names: control characters are not allowed", reason="control"
+            )
         clean.append(name)
     seed = options.seed
     if not isinstance(seed, str) or not SEED_PATTERN.fullmatch(seed):
-        raise ValueError("seed: expected 1 to 32 letters, digits, '-' or '_'")
+        raise OptionsError(
+            "seed", "seed: expected 1 to 32 letters, digits, '-' or '_'", reason="invalid"
+        )
     start = options.start_seat
     if start is None:
         start = _mix(_seed_base(seed) ^ 0x5EA7) % len(clean)
     elif isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < len(clean):
-        raise ValueError(f"start_seat: expected a seat from 0 to {len(clean) - 1}")
+        raise OptionsError(
+            "start_seat", f"start_seat: expected a seat from 0 to {len(clean) - 1}",
+            reason="invalid", players=len(clean),
+        )
     if not isinstance(options.all_nine, bool):
-        raise ValueError("all_nine: expected true or false")
+        raise OptionsError("all_nine", "all_nine: expected true or false", reason="invalid")
     scenario = options.scenario
     if scenario is not None:
         if len(clean) != 1:
-            raise ValueError("scenario: scenarios exist only in the solo game")
+            raise OptionsError(
+                "scenario", "scenario: scenarios exist only in the solo game",
+                reason="solo_only",
+            )
         if scenario not in SCENARIOS:
-            raise ValueError(f"scenario: unknown scenario {str(scenario)[:30]!r}")
+            raise OptionsError(
+                "scenario", f"scenario: unknown scenario {str(scenario)[:30]!r}",
+                reason="invalid",
+            )
     return Options(tuple(clean), seed, start, options.all_nine, scenario)
 
 
@@ -972,6 +1047,84 @@ def legal_actions(state: GameState) -> list[Action]:
     return actions
 
 
+def is_legal(state: GameState, action: object) -> bool:
+    """Whether the rules allow ``action`` in ``state`` (:func:`apply_action` would accept
+    it). Anything that is not an action is not legal.
+
+    >>> state = new_game(Options(("Ada",), seed="demo"))
+    >>> is_legal(state, Take((DieType.GROUND,) * 3)), is_legal(state, EndTurn())
+    (True, False)
+    """
+    if not isinstance(action, _ACTION_TYPES):
+        return False
+    try:
+        apply_action(state, action)  # type: ignore[arg-type]
+    except IllegalActionError:
+        return False
+    return True
+
+
+ActionClass = tuple[object, ...]
+
+
+def action_class(state: GameState, action: Action) -> ActionClass | None:
+    """The class of ``action`` in ``state``: a hashable key such that two legal actions
+    with the same key lead to equivalent states. It is the notion :func:`legal_actions`
+    lists one representative of: dice of the same type and face are interchangeable, and
+    so are unfinished columns (or completed buildings) of the same colour and height.
+
+    The key describes what the action does, not whether it is legal (see
+    :func:`is_legal`); it is None if the action names a die, a column or a building
+    that does not exist, or selects a die twice.
+
+    >>> state = new_game(Options(("Ada",), seed="demo"))
+    >>> G, U = DieType.GROUND, DieType.UPPER
+    >>> action_class(state, Take((U, G, G))) == action_class(state, Take((G, G, U)))
+    True
+    """
+    if isinstance(action, Take):
+        return ("t", tuple(action.types))
+    if isinstance(action, TakeDistrict):
+        return ("tD",)
+    if isinstance(action, EndTurn):
+        return ("e",)
+    by_id = {d.id: (d.type, d.face) for d in state.dice}
+    player = state.players[state.seat]
+    if isinstance(action, Roll | Abandon):
+        ids = action.dice
+        if len(set(ids)) != len(ids) or any(i not in by_id for i in ids):
+            return None
+        kinds: dict[tuple[DieType, Face | None], int] = {}
+        for i in ids:
+            kinds[by_id[i]] = kinds.get(by_id[i], 0) + 1
+        tag = "r" if isinstance(action, Roll) else "a"
+        return (tag, tuple(sorted(kinds.items(), key=_kind_order)))
+    if isinstance(action, Build):
+        kind = by_id.get(action.die)
+        if kind is None:
+            return None
+        if action.column is None:
+            return ("b", kind, None)
+        if not 0 <= action.column < len(player.columns):
+            return None
+        return ("b", kind, tuple(player.columns[action.column]))
+    if isinstance(action, Demolish):
+        kind = by_id.get(action.die)
+        pool = player.buildings if action.completed else player.columns
+        if kind is None or not 0 <= action.index < len(pool):
+            return None
+        return ("x", kind, action.completed, tuple(pool[action.index]))
+    return None
+
+
+def _kind_order(item: tuple[tuple[DieType, Face | None], int]) -> tuple[int, int]:
+    (die_type, face), _ = item
+    return (int(die_type), -1 if face is None else int(face))
+
+
+_ACTION_TYPES = (Take, TakeDistrict, Roll, Build, Demolish, Abandon, EndTurn)
+
+
 #: Actions are immutable, so legal_actions hands out shared instances (bounded caches).
 _ACTION_CACHE: dict[tuple[object, ...], Action] = {}
 _REROLL_CACHE: dict[tuple[tuple[int, ...], ...], tuple[Roll, ...]] = {}
@@ -992,22 +1145,27 @@ def _roll(selection: tuple[int, ...]) -> Roll:
 # --------------------------------------------------------------------------- scoring
 
 
+def lone_low_rises(player: Player) -> int:
+    """Unfinished purple (low-rise) ground floors: each is scored as a completed height-1
+    building (1 point). The one place this rule is written; :func:`final_buildings`,
+    :func:`score`, :func:`completed_count` and :func:`game_summary` use it."""
+    return sum(1 for c in player.columns if c.kind is P)
+
+
 def final_buildings(player: Player) -> tuple[Building, ...]:
     """The scored skyline: completed buildings plus lone purple ground floors as
     height-1 tiles; other unfinished columns are discarded."""
-    lone = tuple(Building(P, 1) for c in player.columns if c.kind is P)
-    return player.buildings + lone
+    return player.buildings + (Building(P, 1),) * lone_low_rises(player)
 
 
 def score(player: Player) -> int:
     """Points of a skyline; the same during play and at the end."""
-    return sum(b.height * b.height for b in player.buildings) + sum(
-        1 for c in player.columns if c.kind is P
-    )
+    return sum(b.height * b.height for b in player.buildings) + lone_low_rises(player)
 
 
 def completed_count(player: Player) -> int:
-    return len(player.buildings) + sum(1 for c in player.columns if c.kind is P)
+    """Completed buildings, lone low-rise ground floors included (the tie-break)."""
+    return len(player.buildings) + lone_low_rises(player)
 
 
 def ranking(state: GameState) -> list[int]:
@@ -1043,3 +1201,112 @@ def scenario_met(scenario: str, player: Player) -> bool:
     if scenario == "tucson":
         return all(b.kind is not O for b in final)
     raise ValueError(f"scenario: unknown scenario {scenario!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """One seat's scoring (see :class:`GameSummary`).
+
+    ``buildings`` are the completed tiles; ``converted`` lone low-rise ground floors
+    become height-1 tiles and ``discarded`` are the other unfinished columns (they score
+    nothing); ``final`` is the scored skyline (tiles plus converted ground floors).
+    ``completed`` counts ``final`` (the tie-break), ``rank`` is 1 for a winner.
+    """
+
+    seat: int
+    name: str
+    buildings: tuple[Building, ...]
+    converted: int
+    discarded: tuple[Column, ...]
+    final: tuple[Building, ...]
+    score: int
+    completed: int
+    rank: int
+    demolitions: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """The scoring of a game, at its end or so far (``over`` says which).
+
+    ``winners`` are the seats ranked 1 (several: a shared win); ``tie_break`` is true when
+    several players had the best points, so completed buildings decided. Solo only
+    (None otherwise): ``level``, the title reached (None below 40, too); ``scenario`` and
+    ``scenario_met`` (None without a scenario).
+    """
+
+    players: tuple[PlayerSummary, ...]
+    over: bool
+    winners: tuple[int, ...]
+    tie_break: bool
+    solo: bool
+    level: str | None
+    scenario: str | None
+    scenario_met: bool | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The plain-dict form (letters for kinds) of the former ``summary()``."""
+        rows = [
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "buildings": [[b.kind.letter, b.height, b.points] for b in p.buildings],
+                "converted": p.converted,
+                "discarded": [[c.kind.letter, c.height] for c in p.discarded],
+                "final": [[b.kind.letter, b.height, b.points] for b in p.final],
+                "score": p.score,
+                "completed": p.completed,
+                "rank": p.rank,
+                "demolitions": p.demolitions,
+            }
+            for p in self.players
+        ]
+        out: dict[str, object] = {
+            "players": rows, "over": self.over, "winners": list(self.winners),
+            "tie_break": self.tie_break,
+        }
+        if self.solo:
+            out["level"] = self.level
+            out["scenario"] = self.scenario
+            out["scenario_met"] = self.scenario_met
+        return out
+
+
+def game_summary(state: GameState) -> GameSummary:
+    """The scoring of ``state`` for each seat: tiles, low-rise conversion, totals, ranks,
+    and the solo level and scenario.
+
+    >>> s = game_summary(new_game(Options(("Ada",), seed="demo")))
+    >>> s.players[0].score, s.players[0].discarded, s.level, s.over
+    (0, (Column(kind=<Face.ORANGE: 2>, height=1),), None, False)
+    """
+    ranks = ranking(state)
+    players = tuple(
+        PlayerSummary(
+            seat=seat,
+            name=player.name,
+            buildings=player.buildings,
+            converted=lone_low_rises(player),
+            discarded=tuple(c for c in player.columns if c.kind is not P),
+            final=final_buildings(player),
+            score=score(player),
+            completed=completed_count(player),
+            rank=ranks[seat],
+            demolitions=player.demolitions,
+        )
+        for seat, player in enumerate(state.players)
+    )
+    best = max(p.score for p in players)
+    tie_break = len(players) > 1 and sum(1 for p in players if p.score == best) > 1
+    solo = state.solo
+    scenario = state.options.scenario if solo else None
+    return GameSummary(
+        players=players,
+        over=state.phase is Phase.OVER,
+        winners=tuple(p.seat for p in players if p.rank == 1),
+        tie_break=tie_break,
+        solo=solo,
+        level=solo_level(players[0].score) if solo else None,
+        scenario=scenario,
+        scenario_met=None if scenario is None else scenario_met(scenario, state.players[0]),
+    )

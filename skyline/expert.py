@@ -57,7 +57,6 @@ from itertools import combinations
 from typing import Any
 
 from . import solo_value as sv
-from .bots import register
 from .core import (
     Abandon,
     Action,
@@ -73,11 +72,13 @@ from .core import (
     Roll,
     Take,
     TakeDistrict,
+    action_class,
     apply_action,
     new_game,
     scenario_met,
     score,
 )
+from .registry import register
 from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
 
 __all__ = ["ABANDON_COST", "EXTRA_DIE", "ExpertOption", "expert_bot", "expert_options",
@@ -165,7 +166,7 @@ def _to_engine(state: GameState, dice: Sequence[Die], action: tuple) -> Action:
     """The engine action for a solver action over ``dice`` (a subset of the active dice)."""
     verb = action[0]
     if verb == "take":
-        return Take(tuple(sorted(DieType.from_letter(x) for x in action[1])))
+        return Take(tuple(DieType.from_letter(x) for x in action[1]))
     if verb == "end":
         return EndTurn()
     if verb == "reroll":
@@ -272,17 +273,18 @@ def expert_options(state: GameState) -> list[ExpertOption]:
         out = [_end_trigger(state, o) for o in out]
     if not out:  # solo, nothing resolvable: the engine ends the turn by itself
         return []
-    return _ranked(_unique(out))
+    return _ranked(_unique(state, out))
 
 
 def _ranked(options: list[ExpertOption]) -> list[ExpertOption]:
     return sorted(options, key=lambda o: -o.utility)
 
 
-def _unique(options: list[ExpertOption]) -> list[ExpertOption]:
-    seen: dict[str, ExpertOption] = {}
+def _unique(state: GameState, options: list[ExpertOption]) -> list[ExpertOption]:
+    """One option per class of equivalent actions (the best utility)."""
+    seen: dict[object, ExpertOption] = {}
     for o in options:
-        key = str(o.action)
+        key = action_class(state, o.action)
         if key not in seen or o.utility > seen[key].utility:
             seen[key] = o
     return list(seen.values())
@@ -431,26 +433,17 @@ def _scenario_hint(state: GameState, top: int) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- review
 
 
-def _option_key(state: GameState, action: Action) -> tuple:
-    """What makes two actions the same choice: the kinds of dice involved and the targets."""
-    by_id = {d.id: d for d in state.dice}
-    if isinstance(action, Take):
-        return ("take", tuple(action.types))
-    if isinstance(action, Roll):
-        return ("roll", tuple(sorted(_kind(by_id[i]) for i in action.dice)))
-    if isinstance(action, EndTurn):
-        return ("end",)
-    player = state.player
-    if isinstance(action, Build):
-        target = None if action.column is None else tuple(player.columns[action.column])
-        return ("build", _kind(by_id[action.die]), target)
-    if isinstance(action, Demolish):
-        if action.completed:
-            target = ("tile", player.buildings[action.index].height)
-        else:
-            target = ("col", *player.columns[action.index])
-        return ("demolish", _kind(by_id[action.die]), target)
-    return ("other", str(action))
+def _solver_view(state: GameState, action: Action) -> Action:
+    """``action`` as the solver sees it: it tells completed tiles apart only by height,
+    so demolishing a tile is the same choice as demolishing the first tile of its height
+    (the one :func:`expert_options` names)."""
+    if isinstance(action, Demolish) and action.completed:
+        tiles = state.player.buildings
+        if 0 <= action.index < len(tiles):
+            height = tiles[action.index].height
+            first = next(i for i, b in enumerate(tiles) if b.height == height)
+            return Demolish(action.die, first, True)
+    return action
 
 
 def grade(state: GameState, action: Action) -> dict[str, Any] | None:
@@ -464,8 +457,8 @@ def grade(state: GameState, action: Action) -> dict[str, Any] | None:
     ranked = expert_options(state)
     if not ranked:
         return None
-    want = _option_key(state, action)
-    chosen = next((o for o in ranked if _option_key(state, o.action) == want), None)
+    want = action_class(state, _solver_view(state, action))
+    chosen = next((o for o in ranked if action_class(state, o.action) == want), None)
     best = ranked[0]
     chosen_value = chosen.value if chosen is not None else best.value
     return {
@@ -487,9 +480,11 @@ def _scenario_grade(state: GameState, action: Action) -> dict[str, Any] | None:
     details = scenario_details(state)
     if not details:
         return None
-    want = _option_key(state, action)
+    want = action_class(state, _scenario_view(state, action))
     best_action, best = details[0]
-    chosen = next((o for a, o in details if _option_key(state, a) == want), best)
+    chosen = next((o for a, o in details if action_class(state, a) == want), None)
+    if chosen is None:
+        chosen = _value_after(state, action) or best
     p_best, p_chosen = _clip(best.p_success), _clip(chosen.p_success)
     return {
         "round": state.round,
@@ -507,6 +502,35 @@ def _scenario_grade(state: GameState, action: Action) -> dict[str, Any] | None:
         "chosen_expected_score": chosen.expected_score,
         "best_expected_score": best.expected_score,
     }
+
+
+def _scenario_view(state: GameState, action: Action) -> Action:
+    """``action`` as the scenario solver names it: a completed tile by its height, the kind
+    the scenario wants gone first (see ``_to_engine``) if the tile is of that kind."""
+    if isinstance(action, Demolish) and action.completed:
+        tiles = state.player.buildings
+        if 0 <= action.index < len(tiles):
+            tile = tiles[action.index]
+            same = [i for i, b in enumerate(tiles) if b.height == tile.height]
+            want = {"shanghai": Face.PURPLE, "tucson": Face.ORANGE}.get(_scenario(state) or "")
+            named = next((i for i in same if tiles[i].kind is want), same[0])
+            if tiles[named].kind is tile.kind:
+                return Demolish(action.die, named, True)
+    return action
+
+
+def _value_after(state: GameState, action: Action) -> sv.ScenarioOption | None:
+    """The value of a build or demolition the solver does not list (a tile it tells apart
+    only by height): the best option of the state it leads to."""
+    if not isinstance(action, Build | Demolish):
+        return None
+    after = apply_action(state, action)
+    if after.phase is Phase.OVER:
+        met = 1.0 if scenario_met(state.options.scenario or "", after.players[0]) else 0.0
+        points = float(score(after.players[0]))
+        return sv.ScenarioOption(("over",), met, points, points + SUCCESS_WEIGHT * met)
+    details = scenario_details(after)
+    return details[0][1] if details else None
 
 
 def _clip(p: float) -> float:

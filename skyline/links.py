@@ -38,7 +38,9 @@ at fault (``link`` for the link as a whole, else ``names``, ``seed``,
 ``start_seat``, ``all_nine``, ``scenario`` or ``beat``) and ``params["reason"]``
 says what is wrong with it (``not_text``, ``too_long``, ``not_play``, ``bad_part``,
 ``unknown_key``, ``repeated_key``, ``missing``, ``encoding``, ``invalid``,
-``solo_only``). ``code == "internal"`` would mean a bug in this module.
+``solo_only``, and ``unavailable`` for ``bots`` naming the expert where its value table
+is missing, see :mod:`skyline.registry`). ``code == "internal"`` would mean a bug in this
+module. A game link's fragment starts with :data:`LINK_PREFIX` (``#play?``).
 
 >>> link = parse_share_fragment("#play?p=Ann,Bo%20Li&seed=Xy12ab&nine=1")
 >>> link.options.names, link.options.start_seat, link.options.all_nine, link.beat
@@ -96,16 +98,27 @@ from typing import Any, NamedTuple
 from urllib.parse import quote, unquote
 
 from .board import Board, RecordError
-from .core import SCENARIOS, Options, Phase, validate_options
+from .core import (
+    DIE_LETTERS,
+    SCENARIOS,
+    Options,
+    OptionsError,
+    Phase,
+    SkylineError,
+    validate_options,
+)
+from .registry import LEVEL_LETTERS, bot_available
 
 LINK_PATH = "play"
+#: What a game link's fragment starts with (the page tells game links by it).
+LINK_PREFIX = "#" + LINK_PATH + "?"
 LINK_KEYS = ("p", "seed", "start", "nine", "sc", "beat", "bots")
-#: Computer-player levels in links (``bots=1e3g``): letter -> name in ``skyline.bots.BOTS``.
-BOT_LETTERS = {"b": "beginner", "g": "greedy", "e": "expert"}
+#: Deprecated alias of :data:`skyline.registry.LEVEL_LETTERS` (letter -> bot name).
+BOT_LETTERS = LEVEL_LETTERS
 MAX_LINK_CHARS = 2000
 MAX_BEAT = 1000
-#: validate_options messages start with the option's name: the LinkError code
-_OPTION_FIELDS = ("names", "seed", "start_seat", "all_nine", "scenario")
+
+_BOTS_VALUE = re.compile("(?:[0-3][" + "".join(LEVEL_LETTERS) + "]){1,4}")
 
 SAVE_VERSION = 2
 SAVE_VERSIONS = (0, 1, 2)
@@ -115,22 +128,12 @@ MAX_SAVE_DEPTH = 32
 MAX_TAKES = 2  # yard dice picked before the third completes a Take
 
 
-class LinkError(ValueError):
+class LinkError(SkylineError):
     """A share link that cannot be opened; ``code`` names the part at fault."""
 
-    def __init__(self, code: str, message: str, **params: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
 
-
-class SaveError(ValueError):
+class SaveError(SkylineError):
     """A saved game that cannot be loaded; ``code`` says why (see the module doc)."""
-
-    def __init__(self, code: str, message: str, **params: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
 
 
 class ShareLink(NamedTuple):
@@ -156,11 +159,8 @@ def _shown(text: str, limit: int = 20) -> str:
 def _check_options(options: Options) -> Options:
     try:
         return validate_options(options)
-    except ValueError as exc:
-        message = str(exc)
-        field = message.split(":", 1)[0]
-        code = field if field in _OPTION_FIELDS else "link"
-        raise LinkError(code, message, reason="invalid") from None
+    except OptionsError as exc:
+        raise LinkError(exc.field, str(exc), **{**exc.params, "reason": "invalid"}) from None
 
 
 def _check_beat(beat: object, players: int) -> int | None:
@@ -176,7 +176,7 @@ def _check_beat(beat: object, players: int) -> int | None:
 
 def _check_bots(bots: object, players: int) -> tuple[tuple[int, str], ...]:
     """Computer seats as sorted (seat, level) pairs; LinkError ``bots`` if not valid."""
-    names = {v: k for k, v in BOT_LETTERS.items()}
+    names = {v: k for k, v in LEVEL_LETTERS.items()}
     try:
         pairs = tuple(sorted(dict(bots or {}).items()))  # type: ignore[call-overload]
     except (TypeError, ValueError):
@@ -185,6 +185,9 @@ def _check_bots(bots: object, players: int) -> tuple[tuple[int, str], ...]:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players \
                 or level not in names:
             raise LinkError("bots", "bots: expected computer seats like 1e3g", reason="invalid")
+        if not bot_available(level):
+            raise LinkError("bots", f"bots: the {level} computer player is not available here",
+                            reason="unavailable", level=level)
     return pairs
 
 
@@ -212,7 +215,7 @@ def make_share_fragment(
         parts.append(f"beat={beat}")
     pairs = _check_bots(bots, len(options.names))
     if pairs:
-        letters = {v: k for k, v in BOT_LETTERS.items()}
+        letters = {v: k for k, v in LEVEL_LETTERS.items()}
         parts.append("bots=" + "".join(f"{seat}{letters[level]}" for seat, level in pairs))
     return LINK_PATH + "?" + "&".join(parts)
 
@@ -310,13 +313,13 @@ def _parse_fragment(text: object) -> tuple[ShareLink, tuple[tuple[int, str], ...
     bots: dict[int, str] = {}
     bots_text = values.get("bots")
     if bots_text is not None:
-        if not re.fullmatch(r"(?:[0-3][bge]){1,4}", bots_text):
+        if not _BOTS_VALUE.fullmatch(bots_text):
             raise LinkError("bots", "bots: expected computer seats like 1e3g", reason="invalid")
         seats = [int(bots_text[i]) for i in range(0, len(bots_text), 2)]
         if seats != sorted(set(seats)):
             raise LinkError("bots", "bots: each seat once, in increasing order",
                             reason="invalid")
-        bots = {int(bots_text[i]): BOT_LETTERS[bots_text[i + 1]]
+        bots = {int(bots_text[i]): LEVEL_LETTERS[bots_text[i + 1]]
                 for i in range(0, len(bots_text), 2)}
     link = ShareLink(options, _check_beat(beat, len(options.names)))
     return link, _check_bots(bots, len(options.names))
@@ -431,7 +434,7 @@ def _clean_extras(board: Board, data: dict[str, Any]) -> dict[str, Any]:
     if (
         not isinstance(takes, str)
         or len(takes) > MAX_TAKES
-        or any(c not in "GUP" for c in takes)
+        or any(c not in DIE_LETTERS for c in takes)
         or board.state.phase is not Phase.TAKE
     ):
         takes = ""

@@ -460,13 +460,30 @@ class ValueTable:
 _TABLE: ValueTable | None = None
 
 
+#: The shipped table, inside the ``skyline`` package.
+TABLE_RESOURCE = "data/solo_values.bin"
+
+
+def table_available() -> bool:
+    """Whether a table is loaded or the shipped one is there to load (the expert bot
+    needs it; :mod:`skyline.registry` asks)."""
+    if _TABLE is not None:
+        return True
+    from importlib import resources
+
+    try:
+        return resources.files("skyline").joinpath(TABLE_RESOURCE).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def load_table() -> ValueTable:
     """The shipped table (loaded once)."""
     global _TABLE
     if _TABLE is None:
         from importlib import resources
 
-        data = resources.files("skyline").joinpath("data/solo_values.bin").read_bytes()
+        data = resources.files("skyline").joinpath(TABLE_RESOURCE).read_bytes()
         _TABLE = ValueTable.from_bytes(data)
     return _TABLE
 

@@ -13,6 +13,8 @@ tests play (default 1, which keeps ``pytest tests`` well under 90 s on 2 cores).
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
@@ -29,5 +31,11 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+# The page's Python (web/: screen, controller, board_view, ...) is imported by the
+# web tests as the page imports it: as top-level modules.
+WEB = Path(__file__).resolve().parent.parent / "web"
+if str(WEB) not in sys.path:
+    sys.path.append(str(WEB))
+
 _default = "ci" if os.environ.get("CI") else "dev"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or _default)

@@ -1,6 +1,8 @@
 """Generators and checkers for fuzzing the engine's readers: share links
-(:func:`skyline.parse_share_fragment`), records (:meth:`skyline.Board.from_record`)
-and saves (:func:`skyline.read_save`).
+(:func:`skyline.parse_share_fragment`), records (:meth:`skyline.Board.from_record`),
+saves (:func:`skyline.read_save`), game links
+(:func:`skyline.correspondence.parse_game_link`) and game-list entries
+(:func:`skyline.games.read_entry`).
 
 Shared by ``tests/test_fuzz.py`` (driven by Hypothesis) and
 ``scripts/reliability_report.py`` (a fixed-seed loop). Every generator takes a
@@ -15,9 +17,11 @@ exception, or a check failed), ``hang`` (slower than :data:`CASE_LIMIT`), and
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import time
+import zlib
 from functools import cache
 from typing import Any, NamedTuple
 from urllib.parse import quote
@@ -36,6 +40,14 @@ from skyline import (
     read_save,
     validate_options,
 )
+from skyline.correspondence import (
+    COMPUTER_LEVELS,
+    MAX_PAYLOAD_BYTES,
+    game_id,
+    make_game_link,
+    parse_game_link,
+)
+from skyline.games import entry_to_json, make_entry, read_entry
 from skyline.links import MAX_BEAT, LinkError, SaveError
 
 CASE_LIMIT = 2.0  # seconds: a case slower than this counts as a hang
@@ -430,9 +442,193 @@ def save_case(rng: random.Random, junk: str) -> Case:
     return Case("save", how, _dump(data, rng))
 
 
+# --------------------------------------------------------------------------- game links
+
+
+def random_seats(rng: random.Random, players: int, local: bool = True) -> tuple[str, ...]:
+    humans = ("here", "friend") if local else ("human",)
+    return tuple(rng.choice(humans) if rng.random() < 0.7 else rng.choice(COMPUTER_LEVELS)
+                 for _ in range(players))
+
+
+def random_nonce(rng: random.Random) -> str:
+    return "".join(rng.choice("abcXYZ019_-") for _ in range(rng.choice([0, 0, 6, 16])))
+
+
+@cache
+def bomb(size: int) -> str:
+    """A game link whose payload inflates to ``size`` bytes (made once per size)."""
+    return pack(b"h \n" + b"e " * (size // 2))
+
+
+def pack(payload: bytes, version: str = "1") -> str:
+    """A game link of any payload bytes, with a valid checksum (as a forger would)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    deflated = packer.compress(payload) + packer.flush()
+    return pack_raw(deflated, version)
+
+
+def pack_raw(deflated: bytes, version: str = "1") -> str:
+    data = zlib.crc32(deflated).to_bytes(4, "big") + deflated
+    return f"game?{version}." + base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def game_link_case(rng: random.Random, junk: str) -> Case:
+    board = pool_board(rng)
+    seats = random_seats(rng, len(board.options.names))
+    nonce = random_nonce(rng)
+    link = make_game_link(board, seats, nonce)
+    letters = "".join("h" if k in ("here", "friend") else k[0] for k in seats)
+    payload = f"{letters} {nonce}\n{board.record()}"
+    expected = (board, tuple("human" if k in ("here", "friend") else k for k in seats), nonce)
+    roll = rng.random()
+    if roll < 0.15:
+        prefix = rng.choice(["", "#", "  #", "https://example.org/skyline/#"])
+        return Case("game_link", "valid", prefix + link + rng.choice(["", " ", "\n"]), expected)
+    if roll < 0.18:
+        return Case("game_link", "wrong_type", odd_value(rng))
+    if roll < 0.2:
+        return Case("game_link", "huge_string", rng.choice(["", "game?1."]) + big_text(rng))
+    op = rng.randrange(12)
+    if op == 0:  # a decompression bomb with a valid checksum
+        return Case("game_link", "bomb", bomb(rng.choice([MAX_PAYLOAD_BYTES + 2, 10 * MB,
+                                                          50 * MB])))
+    if op == 1:  # not DEFLATE at all, checksum valid
+        return Case("game_link", "random_bytes",
+                    pack_raw(bytes(rng.randrange(256) for _ in range(rng.randrange(0, 60)))))
+    if op == 2:  # a truncated DEFLATE stream, checksum valid
+        packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+        deflated = packer.compress(payload.encode()) + packer.flush()
+        return Case("game_link", "truncated_stream",
+                    pack_raw(deflated[: rng.randrange(len(deflated))]))
+    if op == 3:  # the record inside edited (legal or not), checksum recomputed
+        record = record_case(random.Random(rng.random()), junk).value
+        if not isinstance(record, str) or len(record) > 20_000:
+            record = board.record() + " e"
+        return Case("game_link", "edited_record",
+                    pack(f"{letters} {nonce}\n{record}".encode("utf-8", "surrogatepass")))
+    if op == 4:  # the seat line edited, checksum recomputed
+        head = rng.choice([letters + "h", letters[:-1], "x" * len(letters), junk, letters,
+                           letters.upper(), "", letters + " " + nonce + " x"])
+        tail = rng.choice([" " + nonce, " " + junk, "", " " + "n" * 17])
+        return Case("game_link", "edited_seats",
+                    pack(f"{head}{tail}\n{board.record()}".encode("utf-8", "surrogatepass")))
+    if op == 5:  # payload lines changed, checksum recomputed
+        lines = payload.split("\n")
+        lines = rng.choice([lines[:1], lines + [junk], [lines[1], lines[0]], lines[:1] * 3])
+        return Case("game_link", "edited_lines",
+                    pack("\n".join(lines).encode("utf-8", "surrogatepass")))
+    if op == 6:
+        return Case("game_link", "bad_bytes",
+                    pack(rng.choice([b"\xff\xfe", b"h \n\xc0\xaf", payload.encode()[:-1]
+                                     + b"\x80"])))
+    if op == 7:
+        version = rng.choice(["2", "0", "", "01", "1.1", junk[:8], "9" * 50])
+        return Case("game_link", "wrong_version", link.replace("game?1.", f"game?{version}.", 1))
+    if op == 8:
+        return Case("game_link", "other_path",
+                    rng.choice(["play?", "Game?", "game", "game1.", junk]) + link[5:])
+    name, text = mutate_text(link, rng, junk)
+    return Case("game_link", "text_" + name, text)
+
+
+def check_game_link(case: Case, result: Any) -> str:
+    problem = check_board(result.board)
+    if problem:
+        return problem
+    if result.game_id != game_id(result.board, result.seats, result.nonce):
+        return "game id differs from the one its options give"
+    again = parse_game_link(make_game_link(result.board, result.seats, result.nonce))
+    if (again.board.actions, again.seats, again.nonce, again.game_id) != (
+            result.board.actions, result.seats, result.nonce, result.game_id):
+        return "game link does not round-trip"
+    return ""
+
+
+def check_same_link(case: Case, result: Any) -> str:
+    board, seats, nonce = case.expected
+    problem = check_same_game(board, result.board)
+    if not problem and (result.seats, result.nonce) != (seats, nonce):
+        problem = "a valid link lost its seats or nonce"
+    return problem
+
+
+# --------------------------------------------------------------------------- list entries
+
+
+def entry_case(rng: random.Random, junk: str) -> Case:
+    board = pool_board(rng)
+    entry = make_entry(board, random_seats(rng, len(board.options.names)),
+                       nonce=random_nonce(rng), name=rng.choice([None, "Friday game", junk]),
+                       updated="2026-12-01T10:00:00Z")
+    data = json.loads(entry_to_json(entry))
+    roll = rng.random()
+    if roll < 0.12:
+        return Case("entry", "valid", _dump(data, rng), entry)
+    if roll < 0.15:
+        return Case("entry", "wrong_type", odd_value(rng))
+    if roll < 0.17:
+        return Case("entry", "huge_string", rng.choice(["", '{"v":1,"x":"']) + big_text(rng))
+    op = rng.randrange(9)
+    if op == 0:  # extras damaged: the game must survive
+        key = rng.choice(["name", "created", "updated", "diverged_from"])
+        data[key] = _edit_leaf(data[key], rng, junk)
+        return Case("entry", "damaged_extras", _dump(data, rng), entry)
+    if op == 1:
+        items = list(data.items())
+        rng.shuffle(items)
+        return Case("entry", "reordered_keys", _dump(dict(items), rng), entry)
+    if op == 2:
+        key = rng.choice(["seats", "nonce", "id", "game"])
+        data[key] = _edit_leaf(data[key], rng, junk)
+        how = "edited_" + key
+    elif op == 3:  # the save inside damaged as the save fuzzer damages saves
+        inner = save_case(random.Random(rng.random()), junk)
+        if not isinstance(inner.value, str) or len(inner.value) > 200_000:
+            data["save"] = rng.choice([None, 5, [], "x", {}])
+        else:
+            try:
+                data["save"] = json.loads(inner.value)
+            except (ValueError, RecursionError):
+                data["save"] = inner.value
+        how = "edited_save_" + inner.how
+    elif op == 4:
+        data["v"] = rng.choice([0, 2, -1, "1", 1.0, True, None, 10**400, []])
+        how = "wrong_version"
+    elif op == 5:
+        data["kind"] = rng.choice(["skyline-save", "skyline-games", None, junk])
+        how = "wrong_kind"
+    elif op == 6:
+        return Case("entry", "edited_entry", _dump(_edit_leaf(data, rng, junk), rng))
+    else:
+        name, text = mutate_text(_dump(data, rng), rng, junk)
+        return Case("entry", "text_" + name, text)
+    return Case("entry", how, _dump(data, rng))
+
+
+def check_entry(case: Case, result: Any) -> str:
+    problem = check_board(result.board)
+    if problem:
+        return problem
+    again = read_entry(entry_to_json(result))
+    if again != result._replace(board=again.board) or again.board.state != result.board.state:
+        return "entry does not round-trip"
+    return ""
+
+
+def check_same_entry(case: Case, result: Any) -> str:
+    expected = case.expected
+    problem = check_same_game(expected.board, result.board)
+    if not problem and (result.id, result.seats, result.nonce) != (
+            expected.id, expected.seats, expected.nonce):
+        problem = "a valid entry lost its id, seats or nonce"
+    return problem
+
+
 # --------------------------------------------------------------------------- running
 
-ERRORS = {"link": LinkError, "record": RecordError, "save": SaveError}
+ERRORS = {"link": LinkError, "record": RecordError, "save": SaveError,
+          "game_link": LinkError, "entry": SaveError}
 
 
 def _read(case: Case) -> Any:
@@ -440,6 +636,10 @@ def _read(case: Case) -> Any:
         return parse_share_fragment(case.value)
     if case.kind == "record":
         return Board.from_record(case.value)
+    if case.kind == "game_link":
+        return parse_game_link(case.value)
+    if case.kind == "entry":
+        return read_entry(case.value)
     return read_save(case.value)
 
 
@@ -466,7 +666,15 @@ def run_case(case: Case) -> Outcome:
         return Outcome("crash", type(exc).__name__, f"{case.how}: {str(exc)[:200]}", seconds)
     seconds = time.perf_counter() - start
     try:
-        if case.kind == "link":
+        if case.kind in ("game_link", "entry"):
+            check, same = ((check_game_link, check_same_link) if case.kind == "game_link"
+                           else (check_entry, check_same_entry))
+            problem = check(case, result)
+            if not problem and case.expected is not None:
+                problem = same(case, result)
+                if problem:
+                    return Outcome("lost", None, f"{case.how}: {problem}", seconds)
+        elif case.kind == "link":
             problem = check_link(case, result)
         else:
             board = result if case.kind == "record" else result.board
@@ -488,4 +696,5 @@ def run_case(case: Case) -> Outcome:
     return Outcome("loaded", None, "", seconds)
 
 
-GENERATORS = {"link": link_case, "record": record_case, "save": save_case}
+GENERATORS = {"link": link_case, "record": record_case, "save": save_case,
+              "game_link": game_link_case, "entry": entry_case}

@@ -24,6 +24,8 @@ import pytest
 from fuzz_cases import (
     NASTY,
     Case,
+    entry_case,
+    game_link_case,
     junk_text,
     link_case,
     pool_board,
@@ -50,6 +52,7 @@ from skyline import (
     read_save,
     validate_options,
 )
+from skyline.games import read_index
 from skyline.links import SAVE_VERSION, SAVE_VERSIONS
 
 SCALE = max(1, int(os.environ.get("SKYLINE_PROPERTY_SCALE", "1")))
@@ -78,9 +81,13 @@ def assert_ok(case: Case) -> None:
 LINK_BATCH, LINK_EXAMPLES = 5, 1000
 RECORD_BATCH, RECORD_EXAMPLES = 2, 1250
 SAVE_BATCH, SAVE_EXAMPLES = 2, 750
-RAW_EXAMPLES = 500  # x 3 readers
+GAME_LINK_BATCH, GAME_LINK_EXAMPLES = 2, 600
+ENTRY_BATCH, ENTRY_EXAMPLES = 2, 500
+RAW_KINDS = ("link", "record", "save", "game_link", "entry")
+RAW_EXAMPLES = 500  # x 5 readers
 FUZZ_CASES = (LINK_BATCH * LINK_EXAMPLES + RECORD_BATCH * RECORD_EXAMPLES
-              + SAVE_BATCH * SAVE_EXAMPLES + 3 * RAW_EXAMPLES)
+              + SAVE_BATCH * SAVE_EXAMPLES + GAME_LINK_BATCH * GAME_LINK_EXAMPLES
+              + ENTRY_BATCH * ENTRY_EXAMPLES + len(RAW_KINDS) * RAW_EXAMPLES)
 
 
 def run_batch(generator, seed: int, junk_piece: str, size: int) -> None:
@@ -111,7 +118,21 @@ def test_fuzzed_saves(seed, junk_piece):
     run_batch(save_case, seed, junk_piece, SAVE_BATCH)
 
 
-PREFIXES = ("", "#play?", "play?p=Ann&seed=", "skyline1 players=A seed=x start=0 nine=0 "
+@settings(max_examples=GAME_LINK_EXAMPLES * SCALE, deadline=None,
+          suppress_health_check=SLOW_OK)
+@given(seeds, junk)
+def test_fuzzed_game_links(seed, junk_piece):
+    run_batch(game_link_case, seed, junk_piece, GAME_LINK_BATCH)
+
+
+@settings(max_examples=ENTRY_EXAMPLES * SCALE, deadline=None, suppress_health_check=SLOW_OK)
+@given(seeds, junk)
+def test_fuzzed_list_entries(seed, junk_piece):
+    run_batch(entry_case, seed, junk_piece, ENTRY_BATCH)
+
+
+PREFIXES = ("", "#play?", "#game?1.", "game?1.AAAAAA", '{"v":1,"kind":"skyline-entry",',
+            "play?p=Ann&seed=", "skyline1 players=A seed=x start=0 nine=0 "
             "scenario=- | tGGG r0.1.2 ", '{"v":2,"kind":"skyline-save","game":', '{"v":')
 
 
@@ -123,14 +144,19 @@ PREFIXES = ("", "#play?", "play?p=Ann&seed=", "skyline1 players=A seed=x start=0
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
         lambda inner: st.lists(inner, max_size=4)
-        | st.dictionaries(st.sampled_from(["v", "game", "kind", "format", "record", "state"]),
+        | st.dictionaries(st.sampled_from(["v", "game", "kind", "format", "record", "state",
+                                           "seats", "nonce", "id", "save"]),
                           inner, max_size=5),
         max_leaves=20,
     ).map(json.dumps),
 ))
 def test_raw_text_to_every_reader(text):
-    for kind in ("link", "record", "save"):
+    for kind in RAW_KINDS:
         assert_ok(Case(kind, "raw", text))
+    try:  # the game list's index: read or refused with its documented error
+        read_index(text)
+    except SaveError as exc:
+        assert exc.code != "internal" and str(exc)
 
 
 # --------------------------------------------------------------------------- share links

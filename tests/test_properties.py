@@ -31,8 +31,10 @@ from skyline import (
     Roll,
     Take,
     TakeDistrict,
+    action_class,
     apply_action,
     final_buildings,
+    is_legal,
     legal_actions,
     new_game,
     parse_action,
@@ -247,42 +249,15 @@ def test_many_fast_games_never_fail(g):
         assert score(player) == sum(b.points for b in final_buildings(player))
 
 
-def action_key(state: GameState, action):
-    """The equivalence class of an action in ``state`` (interchangeable dice: same type
-    and face; interchangeable targets: same colour and height), or None if it names
-    something that does not exist."""
-    by_id = {d.id: d for d in state.dice}
-
-    def die_key(i):
-        d = by_id.get(i)
-        return None if d is None else (d.type, d.face)
-
-    player = state.player
-    if isinstance(action, Take):
-        return ("t", tuple(sorted(action.types)))
-    if isinstance(action, TakeDistrict):
-        return ("tD",)
-    if isinstance(action, EndTurn):
-        return ("e",)
-    if isinstance(action, Roll | Abandon):
-        if len(set(action.dice)) != len(action.dice) or any(i not in by_id for i in action.dice):
-            return None
-        tag = "r" if isinstance(action, Roll) else "a"
-        return (tag, tuple(sorted(Counter(die_key(i) for i in action.dice).items())))
-    if isinstance(action, Build):
-        if action.die not in by_id:
-            return None
-        if action.column is None:
-            return ("b", die_key(action.die), None)
-        if not 0 <= action.column < len(player.columns):
-            return None
-        return ("b", die_key(action.die), player.columns[action.column])
-    if isinstance(action, Demolish):
-        pool = player.buildings if action.completed else player.columns
-        if action.die not in by_id or not 0 <= action.index < len(pool):
-            return None
-        return ("x", die_key(action.die), action.completed, pool[action.index])
-    raise AssertionError(action)
+def canonical(state: GameState) -> tuple:
+    """``state`` up to interchangeable dice and the order of columns and buildings."""
+    return (
+        state.options, state.round, state.seat, state.phase, tuple(sorted(state.district)),
+        tuple(sorted((d.type, -1 if d.face is None else d.face) for d in state.dice)),
+        state.rolls, state.six_completed,
+        tuple((p.name, tuple(sorted(p.columns)), tuple(sorted(p.buildings)), p.demolitions)
+              for p in state.players),
+    )
 
 
 def fuzz_actions(state: GameState, rng: random.Random, count: int) -> list:
@@ -323,24 +298,31 @@ def test_legal_actions_are_exactly_the_legal_classes(g):
     while state.phase is not Phase.OVER:
         actions = legal_actions(state)
         keys = set()
+        reps = {}
         for action in actions:
             apply_action(state, action)  # never raises
-            keys.add(action_key(state, action))
+            keys.add(action_class(state, action))
+            reps[action_class(state, action)] = action
         assert len(keys) == len(actions), "one representative per class"
         n_sel = 1
         for count in Counter((d.type, d.face) for d in state.dice).values():
             n_sel *= count + 1
         for action in fuzz_actions(state, rng, 12):
-            key = action_key(state, action)
+            key = action_class(state, action)
             try:
                 apply_action(state, action)
             except IllegalActionError:
+                assert not is_legal(state, action)
                 assert key not in keys, (action, "is listed but illegal")
                 continue
+            assert is_legal(state, action)
             if key in keys:
+                # same class, equivalent state: the same up to which die or column it was
+                after, rep_after = apply_action(state, action), apply_action(state, reps[key])
+                assert canonical(after) == canonical(rep_after), (action, reps[key])
                 continue
             if isinstance(action, Abandon):
-                assert all(action_key(state, Abandon((i,))) in keys for i in action.dice)
+                assert all(action_class(state, Abandon((i,))) in keys for i in action.dice)
             elif isinstance(action, Roll):
                 assert n_sel - 1 > MAX_LISTED_REROLLS, (action, "applies but is not listed")
             else:

@@ -650,6 +650,27 @@ def test_solo_scenarios(scenario, met, unmet):
     assert scenario_met(scenario, met) and not scenario_met(scenario, unmet)
 
 
+@pytest.mark.parametrize(
+    "skyline, met",
+    [
+        (Player("a", (), ()), True),  # nothing built: at most 7
+        (Player("a", (), tiles("b2 " * 6)), True),
+        (Player("a", cols("p1 o4"), tiles("b2 " * 5)), True),  # 6 after the conversion
+        (Player("a", (), tiles("b2 " * 7)), True),
+        (Player("a", cols("p1"), tiles("b2 " * 6)), True),
+        (Player("a", (), tiles("b2 " * 8)), False),
+        (Player("a", cols("p1"), tiles("b2 " * 7)), False),  # 8 after the conversion
+        (Player("a", (), tiles("b2 " * 12)), False),
+    ],
+)
+def test_toronto_is_at_most_seven_buildings(skyline, met):
+    """RULINGS: "Toronto at most 7 buildings in the final skyline" (it settles the
+    rulebook's "Finish with only 7 total Buildings built"): fewer than 7 meets it as well
+    as exactly 7; 8 or more does not."""
+    assert len(final_buildings(skyline)) <= 7 if met else len(final_buildings(skyline)) > 7
+    assert scenario_met("toronto", skyline) is met
+
+
 def test_scenario_only_in_solo_and_reported():
     """Scenarios are solo challenges: the summary says whether it was met."""
     with pytest.raises(ValueError, match="^scenario"):
@@ -961,6 +982,54 @@ def test_plan_build_examples():
     assert not plan_build(state, [0]).feasible
     assert not plan_build(state, [9]).feasible
     assert not plan_build(state, []).feasible
+
+
+def _every_plan_path_builds_all(state, ids: set[int]) -> int:
+    """Follow ``plan_build`` through every tower it offers; each path must build the
+    whole selection. Returns the number of paths."""
+    plan = plan_build(state, ids)
+    assert plan.feasible, (state.player.columns, state.dice, ids)
+    for step in plan.steps:
+        state = apply_action(state, step)
+        ids = ids - {step.die}
+    if plan.choice_die is None:
+        assert not ids
+        return 1
+    return sum(
+        _every_plan_path_builds_all(apply_action(state, Build(plan.choice_die, c)),
+                                    ids - {plan.choice_die})
+        for c in plan.choices
+    )
+
+
+@pytest.mark.parametrize(
+    "columns, dice_spec, upper, tower",
+    [
+        # the upper floor must go on the new ground floor (column 1): on o3 it would leave
+        # one column (o4) for two penthouses
+        ("o3", "Uo Go Po Po", 0, 1),
+        # the upper floor must go on o1: on o2 the o1 stays too low for a penthouse
+        ("o1 o2", "Uo Po Po", 0, 0),
+        # three penthouses: only raising o1 keeps all three placeable
+        ("o1 o2 o3", "Uo Po Po Po", 0, 0),
+    ],
+)
+def test_plan_build_never_offers_a_stranding_target(columns, dice_spec, upper, tower):
+    """RULINGS: building several selected dice "is allowed when every selected die can be
+    placed". The upper floor below could go on several towers, but only one leaves every
+    other selected die buildable: it is placed there without asking (a tower that would
+    strand another selected die is never offered), and every tower the plan offers later
+    still builds the whole selection."""
+    state = make_state(1, columns=columns, dice_spec=dice_spec)
+    ids = {d.id for d in state.dice}
+    die = next(d for d in state.dice if d.id == upper)
+    grounds = sum(1 for d in state.dice if d.type is G)
+    # alone, the upper floor has several towers (counting the new ground floors)
+    assert len(build_targets(state.player.columns, die)) + grounds >= 2
+    plan = plan_build(state, ids)
+    assert plan.feasible and plan.choice_die != upper
+    assert Build(upper, tower) in plan.steps
+    assert _every_plan_path_builds_all(state, ids) >= 1
 
 
 # =========================================================================== notation and records

@@ -1,36 +1,54 @@
 """The game page's brain: page state around an engine :class:`skyline.Board`.
 
-The page never decides a rule: legality, build planning, undo limits, scoring
-and the log all come from the engine. This module keeps what is only page state
-(the yard dice picked so far, the selected dice, a pending tower choice or
-demolition target, the open dialog, notices), turns clicks into engine actions,
-saves after every action and asks :mod:`board_view` for HTML.
+The page never decides a rule: legality, build planning, undo limits, scoring and the
+log come from the engine; what the player sees and may do is decided by
+``screen.build_screen`` from the typed page state (``page_state.PageState``). This
+module turns events (clicks, keys, the tab lock, storage events, computer moves) into
+engine actions and page-state changes, saves after every action (``store.Store``) and
+renders ``board_view.render(screen)`` into the host's regions.
 
-It talks to the browser only through a ``host`` object (see ``main.DomHost``), so
-it runs unchanged in CPython with a fake host.
+It talks to the browser only through a ``host`` object (see ``main.DomHost``), so it
+runs unchanged in CPython with a fake host (``tests/web_fakes.py``).
 
-Extension points for computer players, hints and reviews (not used yet):
+Computer seats are first-class (``page.seats``: seat -> level): game commands are
+refused during a computer's turn, the new-game dialog and links carry the seats, the
+share link adds them. Explicit hooks for the code that paces computer play (``bots_ui``):
 
-- ``Controller.dispatch(action)``: push any engine action through the same path a
-  click takes (validation message, selection upkeep, save, listeners, render).
-- ``Controller.listeners``: callables ``f(controller, action)`` run after every
-  successful action (e.g. a bot seat controller that schedules its move).
-- ``Controller.seat_controllers``: ``{seat: object}``; a seat without an entry is
-  a human at this screen. The page only reads ``is_human(seat)``.
-- ``Controller.panels``: callables ``f(controller) -> html`` rendered as extra
-  ``<section>`` panels below the log (already escaped HTML).
+- ``attach(driver)``: ``driver.wake(delay=None)`` is called after every handled event
+  and every computer step; the driver schedules the next ``step_computer()``.
+- ``step_computer()``: the computer to move plays one action (returns the thinking ms).
+- ``listeners``: callables ``f(controller, action)`` run after every successful action.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
 import string
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 import board_view
+import screen as screen_model
 from i18n import LANGS, Texts
+from page_state import (
+    COMPUTER_LEVELS,
+    HUMAN,
+    LEVEL_LETTERS,
+    BuildChoice,
+    ConfirmLinkDialog,
+    DemolishChoice,
+    ExportDialog,
+    HintResult,
+    Level,
+    NewGameDialog,
+    Notice,
+    NoticeButton,
+    PageState,
+    RulesDialog,
+    ShareDialog,
+)
+from store import KEY_SAVE, Records, SaveWrite, Store, TabLock
 
 from skyline import (
     SCENARIOS,
@@ -42,42 +60,47 @@ from skyline import (
     EndTurn,
     IllegalActionError,
     Options,
+    OptionsError,
     Phase,
     RecordError,
     Roll,
     Take,
     TakeDistrict,
-    plan_build,
-    summary,
     validate_options,
 )
 from skyline.board import describe
 from skyline.links import (
+    LINK_PREFIX,
     SAVE_VERSION,
     LinkError,
     SaveError,
     make_save,
     make_share_fragment,
+    parse_share_bots,
     parse_share_fragment,
     read_save,
 )
 
-KEY_SAVE = "skyline.save"
-KEY_SETTINGS = "skyline.settings"
-KEY_RECORDS = "skyline.records"
-KEY_BROKEN = "skyline.save.broken."
-KEY_PROBE = "skyline.probe"
-LINK_PREFIX = "#play?"
+__all__ = ["KEY_SAVE", "Controller", "random_seed"]
+
 SEED_ALPHABET = string.ascii_letters + string.digits
 REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
-# Error messages of validate_options start with the field name.
-OPTION_FIELDS = ("names", "seed", "start_seat", "all_nine", "scenario", "beat", "link")
+# Commands that change the game (refused in a read-only tab, after a crash, during a
+# computer's turn).
+GAME_ACTIONS = frozenset({"take", "untake", "district", "die", "roll", "build", "demolish",
+                          "abandon", "end", "undo", "cancel", "col", "tile"})
 
 
 def random_seed() -> str:
     """8-10 characters [A-Za-z0-9]; ``secrets`` uses crypto.getRandomValues in Pyodide."""
     length = 8 + secrets.randbelow(3)
     return "".join(secrets.choice(SEED_ALPHABET) for _ in range(length))
+
+
+class ComputerDriver(Protocol):
+    """Paces computer play (web/bots_ui.py): a timer that calls ``step_computer``."""
+
+    def wake(self, delay: int | None = None) -> None: ...
 
 
 class Controller:
@@ -88,37 +111,21 @@ class Controller:
         self.texts = Texts(tables, "en")
         self.browser_langs = tuple(browser_langs)
         self.board: Board | None = None
-        self.takes: list[DieType] = []  # yard picks not yet pushed as Take
-        self.selected: set[int] = set()
-        # None, ("build", die_id, choices, remaining ids) or ("demolish", [die ids])
-        self.mode: tuple | None = None
-        self.dialog: dict | None = None
-        self.notices: list[dict] = []
-        self.beat: int | None = None
-        self.storage_ok = True
-        # The save text this tab last wrote or read: before writing, the stored one must
-        # still be it, else another tab saved in between and is never silently overwritten.
-        self.last_raw: str | None = None
-        # Another tab has the game (see "Two tabs" below): this one only watches.
-        self.readonly = False
-        # An unexpected exception inside an action: the in-memory game is not trusted
-        # (never saved) until the last save is reloaded.
-        self.crashed = False
-        self.save_held = False  # a broken save could not be kept aside: never save over it
-        self.broken_saves: dict[str, str] = {}  # key -> raw text of saves kept aside
+        self.page = PageState()
+        self.store = Store(host, self._storage_failed)
+        self.records = Records()
+        self.lock = TabLock(host)
         self.pending_link: str | None = None  # a link opened while another tab had the game
-        self.records: dict = {"v": 1, "best": {}, "levels": {}, "scenarios": {}, "seen": []}
         self.last_html: dict[str, str] = {}
         self.focus_id: str | None = None
         self.timings: list[float] = []
+        self.think_ms: list[float] = []
         # game log events, one list per action (kept in step with board.actions)
         self._log: list[list[dict]] | None = None
-        self.log_version = 0  # changes whenever the log does (board_view caches its HTML)
-        self.log_html: tuple | None = None
-        # extension points (see module docstring)
+        self.log_version = 0  # changes whenever the log does
+        self._log_view: tuple[tuple, screen_model.LogView] | None = None
         self.listeners: list[Callable[[Controller, object], None]] = []
-        self.seat_controllers: dict[int, object] = {}
-        self.panels: list[Callable[[Controller], str]] = []
+        self.driver: ComputerDriver | None = None
 
     # ------------------------------------------------------------------ helpers
 
@@ -130,17 +137,23 @@ class Controller:
         return self.board.state if self.board else None
 
     def is_human(self, seat: int) -> bool:
-        return seat not in self.seat_controllers
+        return self.page.seat_kind(seat) == HUMAN
+
+    def computer_turn(self) -> bool:
+        return screen_model.computer_turn(self.page, self.board)
 
     def notify(
-        self, message: str, level: str = "info", sticky: bool = False,
+        self, message: str, level: str | Level = Level.INFO, sticky: bool = False,
         button: tuple[str, str, str] | None = None, **params,
     ) -> None:
         """Show a notice; ``button`` is (action, arg, label key) of a button inside it."""
-        note = {"key": message, "params": params, "level": level, "sticky": sticky,
-                "button": button}
-        self.notices = [n for n in self.notices if n["key"] != message] + [note]
-        self.notices = self.notices[-4:]
+        note = Notice(message, tuple(params.items()), Level(level), sticky,
+                      NoticeButton(*button) if button else None)
+        notices = [n for n in self.page.notices if n.key != message] + [note]
+        self.page.notices = notices[-4:]
+
+    def drop_notices(self, *keys: str) -> None:
+        self.page.notices = [n for n in self.page.notices if n.key not in keys]
 
     def error_text(self, exc: Exception) -> str:
         """Translate an engine error (IllegalActionError / RecordError) with its params."""
@@ -158,39 +171,14 @@ class Controller:
             if "face" in params:
                 params["face"] = self.t("kind." + str(params["face"]))
             return self.t(prefix + code, **params)
-        if isinstance(exc, ValueError):
-            field = str(exc).split(":", 1)[0]
-            if field in OPTION_FIELDS:
-                return self.t("error.option." + field)
+        if isinstance(exc, OptionsError) and self.texts.has("error.option." + exc.field):
+            return self.t("error.option." + exc.field)
         return self.t("error.unknown")
 
     # ------------------------------------------------------------------ storage
 
-    def _store(self, key: str, value: str) -> bool:
-        try:
-            self.host.storage_set(key, value)
-        except Exception:  # noqa: BLE001 - SecurityError, QuotaExceededError, ...
-            self._storage_failed()
-            return False
-        return True
-
-    def _load(self, key: str) -> str | None:
-        try:
-            return self.host.storage_get(key)
-        except Exception:  # noqa: BLE001
-            self._storage_failed()
-            return None
-
-    def _remove(self, key: str) -> None:
-        try:
-            self.host.storage_remove(key)
-        except Exception:  # noqa: BLE001
-            self._storage_failed()
-
     def _storage_failed(self) -> None:
-        if self.storage_ok:
-            self.storage_ok = False
-            self.notify("notice.not_saved", "warn", sticky=True)
+        self.notify("notice.not_saved", Level.WARN, sticky=True)
 
     def save(self) -> None:
         """Write the game (skyline.links save envelope), unless this tab must not.
@@ -198,29 +186,23 @@ class Controller:
         Never over a save this tab has not seen: if the stored text is not the one it
         last wrote or read, another tab moved in between; this tab then shows that game
         read-only instead of silently overwriting it."""
-        if self.board is None or self.readonly or self.crashed or self.save_held:
+        page = self.page
+        if self.board is None or page.readonly or page.crashed or self.store.held:
             return
         raw = make_save(
-            self.board, beat=self.beat, takes="".join(t.letter for t in self.takes),
+            self.board, beat=page.beat, takes="".join(t.letter for t in page.takes),
             saved_at=self.host.now_iso(),
         )
-        stored = self._load(KEY_SAVE)
-        if stored is not None and stored != self.last_raw:
-            self.readonly = True
+        if self.store.write_save(raw) is SaveWrite.CONFLICT:
+            page.readonly = True
             self.reload_saved()
-            self.notify("notice.save_conflict", "warn", sticky=True,
+            self.notify("notice.save_conflict", Level.WARN, sticky=True,
                         button=("take-control", "", "btn.play_here"))
-            return
-        if self._store(KEY_SAVE, raw):
-            self.last_raw = raw
-
-    def save_settings(self) -> None:
-        self._store(KEY_SETTINGS, json.dumps({"v": 1, "lang": self.texts.lang}))
 
     def load_saved_game(self) -> bool:
         """Load the stored save (any version skyline.links reads; older ones are
         rewritten in the current format). One that cannot be loaded is kept aside."""
-        raw = self._load(KEY_SAVE)
+        raw = self.store.read_save()
         if raw is None:
             return False
         try:
@@ -229,95 +211,53 @@ class Controller:
             self._keep_aside(raw, self.error_text(exc))
             return False
         self._set_board(saved.board)
-        self.last_raw = raw
-        self.beat = saved.beat
-        self.takes = [DieType.from_letter(c) for c in saved.takes]
+        self.page.seats = self.store.load_seats(saved.board.options)
+        self.store.last_raw = raw
+        self.page.beat = saved.beat
+        self.page.takes = [DieType.from_letter(c) for c in saved.takes]
         self._auto_select()
         if saved.version != SAVE_VERSION:
             self.save()  # migrated: stored again in the current format
         return True
 
     def _keep_aside(self, raw: str, reason: str) -> None:
-        """A save that cannot be loaded: copied to its own key (then removed from the
-        game's key), offered for export. If the copy fails it stays where it is and
-        this session does not save over it."""
-        key = KEY_BROKEN + self.host.now_iso().replace(":", "-")
-        self.broken_saves[key] = raw
+        key, kept = self.store.keep_aside(raw)
         button = ("export-save", key, "btn.export_save")
-        if self._store(key, raw):
-            self._remove(KEY_SAVE)
-            self.notify("notice.save_broken", "warn", sticky=True, button=button,
+        if kept:
+            self.notify("notice.save_broken", Level.WARN, sticky=True, button=button,
                         reason=reason, key=key)
         else:
-            self.save_held = True
-            self.notify("notice.save_broken_lost", "warn", sticky=True, button=button,
+            self.notify("notice.save_broken_lost", Level.WARN, sticky=True, button=button,
                         reason=reason)
 
     def reload_saved(self) -> None:
         """Replace the game in memory by the stored one: another tab's moves, or the
         last save after a crash. Without a readable save the game in memory stays."""
-        self.crashed = False
-        self.mode = None
-        if self.dialog and self.dialog.get("kind") != "export":
-            self.dialog = None
+        self.page.crashed = False
+        self.page.choice = None
+        if self.page.dialog is not None and not isinstance(self.page.dialog, ExportDialog):
+            self.page.dialog = None
         self.load_saved_game()
 
-    def load_records(self) -> None:
-        raw = self._load(KEY_RECORDS)
-        if not raw:
-            return
-        try:
-            data = json.loads(raw)
-            if isinstance(data, dict) and data.get("v") == 1:
-                for key in ("best", "levels", "scenarios"):
-                    if isinstance(data.get(key), dict):
-                        self.records[key] = data[key]
-                if isinstance(data.get("seen"), list):
-                    self.records["seen"] = data["seen"][-50:]
-        except ValueError:
-            pass
-
     def _record_result(self) -> None:
-        """Solo records: best score per scenario, levels reached, scenario successes."""
         board = self.board
-        if board is None or not board.is_game_over() or not board.state.solo:
+        if board is None:
             return
-        game_id = f"{board.options.seed}|{board.options.scenario}|{len(board.actions)}"
-        if game_id in self.records["seen"]:
-            return
-        info = summary(board.state)
-        points = info["players"][0]["score"]
-        slot = board.options.scenario or "-"
-        best = self.records["best"]
-        self.previous_best = best.get(slot)
-        if not isinstance(best.get(slot), int) or points > best[slot]:
-            best[slot] = points
-        if info["level"]:
-            self.records["levels"][info["level"]] = self.records["levels"].get(info["level"], 0) + 1
-        if info.get("scenario") and info.get("scenario_met"):
-            done = self.records["scenarios"]
-            done[info["scenario"]] = done.get(info["scenario"], 0) + 1
-        self.records["seen"] = (self.records["seen"] + [game_id])[-50:]
-        self._store(KEY_RECORDS, json.dumps(self.records))
+        counted, previous = self.records.record(board, self.store)
+        if counted:
+            self.page.previous_best = previous
 
     # ------------------------------------------------------------------ boot
 
     def boot(self, fragment: str = "") -> None:
-        raw = self._load(KEY_SETTINGS)
-        lang = None
-        if raw:
-            try:
-                lang = json.loads(raw).get("lang")
-            except (ValueError, AttributeError):
-                lang = None
+        lang = self.store.load_lang()
         if lang not in LANGS:
             from i18n import pick_language
 
             lang = pick_language(list(self.browser_langs))
         self.texts.lang = lang
-        if self._store(KEY_PROBE, "1"):  # tell at once if nothing can be saved
-            self._remove(KEY_PROBE)
-        self.load_records()
+        self.store.probe()  # tell at once if nothing can be saved
+        self.records.load(self.store)
         had_save = self.load_saved_game()
         if fragment.startswith(LINK_PREFIX):
             self.open_link(fragment)
@@ -325,7 +265,7 @@ class Controller:
             self.host.clear_fragment()
         if self.board is None:
             self._start(self._default_options())
-            if self.dialog is None:
+            if self.page.dialog is None:
                 self.open_new_game_dialog(first=True)
         elif not had_save:
             self.save()
@@ -337,41 +277,53 @@ class Controller:
     def _set_board(self, board: Board) -> None:
         self.board = board
         self.log_version += 1
-        self.takes = []
-        self.selected = set()
-        self.mode = None
+        self.page.takes = []
+        self.page.selected = set()
+        self.page.choice = None
         self._log = None
 
-    def _start(self, options: Options, beat: int | None = None) -> None:
+    def _start(self, options: Options, beat: int | None = None,
+               seats: tuple[str, ...] = ()) -> None:
         self._set_board(Board(options))
-        self.beat = beat
+        page = self.page
+        page.beat = beat
+        page.seats = {i: s for i, s in enumerate(seats[: len(options.names)])
+                      if s in COMPUTER_LEVELS}
+        page.hint = None
+        page.review = None
+        page.skipping = False
+        self.store.save_seats(options, page.seats)
         self.save()
 
     def game_in_progress(self) -> bool:
         return self.board is not None and not self.board.is_game_over() and (
-            bool(self.board.actions) or bool(self.takes)
+            bool(self.board.actions) or bool(self.page.takes)
         )
 
     # ------------------------------------------------------------------ links
 
     def open_link(self, fragment: str) -> None:
+        """A ``#play?`` link: start its game, or ask first if one is in progress.
+        Links may name computer seats (``bots=1e``, see skyline.links)."""
         self.host.clear_fragment()
         try:
             link = parse_share_fragment(fragment)
+            bots = dict(parse_share_bots(fragment))
         except LinkError as exc:
-            self.notify("notice.bad_link", "error", reason=self.error_text(exc))
+            self.notify("notice.bad_link", Level.ERROR, reason=self.error_text(exc))
             return
         options, beat = link.options, link.beat
-        if self.readonly:  # opened once this tab has the game ("Play here")
+        seats = tuple(bots.get(i, HUMAN) for i in range(len(options.names)))
+        if self.page.readonly:  # opened once this tab has the game ("Play here")
             self.pending_link = fragment
             self._other_tab_notice()
             return
         if self.game_in_progress():
-            self.dialog = {"kind": "confirm_link", "options": options, "beat": beat}
+            self.page.dialog = ConfirmLinkDialog(options, beat, seats)
             self.focus_id = "dlg-first"
         else:
-            self._start(options, beat)
-            self.dialog = None
+            self._start(options, beat, seats)
+            self.page.dialog = None
             self.notify("notice.link_started")
 
     def share_link(self) -> str:
@@ -379,31 +331,34 @@ class Controller:
         beat = None
         if board.state.solo and board.is_game_over():
             beat = board.scores()[0]
-        elif board.state.solo and self.beat is not None:
-            beat = self.beat
+        elif board.state.solo and self.page.beat is not None:
+            beat = self.page.beat
         try:
             fragment = make_share_fragment(board.options, beat)
         except LinkError:  # a score no link may carry: share the game without it
             fragment = make_share_fragment(board.options)
-        return self.host.page_base() + "#" + fragment
+        bots = "".join(f"{i}{LEVEL_LETTERS[level]}"
+                       for i, level in sorted(self.page.seats.items()))
+        return self.host.page_base() + "#" + fragment + ("&bots=" + bots if bots else "")
 
     # ------------------------------------------------------------------ actions
 
     def dispatch(self, action) -> bool:
         """Push one engine action; on an illegal one show the translated reason.
         Refused while another tab has the game or after a crash (see _crash)."""
-        if self.readonly or self.crashed:
+        if self.page.readonly or self.page.crashed:
             return False
         before = self.board.state
         try:
             self.board.push(action)
         except IllegalActionError as exc:
-            self.notify("notice.illegal", "error", reason=self.error_text(exc))
+            self.notify("notice.illegal", Level.ERROR, reason=self.error_text(exc))
             return False
         self._after(action, before)
         return True
 
     def _after(self, action, before, describe_log: bool = True) -> None:
+        page = self.page
         state = self.board.state
         self.log_version += 1
         if self._log is not None:
@@ -412,25 +367,25 @@ class Controller:
             else:
                 self._log = None
         if isinstance(action, Roll):
-            self.selected = set()
+            page.selected = set()
             self._auto_select()
         elif isinstance(action, Build | Demolish):
-            self.selected.discard(action.die)
+            page.selected.discard(action.die)
         elif isinstance(action, Abandon):
-            self.selected -= set(action.dice)
+            page.selected -= set(action.dice)
         else:
-            self.selected = set()
-        alive = {d.id for d in state.dice}
-        self.selected &= alive
+            page.selected = set()
+        page.selected &= {d.id for d in state.dice}
         if (state.seat, state.round) != (before.seat, before.round) or state.phase is Phase.OVER:
-            self.takes = []
-            self.mode = None
+            page.takes = []
+            page.choice = None
             if isinstance(action, Roll):  # nothing could be used: the engine ended the turn
-                self.notify("notice.stuck", "warn", name=before.players[before.seat].name)
+                self.notify("notice.stuck", Level.WARN, name=before.players[before.seat].name)
         self._fault_point("action")
         self.save()
         if state.phase is Phase.OVER:
             self._record_result()
+        page.hint = None
         for listener in self.listeners:
             listener(self, action)
 
@@ -445,59 +400,65 @@ class Controller:
         """After a roll a single die is selected automatically; several start deselected."""
         state = self.board.state
         if state.phase is Phase.RESOLVE and len(state.dice) == 1:
-            self.selected = {state.dice[0].id}
+            self.page.selected = {state.dice[0].id}
 
     def _sel(self) -> tuple[int, ...]:
         alive = {d.id for d in self.board.state.dice}
-        return tuple(sorted(self.selected & alive))
+        return tuple(sorted(self.page.selected & alive))
 
     def take(self, type_index: int) -> None:
+        page = self.page
         state = self.board.state
-        if state.phase is not Phase.TAKE or self.mode or len(self.takes) >= 3:
+        if state.phase is not Phase.TAKE or page.choice or len(page.takes) >= 3:
             return
-        self.takes.append(DieType(type_index))
-        if len(self.takes) == 3:
-            picks = self.takes
-            self.takes = []
+        if not 0 <= type_index < len(DieType):
+            return
+        page.takes.append(DieType(type_index))
+        if len(page.takes) == 3:
+            picks = page.takes
+            page.takes = []
             if not self.dispatch(Take(tuple(sorted(picks)))):
-                self.takes = picks[:2]
+                page.takes = picks[:2]
         else:
             self.save()
 
     def put_back(self, index: int) -> None:
+        page = self.page
         state = self.board.state
-        if state.phase is Phase.TAKE and 0 <= index < len(self.takes):
-            self.takes.pop(index)
+        last = self.board.actions[-1] if self.board.actions else None
+        if state.phase is Phase.TAKE and 0 <= index < len(page.takes):
+            page.takes.pop(index)
             self.save()
-        elif state.phase is Phase.ROLL and isinstance(self._last_action(), Take):
-            types = list(self._last_action().types)
+        elif state.phase is Phase.ROLL and isinstance(last, Take):
+            types = list(last.types)
             if 0 <= index < len(types) and self.board.can_undo():
                 self.board.pop()
+                self._log = None
+                self.log_version += 1
                 types.pop(index)
-                self.takes = types
+                page.takes = types
                 self.save()
 
-    def _last_action(self):
-        return self.board.actions[-1] if self.board.actions else None
-
     def take_district(self) -> None:
-        if self.board.state.phase is Phase.TAKE and not self.mode:
-            picks = self.takes
-            self.takes = []
+        page = self.page
+        if self.board.state.phase is Phase.TAKE and not page.choice:
+            picks = page.takes
+            page.takes = []
             if not self.dispatch(TakeDistrict()):
-                self.takes = picks
+                page.takes = picks
 
     def toggle(self, die_id: int) -> None:
-        if self.mode or self.board.state.phase not in (Phase.RESOLVE, Phase.CONTINUE):
+        page = self.page
+        if page.choice or self.board.state.phase not in (Phase.RESOLVE, Phase.CONTINUE):
             return
-        if die_id in self.selected:
-            self.selected.discard(die_id)
+        if die_id in page.selected:
+            page.selected.discard(die_id)
         elif any(d.id == die_id for d in self.board.state.dice):
-            self.selected.add(die_id)
+            page.selected.add(die_id)
 
     def roll(self) -> None:
         state = self.board.state
-        if self.mode:
+        if self.page.choice:
             return
         if state.phase is Phase.ROLL:
             self.dispatch(Roll(tuple(d.id for d in state.dice)))
@@ -505,91 +466,89 @@ class Controller:
             self.dispatch(Roll(self._sel()))
 
     def build(self) -> None:
-        if self.mode:
+        if self.page.choice:
             return
         self._build_step(self._sel(), ())
 
     def _build_step(self, ids: tuple[int, ...], choices: tuple) -> None:
         board = self.board
+        page = self.page
         before = board.state
         pushed = len(board.actions)
         try:
             plan = board.build_selection(ids, choices)
         except IllegalActionError as exc:
-            self.notify("notice.illegal", "error", reason=self.error_text(exc))
+            self.notify("notice.illegal", Level.ERROR, reason=self.error_text(exc))
         else:
             remaining = {d.id for d in board.state.dice} & set(ids)
             if plan.choice_die is not None and remaining:
                 rest = tuple(sorted(remaining))
-                self.mode = ("build", plan.choice_die, tuple(plan.choices), rest)
-                self.selected = set(remaining)
+                page.choice = BuildChoice(plan.choice_die, tuple(plan.choices), rest)
+                page.selected = set(remaining)
             else:
-                self.mode = None
+                page.choice = None
         new = board.actions[pushed:]
         for action in new:
             # build_selection pushed them all: describe one alone, rebuild the log for several
             self._after(action, before, describe_log=len(new) == 1)
 
     def choose_column(self, index: int) -> None:
-        mode = self.mode
+        choice = self.page.choice
         state = self.board.state
-        if not mode:
-            return
-        if mode[0] == "build":
-            _, die_id, choices, remaining = mode
+        if isinstance(choice, BuildChoice):
             columns = state.player.columns
             if not 0 <= index < len(columns):
                 return
-            # equivalent columns (same colour and height) map to the engine's representative
-            choice = next(
-                (c for c in choices if c is not None and columns[c] == columns[index]), None
-            )
-            if choice is None:
+            # equivalent columns map to the engine's representative
+            target = screen_model.build_choice_for(state, choice, index)
+            if target is None:
                 return
-            self.mode = None
-            self._build_step(remaining, (choice,))
-        elif mode[0] == "demolish":
+            self.page.choice = None
+            self._build_step(choice.remaining, (target,))
+        elif isinstance(choice, DemolishChoice):
             self._demolish_target(index, False)
 
     def choose_tile(self, index: int) -> None:
-        if self.mode and self.mode[0] == "demolish":
+        if isinstance(self.page.choice, DemolishChoice):
             self._demolish_target(index, True)
 
     def demolish(self) -> None:
-        if self.mode:
+        if self.page.choice:
             return
         ids = self._sel()
         if ids:
-            self.mode = ("demolish", list(ids))
+            self.page.choice = DemolishChoice(ids)
 
     def _demolish_target(self, index: int, completed: bool) -> None:
-        queue = list(self.mode[1])
+        queue = list(self.page.choice.queue)
         if not self.dispatch(Demolish(queue[0], index, completed)):
             return
         queue.pop(0)
-        player = self.board.state.player
-        queue = [i for i in queue if any(d.id == i for d in self.board.state.dice)]
-        over = self.board.state.phase is Phase.OVER
+        state = self.board.state
+        player = state.player
+        queue = [i for i in queue if any(d.id == i for d in state.dice)]
+        over = state.phase is Phase.OVER
         if queue and (player.columns or player.buildings) and not over:
-            self.mode = ("demolish", queue)
+            self.page.choice = DemolishChoice(tuple(queue))
         else:
-            self.mode = None
+            self.page.choice = None
 
     def abandon(self) -> None:
-        if not self.mode:
+        if not self.page.choice:
             self.dispatch(Abandon(self._sel()))
 
     def end_turn(self) -> None:
-        if not self.mode:
+        if not self.page.choice:
             self.dispatch(EndTurn())
 
     def cancel(self) -> None:
-        self.mode = None
+        self.page.choice = None
 
     def undo(self) -> None:
-        self.mode = None
-        if self.board.state.phase is Phase.TAKE and self.takes:
-            self.takes.pop()
+        page = self.page
+        page.choice = None
+        if self.board.state.phase is Phase.TAKE and page.takes:
+            page.takes.pop()
             self.save()
             return
         if not self.board.can_undo():
@@ -597,74 +556,63 @@ class Controller:
         action = self.board.pop()
         self._log = None
         self.log_version += 1
+        page.hint = None
         if isinstance(action, Take):
-            self.takes = list(action.types[:2])
-            self.selected = set()
+            page.takes = list(action.types[:2])
+            page.selected = set()
         elif isinstance(action, Build | Demolish):
-            self.selected = {action.die}
+            page.selected = {action.die}
         elif isinstance(action, Abandon):
-            self.selected = set(action.dice)
+            page.selected = set(action.dice)
         else:
-            self.selected = set()
+            page.selected = set()
         self.save()
 
-    # ------------------------------------------------------------------ commands
+    # ------------------------------------------------------------------ computer seats
 
-    def commands(self) -> dict[str, tuple[bool, str | None]]:
-        """Each command: (enabled, reason key when disabled). From the engine's legal actions."""
+    def attach(self, driver: ComputerDriver) -> None:
+        """The pacing of computer play (see ``ComputerDriver``)."""
+        self.driver = driver
+
+    def wake_driver(self, delay: int | None = None) -> None:
+        if self.driver is not None:
+            self.driver.wake(delay)
+
+    def step_computer(self) -> float | None:
+        """The computer to move plays one action; returns its thinking time (ms), or
+        None if no computer is to move."""
+        import random
+
+        from skyline.registry import get_bot
+
+        if not self.computer_turn():
+            return None
         board = self.board
-        state = board.state
-        phase = state.phase
-        sel = self._sel()
-        out: dict[str, tuple[bool, str | None]] = {}
-        undo_ok = bool(self.takes and phase is Phase.TAKE) or board.can_undo()
-        undo_why = "why.committed" if board.actions else "why.nothing_to_undo"
-        if phase is Phase.OVER:
-            for name in ("roll", "build", "abandon", "demolish", "end"):
-                out[name] = (False, "why.over")
-            out["undo"] = (False, "why.over")
-            return out
-        if self.mode:
-            for name in ("roll", "build", "abandon", "demolish", "end", "undo"):
-                out[name] = (False, "why.choosing")
-            return out
-        out["undo"] = (undo_ok, None if undo_ok else undo_why)
-        if phase is Phase.TAKE:
-            for name in ("roll", "build", "abandon", "demolish", "end"):
-                out[name] = (False, "why.take_first")
-            return out
-        if phase is Phase.ROLL:
-            out["roll"] = (True, None)
-            for name in ("build", "abandon", "demolish", "end"):
-                out[name] = (False, "why.roll_first")
-            return out
-        legal = board.legal_actions()
-        kinds = {type(a) for a in legal}
-        if not sel:
-            why = "why.select"
-            out["build"] = out["abandon"] = out["demolish"] = (False, why)
-        else:
-            feasible = plan_build(state, sel).feasible
-            out["build"] = (True, None) if feasible else (False, "why.cannot_build")
-            out["abandon"] = (True, None) if Abandon in kinds else (False, "why.no_abandon_solo")
-            out["demolish"] = (True, None) if Demolish in kinds else (False, "why.no_buildings")
-        if phase is Phase.RESOLVE:
-            out["roll"] = (False, "why.resolve_first")
-            out["end"] = (False, "why.resolve_first")
-        else:
-            out["roll"] = (True, None) if sel and Roll in kinds else (False, "why.select_reroll")
-            out["end"] = (True, None) if EndTurn in kinds else (False, "why.resolve_first")
-        return out
+        seat = board.state.seat
+        level = self.page.seat_kind(seat)
+        rng = random.Random(f"{board.options.seed}/{seat}/{len(board.actions)}")
+        started = time.perf_counter()
+        action = get_bot(level)(board.state, rng)
+        think = (time.perf_counter() - started) * 1000
+        self._think(think)
+        self.page.takes = []
+        self.dispatch(action)
+        return think
 
-    def log_events(self) -> list[dict]:
-        """Board.log(), kept incrementally: one describe() per new action, not a replay."""
-        if self._log is None or len(self._log) != len(self.board.actions):
-            self._log = [[] for _ in self.board.actions]
-            events = self.board.log()
-            # regroup is not needed for display: keep all events in the last slot
-            if self._log:
-                self._log[-1] = events
-        return [e for group in self._log for e in group]
+    def _think(self, ms: float) -> None:
+        self.think_ms.append(ms)
+        del self.think_ms[:-2000]
+
+    def show_hint(self) -> None:
+        """The expert's best actions for the human to move (skyline.expert.hint)."""
+        from skyline.expert import hint
+
+        if not screen_model.can_hint(self.page, self.board):
+            return
+        started = time.perf_counter()
+        rows = hint(self.board.state, 3)
+        self._think((time.perf_counter() - started) * 1000)
+        self.page.hint = HintResult(len(self.board.actions), tuple(rows))
 
     # ------------------------------------------------------------------ dialogs
 
@@ -672,52 +620,55 @@ class Controller:
         opts = self.board.options if self.board else None
         names = list(opts.names) if opts else []
         names += [self.t("newgame.default_name", n=i + 1) for i in range(len(names), 4)]
-        self.dialog = {
-            "kind": "newgame",
-            "first": first,
-            "count": len(opts.names) if opts and not first else 1,
-            "names": names,
-            "start": "0",
-            "nine": bool(opts.all_nine) if opts else False,
-            "scenario": (opts.scenario or "") if opts else "",
-            "seed": "",
-            "error": None,
-        }
+        seats = []
+        if opts and not first:
+            seats = [self.page.seat_kind(i) for i in range(len(opts.names))]
+        self.page.dialog = NewGameDialog(
+            first=first,
+            count=len(opts.names) if opts and not first else 1,
+            names=names,
+            seats=(seats + [HUMAN] * 4)[:4],
+            nine=bool(opts.all_nine) if opts else False,
+            scenario=(opts.scenario or "") if opts else "",
+        )
         self.focus_id = "dlg-first"
 
     def _form_to_dialog(self, form: dict) -> None:
-        d = self.dialog
+        d = self.page.dialog
         try:
-            d["count"] = max(1, min(4, int(form.get("count", d["count"]))))
-        except ValueError:
+            d.count = max(1, min(4, int(form.get("count", d.count))))
+        except (TypeError, ValueError):
             pass
         for i in range(4):
             if f"name{i}" in form:
-                d["names"][i] = form[f"name{i}"]
-        d["start"] = form.get("start", d["start"])
-        d["nine"] = form.get("nine") in ("on", "1", True)
-        d["scenario"] = form.get("scenario", d["scenario"]) or ""
-        d["seed"] = form.get("seed", d["seed"]) or ""
+                d.names[i] = str(form[f"name{i}"])
+            value = form.get(f"seat{i}")
+            if value is not None:
+                d.seats[i] = value if value in COMPUTER_LEVELS else HUMAN
+        d.start = str(form.get("start", d.start))
+        d.nine = form.get("nine") in ("on", "1", True)
+        d.scenario = str(form.get("scenario", d.scenario) or "")
+        d.seed = str(form.get("seed", d.seed) or "")
 
     def start_from_form(self, form: dict) -> None:
         self._form_to_dialog(form)
-        d = self.dialog
-        count = d["count"]
-        names = tuple(d["names"][:count])
-        start = None if d["start"] == "r" or count == 1 else d["start"]
+        d = self.page.dialog
+        count = d.count
+        names = tuple(d.names[:count])
+        start = None if d.start == "r" or count == 1 else d.start
         try:
             if start is not None:
                 start = int(start)
                 if not 0 <= start < count:
                     start = 0
-            scenario = d["scenario"] if count == 1 and d["scenario"] in SCENARIOS else None
-            seed = d["seed"].strip() or random_seed()
-            options = validate_options(Options(names, seed, start, d["nine"], scenario))
+            scenario = d.scenario if count == 1 and d.scenario in SCENARIOS else None
+            seed = d.seed.strip() or random_seed()
+            options = validate_options(Options(names, seed, start, d.nine, scenario))
         except ValueError as exc:
-            d["error"] = self.error_text(exc)
+            d.error = self.error_text(exc)
             return
-        self._start(options)
-        self.dialog = None
+        self._start(options, None, tuple(d.seats[:count]))
+        self.page.dialog = None
         self.focus_id = "act-roll"
 
     # ------------------------------------------------------------------ events
@@ -752,6 +703,7 @@ class Controller:
                 return
         except Exception as exc:  # noqa: BLE001 - a bug must not cost the saved game
             self._crash(exc)
+        self.wake_driver()
         self.render()
         self.timings.append((time.perf_counter() - started) * 1000)
         del self.timings[:-500]
@@ -762,9 +714,9 @@ class Controller:
         report = getattr(self.host, "report", None)
         if report is not None:
             report(f"skyline: {type(exc).__name__}: {exc}")
-        self.crashed = True
-        self.mode = None
-        self.notify("notice.crash", "error", sticky=True,
+        self.page.crashed = True
+        self.page.choice = None
+        self.notify("notice.crash", Level.ERROR, sticky=True,
                     button=("reload-saved", "", "btn.reload_saved"))
 
     # ------------------------------------------------------------------ two tabs
@@ -779,52 +731,55 @@ class Controller:
     def _tab_event(self, event: str) -> None:
         """``busy`` / ``lost`` (another tab has the game), ``granted`` (this tab
         has it), ``saved`` (another tab wrote the save)."""
+        page = self.page
         if event in ("busy", "lost"):
-            try:
-                self.host.storage_get(KEY_SAVE)
-            except Exception:  # noqa: BLE001 - no storage: this tab's game is its own
+            if not self.store.readable():
                 return
-            self.readonly = True
-            self.mode = None
+            page.readonly = True
+            page.choice = None
             self._other_tab_notice()
         elif event == "granted":
-            was_readonly = self.readonly
-            self.readonly = False
-            self.notices = [n for n in self.notices
-                            if n["key"] not in ("notice.other_tab", "notice.save_conflict")]
+            was_readonly = page.readonly
+            page.readonly = False
+            self.drop_notices("notice.other_tab", "notice.save_conflict")
             if was_readonly:
                 self.reload_saved()
                 self.notify("notice.playing_here")
             if self.pending_link:
                 fragment, self.pending_link = self.pending_link, None
                 self.open_link(fragment)
-        elif event == "saved" and self.readonly:
+        elif event == "saved" and page.readonly:
             self.reload_saved()
 
     def _other_tab_notice(self) -> None:
-        self.notify("notice.other_tab", "warn", sticky=True,
+        self.notify("notice.other_tab", Level.WARN, sticky=True,
                     button=("take-control", "", "btn.play_here"))
 
+    def _close_dialog(self) -> None:
+        first = isinstance(self.page.dialog, NewGameDialog) and self.page.dialog.first
+        self.page.dialog = None
+        self.focus_id = "act-roll" if first else "btn-rules"
+
     def _key(self, key: str, in_field: bool) -> bool:
+        page = self.page
         if key == "Escape":
-            if self.dialog:
-                first = self.dialog.get("first")
-                self.dialog = None
-                self.focus_id = "act-roll" if first else "btn-rules"
+            if page.dialog is not None:
+                self._close_dialog()
                 return True
-            if self.mode:
-                self.mode = None
+            if page.choice:
+                page.choice = None
                 return True
             return False
-        if in_field or self.dialog:
+        if in_field or page.dialog is not None:
             return False
         if key in ("?", "h", "H"):
-            self.dialog = {"kind": "rules"}
+            page.dialog = RulesDialog()
             self.focus_id = "dlg-first"
             return True
         return False
 
     def _action(self, action: str, arg: str | None, form: dict) -> None:
+        page = self.page
         number = int(arg) if arg and arg.lstrip("-").isdigit() else -1
         game = {
             "take": lambda: self.take(number),
@@ -841,81 +796,111 @@ class Controller:
             "col": lambda: self.choose_column(number),
             "tile": lambda: self.choose_tile(number),
         }
-        if self.readonly and (action in game or action in ("ng-start", "link-accept")):
-            self._other_tab_notice()
-            self.dialog = None
+        if action == "bot-skip":
+            page.skipping = True
+            self.wake_driver(0)
             return
-        if self.crashed and (action in game or action in ("ng-start", "link-accept")):
-            self.notify("notice.crash", "error", sticky=True,
+        if action == "bot-hint":
+            self.show_hint()
+            return
+        if action in GAME_ACTIONS and page.dialog is None and self.computer_turn():
+            return  # the computer is playing this seat
+        if page.readonly and (action in game or action in ("ng-start", "link-accept")):
+            self._other_tab_notice()
+            page.dialog = None
+            return
+        if page.crashed and (action in game or action in ("ng-start", "link-accept")):
+            self.notify("notice.crash", Level.ERROR, sticky=True,
                         button=("reload-saved", "", "btn.reload_saved"))
             return
         if action in game:
-            if self.dialog is None and self.board is not None:
-                self.notices = [n for n in self.notices if n["sticky"]]
+            if page.dialog is None and self.board is not None:
+                page.notices = [n for n in page.notices if n.sticky]
                 game[action]()
             return
         if action == "take-control":
-            self.host.take_lock(self._lock_result)
+            self.lock.take(self._lock_result)
             return
         if action == "reload-saved":
-            self.notices = [n for n in self.notices if n["key"] != "notice.crash"]
+            self.drop_notices("notice.crash")
             self.reload_saved()
             self.notify("notice.reloaded")
             return
         if action == "export-save" and arg:
-            text = self.broken_saves.get(arg) or self._load(arg) or ""
-            self.dialog = {"kind": "export", "key": arg, "text": text,
-                           "url": self.host.download_url(text)}
+            text = self.store.broken_text(arg)
+            page.dialog = ExportDialog(arg, text, self.host.download_url(text))
             self.focus_id = "export-text"
             return
         if action == "lang":
             self.texts.lang = arg if arg in LANGS else "en"
             self.host.set_lang(self.texts.lang)
-            self.save_settings()
+            self.store.save_lang(self.texts.lang)
         elif action == "rules":
-            self.dialog = {"kind": "rules"}
+            page.dialog = RulesDialog()
             self.focus_id = "dlg-first"
         elif action == "rules-goto" and arg:
             self.host.scroll_to("rules-" + arg)
         elif action == "newgame":
             self.open_new_game_dialog()
         elif action == "ng-change":
-            if self.dialog and self.dialog["kind"] == "newgame":
+            if isinstance(page.dialog, NewGameDialog):
                 self._form_to_dialog(form)
         elif action == "ng-start":
-            if self.dialog and self.dialog["kind"] == "newgame":
+            if isinstance(page.dialog, NewGameDialog):
                 self.start_from_form(form)
         elif action == "close":
-            first = self.dialog and self.dialog.get("first")
-            self.dialog = None
-            self.focus_id = "act-roll" if first else "btn-rules"
+            self._close_dialog()
         elif action == "link-accept":
-            d = self.dialog
-            if d and d["kind"] == "confirm_link":
-                self._start(d["options"], d["beat"])
-                self.dialog = None
+            d = page.dialog
+            if isinstance(d, ConfirmLinkDialog):
+                self._start(d.options, d.beat, d.seats)
+                page.dialog = None
                 self.notify("notice.link_started")
-        elif action == "share":
+        elif action == "share" and self.board is not None:
             link = self.share_link()
-            self.dialog = {"kind": "share", "link": link, "copied": None}
+            page.dialog = ShareDialog(link)
             self.focus_id = "share-link"
             self.host.copy(link, self._copied)
         elif action == "dismiss":
-            if 0 <= number < len(self.notices):
-                self.notices.pop(number)
+            if 0 <= number < len(page.notices):
+                page.notices.pop(number)
 
     def _lock_result(self, result: str) -> None:
         self.handle("tab", result, None)
 
     def _copied(self, ok: bool) -> None:
-        if self.dialog and self.dialog.get("kind") == "share":
-            self.dialog["copied"] = ok
+        if isinstance(self.page.dialog, ShareDialog):
+            self.page.dialog.copied = ok
             self.render()
 
     # ------------------------------------------------------------------ render
 
+    def log_events(self) -> list[dict]:
+        """Board.log(), kept incrementally: one describe() per new action, not a replay."""
+        if self._log is None or len(self._log) != len(self.board.actions):
+            self._log = [[] for _ in self.board.actions]
+            events = self.board.log()
+            # regroup is not needed for display: keep all events in the last slot
+            if self._log:
+                self._log[-1] = events
+        return [e for group in self._log for e in group]
+
+    def _log_cached(self) -> screen_model.LogView:
+        key = (self.log_version, len(self.board.actions), self.texts.lang, id(self.board))
+        if self._log_view is None or self._log_view[0] != key:
+            names = [p.name for p in self.board.state.players]
+            view = screen_model.log_view(self.log_events(), names, self.texts)
+            self._log_view = (key, view)
+        return self._log_view[1]
+
+    def screen(self) -> screen_model.Screen:
+        """What the player sees and may do now (see web/screen.py)."""
+        log = self._log_cached() if self.board is not None else None
+        return screen_model.build_screen(self.page, self.board, self.texts,
+                                         self.records.best, log=log)
+
     def render(self) -> None:
-        regions = board_view.render(self)
+        regions = board_view.render(self.screen())
         for name in REGIONS:
             html = regions.get(name, "")
             if self.last_html.get(name) != html:

@@ -260,7 +260,7 @@ window.skylineStats = create_proxy(stats)
 # Computer players, hint, solo review (web/bots_ui.py); window.skylineBots for the e2e tests.
 import bots_ui  # noqa: E402
 
-bots = bots_ui.install(controller, fragment=_boot_hash)
+bots = bots_ui.install(controller)
 window.skylineBots = create_proxy(bots.js_api)
 # Contract with boot.js and the e2e tests: the app is usable from here on.
 document.body.dataset.ready = "1"

@@ -1,13 +1,18 @@
 # ruff: noqa: E501 - HTML templates read better unwrapped
-"""The rules help panel: the rule texts of the seeds (001 English, 003 German) and
-the short help card (000), un-glued into headings and paragraphs. All text lives
-in the string tables under ``rules.*``; this module only gives it structure."""
+"""The rules help panel: the rule texts of the seeds (001 English, 003 German),
+the short help card (000) and the rulebook's solo rules (002), un-glued into
+headings and paragraphs. All text lives in the string tables under ``rules.*``
+(the solo level titles and scenarios under the ``level.*``, ``scenario.*`` and
+``scenario_goal.*`` keys the end screen uses); this module only gives it structure.
+The levels and scenarios listed are the engine's own (SOLO_LEVELS, SCENARIOS)."""
 
 from __future__ import annotations
 
 from html import escape
 
-SECTIONS = ("aim", "setup", "turn", "actions", "heights", "end", "scoring", "app")
+from skyline import SCENARIOS, SOLO_LEVELS
+
+SECTIONS = ("aim", "setup", "turn", "actions", "heights", "end", "scoring", "solo", "app")
 CARD = ("turn", "actions", "heights", "end")
 
 
@@ -26,8 +31,36 @@ def _section(name: str, t, inner: str) -> str:
     )
 
 
-def render(c) -> str:
-    t = c.t
+def _solo(t) -> str:
+    """The solo rules: what differs, the levels (points -> title) and the scenarios."""
+    levels = "".join(
+        f'<tr><td class="num">{points}</td><td>{esc(t(f"level.{title}"))}</td></tr>'
+        for points, title in sorted(SOLO_LEVELS)
+    )
+    scenarios = "".join(
+        f'<tr><th scope="row">{esc(t(f"scenario.{s}"))}</th><td>{esc(t(f"scenario_goal.{s}"))}</td></tr>'
+        for s in SCENARIOS
+    )
+    return (
+        _p(t, "rules.solo.body")
+        + f'<h4 id="rules-solo-levels-h">{esc(t("rules.solo.levels.title"))}</h4>'
+        + _p(t, "rules.solo.levels.body")
+        + '<table class="points solo-table" aria-labelledby="rules-solo-levels-h"><thead><tr>'
+        f'<th scope="col">{esc(t("rules.solo.levels.points"))}</th>'
+        f'<th scope="col">{esc(t("rules.solo.levels.level"))}</th>'
+        f"</tr></thead><tbody>{levels}</tbody></table>"
+        + f'<h4 id="rules-solo-scenarios-h">{esc(t("rules.solo.scenarios.title"))}</h4>'
+        + _p(t, "rules.solo.scenarios.body")
+        + '<table class="points solo-table" aria-labelledby="rules-solo-scenarios-h"><thead><tr>'
+        f'<th scope="col">{esc(t("rules.solo.scenarios.scenario"))}</th>'
+        f'<th scope="col">{esc(t("rules.solo.scenarios.goal"))}</th>'
+        f"</tr></thead><tbody>{scenarios}</tbody></table>"
+    )
+
+
+def render(view) -> str:
+    """The rules dialog's body from a ``screen.RulesView`` (``t``: its translated texts)."""
+    t = view.t
     first = ' id="dlg-first"'
     nav = "".join(
         f'<li><button type="button" class="linkish" data-action="rules-goto" data-arg="{name}"'
@@ -84,11 +117,12 @@ def render(c) -> str:
         "heights": _p(t, "rules.heights.body") + table,
         "end": _p(t, "rules.end.body"),
         "scoring": _p(t, "rules.scoring.body"),
+        "solo": _solo(t),
         "app": _p(t, "rules.app.body") + _p(t, "rules.app.keys"),
     }
     sections = "".join(_section(name, t, body[name]) for name in SECTIONS)
     return (
-        f'<div class="rules" lang="{esc(c.texts.lang)}" data-testid="rules">'
+        f'<div class="rules" lang="{esc(view.lang)}" data-testid="rules">'
         f'<p class="tagline">{esc(t("rules.tagline"))} <span class="meta">{esc(t("rules.meta"))}</span></p>'
         f'<nav aria-label="{esc(t("rules.nav"))}"><ul class="rules-nav">{nav}</ul></nav>'
         f'<section class="card" id="rules-card" aria-labelledby="rules-card-h">'

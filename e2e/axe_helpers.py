@@ -1,0 +1,42 @@
+"""axe-core audits for the e2e suite (imported by tests; not a test module).
+
+axe-core is a dev dependency (package.json, pinned); the build never ships it. It is
+injected from ``node_modules/axe-core/axe.min.js`` with ``page.add_script_tag``, which
+the site's CSP (no inline scripts) refuses: audit only in a context created with
+``bypass_csp=True``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+
+_RUN = """async (include) => {
+  const result = await axe.run(include ? {include: [include]} : document,
+                               {resultTypes: ["violations"]});
+  return result.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map(n => ({target: n.target.join(" "), summary: n.failureSummary})),
+  }));
+}"""
+
+
+def run_axe(page: Page, include: str | None = None) -> list[dict[str, Any]]:
+    """The axe violations of the page (or of the elements matching ``include``)."""
+    assert AXE.is_file(), f"{AXE} missing: run npm ci (axe-core is a dev dependency)"
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate(_RUN, include)
+
+
+def describe(violations: list[dict[str, Any]]) -> str:
+    """One line per violation and node, for assertion messages and reports."""
+    lines = []
+    for v in violations:
+        for n in v["nodes"]:
+            lines.append(f"{v['id']} ({v['impact']}): {n['target']}: {v['help']}")
+    return "\n".join(lines)

@@ -1,0 +1,334 @@
+"""Correspondence play: game links that carry a whole game, and how a device
+relates an incoming game to the one it has.
+
+Seats
+-----
+
+Each device keeps, per game, what every seat is *for this device*
+(:data:`SEAT_HERE` played on this device, :data:`SEAT_FRIEND` a friend
+elsewhere, or a computer level from ``skyline.bots.BOTS``: ``beginner``,
+``greedy``, ``expert``). Ownership is local: a link never says which device
+plays which human seat, only which seats are computers (``h`` for a human seat,
+else the level letter of :data:`skyline.links.BOT_LETTERS`). The device that
+opens a link for an unknown game asks which seat(s) it plays
+(:func:`claim_seats`).
+
+Game links
+----------
+
+A game link is the page address plus the fragment ``game?1.<data>``:
+``1`` is the format version (:data:`GAME_LINK_VERSION`) and ``<data>`` is
+base64url (no padding) of::
+
+    CRC-32 of the rest (4 bytes, big-endian) + raw DEFLATE of the payload
+
+The payload is UTF-8 text of two lines: ``<seats> <nonce>`` (seats one letter
+per seat, ``h`` or a level letter; the nonce 0 to 16 of ``A-Z a-z 0-9 - _``,
+possibly empty) and the game's record (:meth:`~skyline.Board.record`: options,
+``|``, every action). The record is replayed and checked action by action on
+opening, so a link gives the game it describes or nothing. Rolls carry no faces:
+the seed decides them, both devices compute the same ones.
+
+The CRC-32 catches accidental damage (a truncated or mangled paste); it is *not*
+a signature: anyone can edit a game and recompute it. Correspondence games rest
+on trust (see the README: the seed fixes every die).
+
+:func:`parse_game_link` is total: it returns a :class:`GameLink` or raises
+:class:`~skyline.links.LinkError`. Checks in order, each with its ``code``:
+
+==================  =====================================================================
+``link``            not text (``reason`` ``not_text``), longer than
+                    :data:`MAX_GAME_LINK_CHARS` (``too_long``, checked before anything
+                    else), not a game link (``not_game``)
+``game_version``    a format version this engine does not know (``params["version"]``)
+``game_encoding``   the data is not base64url
+``game_checksum``   the checksum does not match: the link was damaged on the way
+``game_size``       the data inflates beyond :data:`MAX_PAYLOAD_BYTES` (a bomb)
+``game_data``       not a DEFLATE stream, not UTF-8, or not the two lines above
+``game_seats``      the seat letters are invalid or do not match the number of players
+``game_record``     the record inside is broken: ``params["record_code"]`` is the
+                    :class:`~skyline.RecordError` code, ``params["number"]`` the move
+                    for ``record_action``
+==================  =====================================================================
+
+>>> from skyline import Board
+>>> board = Board.new(["Ann", "Bo"], seed="demo")
+>>> board.push_text("tGGU"); board.push_text("r0.1.2")
+>>> link = parse_game_link("https://x.example/#" + make_game_link(board, ("here", "friend")))
+>>> link.board.state == board.state, link.seats, link.game_id == game_id(board, link.seats)
+(True, ('human', 'human'), True)
+
+Relations
+---------
+
+:func:`compare` tells how an incoming game relates to the local one, on replayed
+games (so ``tUGG`` and ``tGGU`` are the same action): :attr:`Relation.SAME`,
+:attr:`Relation.CONTINUES` (the local record is a strict prefix of the incoming
+one: update), :attr:`Relation.STALE` (the incoming record is a strict prefix of the
+local one: an old link, refuse), :attr:`Relation.DIVERGES` (same game, two
+different continuations: keep both) or :attr:`Relation.OTHER` (another game).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+import zlib
+from collections.abc import Sequence
+from enum import Enum
+from typing import NamedTuple
+
+from .board import Board, RecordError
+from .core import Options, Phase
+from .links import BOT_LETTERS, LinkError
+
+GAME_LINK_PATH = "game"
+GAME_LINK_VERSION = 1
+#: A game link longer than this is refused unread (a 4-player game of nine rounds
+#: is far below it; see the README's figures).
+MAX_GAME_LINK_CHARS = 16_000
+#: The payload may inflate to at most this many bytes (a decompression bomb stops here).
+MAX_PAYLOAD_BYTES = 100_000
+
+SEAT_HERE = "here"
+SEAT_FRIEND = "friend"
+#: A human seat as a link carries it (which device plays it is not in the link).
+SEAT_HUMAN = "human"
+COMPUTER_LEVELS = tuple(BOT_LETTERS.values())
+NONCE_PATTERN = re.compile(r"[A-Za-z0-9_-]{0,16}")
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
+_LETTER_OF = {level: letter for letter, level in BOT_LETTERS.items()}
+
+
+class GameLink(NamedTuple):
+    """What a game link carries: the game, its seats as the link gives them
+    (:data:`SEAT_HUMAN` or a computer level), the creation nonce and the game id."""
+
+    board: Board
+    seats: tuple[str, ...]
+    nonce: str
+    game_id: str
+
+
+class Relation(Enum):
+    SAME = "same"
+    CONTINUES = "continues"
+    STALE = "stale"
+    DIVERGES = "diverges"
+    OTHER = "other"
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def check_seats(seats: object, players: int, *, local: bool = True) -> tuple[str, ...]:
+    """``seats`` as a tuple, one kind per seat; ``ValueError`` if it is not valid.
+
+    ``local`` seats are a device's (here, friend or a computer level); otherwise
+    a link's (human or a computer level).
+    """
+    humans = (SEAT_HERE, SEAT_FRIEND) if local else (SEAT_HUMAN,)
+    if isinstance(seats, str) or not isinstance(seats, Sequence):
+        raise ValueError("seats: expected one kind per seat")
+    out = tuple(seats)
+    if len(out) != players:
+        raise ValueError(f"seats: expected {players} seats, got {len(out)}")
+    for kind in out:
+        if kind not in humans and kind not in COMPUTER_LEVELS:
+            raise ValueError(f"seats: unknown seat kind {str(kind)[:20]!r}")
+    return out
+
+
+def link_seats(seats: Sequence[str]) -> tuple[str, ...]:
+    """A device's seats as a link carries them: every human seat is :data:`SEAT_HUMAN`."""
+    return tuple(SEAT_HUMAN if kind in (SEAT_HERE, SEAT_FRIEND, SEAT_HUMAN) else kind
+                 for kind in seats)
+
+
+def claim_seats(seats: Sequence[str], mine: Sequence[int]) -> tuple[str, ...]:
+    """This device's seats for a game from a link: the human seats in ``mine`` are
+    played here, the other human seats by friends elsewhere, computers stay.
+
+    >>> claim_seats(("human", "expert", "human"), [2])
+    ('friend', 'expert', 'here')
+    """
+    chosen = set(mine)
+    for seat in chosen:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats) \
+                or link_seats(seats)[seat] != SEAT_HUMAN:
+            raise ValueError(f"seats: seat {seat!r} is not a human seat of this game")
+    return tuple(
+        (SEAT_HERE if i in chosen else SEAT_FRIEND) if kind == SEAT_HUMAN else kind
+        for i, kind in enumerate(link_seats(seats))
+    )
+
+
+def game_id(board: Board | Options, seats: Sequence[str], nonce: str = "") -> str:
+    """The game's id: 12 characters ``a-z 2-7`` from its options, its computer seats
+    and the creation nonce, so every device that holds the game agrees on it.
+
+    >>> game_id(Board.new(["Ann", "Bo"], seed="demo"), ("here", "friend"))
+    'q6v366hwzqws'
+    """
+    options = board.options if isinstance(board, Board) else Board(board).options
+    head = Board(options).record().partition("|")[0].strip()
+    text = "\n".join(["skyline-game-id", head, "".join(_letters(link_seats(seats))), nonce])
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return base64.b32encode(digest[:10]).decode("ascii").lower()[:12]
+
+
+def _letters(seats: Sequence[str]) -> list[str]:
+    return ["h" if kind == SEAT_HUMAN else _LETTER_OF[kind] for kind in seats]
+
+
+# --------------------------------------------------------------------------- links
+
+
+def make_game_link(board: Board, seats: Sequence[str], nonce: str = "") -> str:
+    """The fragment (without ``#``) of a link that carries the whole game.
+
+    ``seats`` are a device's or a link's seat kinds (only computer levels go into
+    the link). Raises ``ValueError`` for seats that do not fit the game or a bad nonce.
+    """
+    if isinstance(seats, str) or not isinstance(seats, Sequence):
+        raise ValueError("seats: expected one kind per seat")
+    kinds = check_seats(link_seats(seats), len(board.options.names), local=False)
+    if not isinstance(nonce, str) or not NONCE_PATTERN.fullmatch(nonce):
+        raise ValueError("nonce: expected 0 to 16 letters, digits, '-' or '_'")
+    payload = "".join(_letters(kinds)) + " " + nonce + "\n" + board.record()
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    deflated = packer.compress(payload.encode("utf-8")) + packer.flush()
+    data = zlib.crc32(deflated).to_bytes(4, "big") + deflated
+    text = base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+    return f"{GAME_LINK_PATH}?{GAME_LINK_VERSION}.{text}"
+
+
+def is_game_link(text: object) -> bool:
+    """Whether ``text`` looks like a game link (its path is ``game``), so the page
+    sends it to :func:`parse_game_link` rather than the share-link reader."""
+    if not isinstance(text, str):
+        return False
+    text = text.strip()
+    if "#" in text:
+        text = text.split("#", 1)[1]
+    return text.startswith(GAME_LINK_PATH + "?")
+
+
+def parse_game_link(text: object) -> GameLink:
+    """Read a game link (see the module doc); raises :class:`LinkError` only."""
+    try:
+        return _parse_game_link(text)
+    except LinkError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the contract: one error type, always
+        raise LinkError(
+            "internal", "the game link could not be read", reason=type(exc).__name__
+        ) from exc
+
+
+def _parse_game_link(text: object) -> GameLink:
+    if not isinstance(text, str):
+        raise LinkError("link", "a link must be text", reason="not_text")
+    if len(text) > MAX_GAME_LINK_CHARS:
+        raise LinkError("link", f"the link is longer than {MAX_GAME_LINK_CHARS} characters",
+                        reason="too_long")
+    text = text.strip()
+    if "#" in text:
+        text = text.split("#", 1)[1]
+    path, question, rest = text.partition("?")
+    if path != GAME_LINK_PATH or not question:
+        raise LinkError("link", "this is not a game link", reason="not_game")
+    version, dot, data = rest.partition(".")
+    if version != str(GAME_LINK_VERSION) or not dot:
+        shown = version[:8] if re.fullmatch(r"[0-9]{1,8}", version[:8]) else "?"
+        raise LinkError("game_version", f"game link version {shown} is not supported",
+                        version=shown)
+    if not _B64URL.fullmatch(data) or len(data) % 4 == 1:
+        raise LinkError("game_encoding", "the game link's data is not base64url")
+    try:
+        raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    except (binascii.Error, ValueError):
+        raise LinkError("game_encoding", "the game link's data is not base64url") from None
+    if len(raw) < 5 or zlib.crc32(raw[4:]).to_bytes(4, "big") != raw[:4]:
+        raise LinkError("game_checksum", "the game link is damaged (its checksum does not match)")
+    unpacker = zlib.decompressobj(-15)
+    try:
+        payload = unpacker.decompress(raw[4:], MAX_PAYLOAD_BYTES)
+        if unpacker.unconsumed_tail:
+            raise LinkError("game_size", "the game link's data is too large")
+        if not unpacker.eof or unpacker.unused_data:
+            raise LinkError("game_data", "the game link's data is incomplete")
+    except zlib.error:
+        raise LinkError("game_data", "the game link's data is not readable") from None
+    try:
+        lines = payload.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        raise LinkError("game_data", "the game link's data is not text") from None
+    if len(lines) != 2:
+        raise LinkError("game_data", "the game link's data is malformed")
+    letters, space, nonce = lines[0].partition(" ")
+    if not space or not NONCE_PATTERN.fullmatch(nonce):
+        raise LinkError("game_data", "the game link's data is malformed")
+    try:
+        board = Board.from_record(lines[1])
+    except RecordError as exc:
+        raise LinkError("game_record", f"the game in the link is broken: {exc}",
+                        record_code=exc.code, **exc.params) from None
+    levels = {"h": SEAT_HUMAN, **BOT_LETTERS}
+    if len(letters) != len(board.options.names) or any(c not in levels for c in letters):
+        raise LinkError("game_seats", "the link's seats do not fit the game")
+    seats = tuple(levels[c] for c in letters)
+    return GameLink(board, seats, nonce, game_id(board, seats, nonce))
+
+
+# --------------------------------------------------------------------------- relations
+
+
+def compare(local: Board | str, incoming: Board | str) -> Relation:
+    """How ``incoming`` relates to ``local`` (boards, or records that are replayed
+    first; a record that does not replay raises :class:`~skyline.RecordError`).
+
+    >>> a = Board.new(["Ann", "Bo"], seed="demo"); b = a.copy(); b.push_text("tUGG")
+    >>> compare(a, b), compare(b, a), compare(b, b.record())
+    (<Relation.CONTINUES: 'continues'>, <Relation.STALE: 'stale'>, <Relation.SAME: 'same'>)
+    """
+    mine = local if isinstance(local, Board) else Board.from_record(local)
+    theirs = incoming if isinstance(incoming, Board) else Board.from_record(incoming)
+    if mine.options != theirs.options:
+        return Relation.OTHER
+    a, b = mine.actions, theirs.actions
+    if a == b:
+        return Relation.SAME
+    if b[: len(a)] == a:
+        return Relation.CONTINUES
+    if a[: len(b)] == b:
+        return Relation.STALE
+    return Relation.DIVERGES
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def turn_kind(board: Board, seats: Sequence[str]) -> str:
+    """Who moves now on this device: ``"over"`` when the game is over, else the
+    kind of the active seat (:data:`SEAT_HERE`, :data:`SEAT_FRIEND` or a level)."""
+    if board.state.phase is Phase.OVER:
+        return "over"
+    return check_seats(seats, len(board.options.names))[board.state.seat]
+
+
+def may_move(board: Board, seats: Sequence[str]) -> bool:
+    """Whether this device may move now: the active seat is played here. (A
+    computer seat's turn is played by the device that holds the game; the page's
+    computer driver does that, never a human command.)"""
+    return turn_kind(board, seats) == SEAT_HERE
+
+
+def send_to(board: Board, seats: Sequence[str]) -> int | None:
+    """The seat to send the link to: the active seat when a friend elsewhere plays
+    it, else ``None`` (nothing to send yet, or the game is over)."""
+    if turn_kind(board, seats) != SEAT_FRIEND:
+        return None
+    return board.state.seat

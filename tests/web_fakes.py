@@ -1,0 +1,148 @@
+"""A fake browser host for the page's Python (web/), so it runs under CPython.
+
+``FakeHost`` implements the host port of ``web/main.DomHost``: regions, storage (with
+switchable faults), the clock, the lock and the clipboard. ``FakeTimer`` replaces
+``setTimeout`` for the computer players (``run()`` fires what is due, in order).
+``make_page()`` boots a controller with the real string tables and the computer seats.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+if str(WEB) not in sys.path:
+    sys.path.append(str(WEB))
+
+
+def tables() -> dict[str, dict[str, str]]:
+    return {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+            for lang in ("en", "de")}
+
+
+class FakeHost:
+    """What the Controller needs from the browser, in memory."""
+
+    def __init__(self, storage: dict[str, str] | None = None) -> None:
+        self.html: dict[str, str] = {}
+        self.storage: dict[str, str] = {} if storage is None else storage
+        self.fail_set: type[Exception] | None = None  # e.g. a QuotaExceededError stand-in
+        self.fail_get: type[Exception] | None = None  # e.g. a SecurityError stand-in
+        self.focused: list[str] = []
+        self.copied: list[str] = []
+        self.copy_ok = True
+        self.lang = "en"
+        self.fragment_cleared = False
+        self.reports: list[str] = []
+        self.faults: set[str] = set()
+        self.lock_answer = "granted"
+        self.clock = 0
+
+    def set_html(self, name: str, html: str) -> None:
+        self.html[name] = html
+
+    def focus(self, element_id: str) -> None:
+        self.focused.append(element_id)
+
+    def storage_get(self, key: str) -> str | None:
+        if self.fail_get:
+            raise self.fail_get("blocked")
+        return self.storage.get(key)
+
+    def storage_set(self, key: str, value: str) -> None:
+        if self.fail_get:
+            raise self.fail_get("blocked")
+        if self.fail_set:
+            raise self.fail_set("full")
+        self.storage[key] = value
+
+    def storage_remove(self, key: str) -> None:
+        if self.fail_get:
+            raise self.fail_get("blocked")
+        self.storage.pop(key, None)
+
+    def now_iso(self) -> str:
+        self.clock += 1
+        return f"2026-01-01T00:00:{self.clock:02d}.000Z"
+
+    def page_base(self) -> str:
+        return "http://127.0.0.1:8000/"
+
+    def clear_fragment(self) -> None:
+        self.fragment_cleared = True
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang
+
+    def scroll_to(self, element_id: str) -> None:
+        self.focused.append("scroll:" + element_id)
+
+    def take_lock(self, on_result: Callable[[str], None]) -> None:
+        on_result(self.lock_answer)
+
+    def download_url(self, text: str) -> str:
+        return "blob:fake/" + str(len(text))
+
+    def report(self, text: str) -> None:
+        self.reports.append(text)
+
+    def fault(self, where: str) -> bool:
+        if where in self.faults:
+            self.faults.discard(where)
+            return True
+        return False
+
+    def copy(self, text: str, done: Callable[[bool], None]) -> None:
+        self.copied.append(text)
+        done(self.copy_ok)
+
+
+class FakeTimer:
+    """``schedule(ms, fn)`` collected; ``run()`` fires them in due order."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.queue: list[tuple[int, int, Callable[[], None]]] = []
+        self.count = 0
+
+    def __call__(self, ms: int, fn: Callable[[], None]) -> None:
+        self.count += 1
+        self.queue.append((self.now + ms, self.count, fn))
+
+    def step(self) -> bool:
+        if not self.queue:
+            return False
+        self.queue.sort(key=lambda e: (e[0], e[1]))
+        due, _, fn = self.queue.pop(0)
+        self.now = max(self.now, due)
+        fn()
+        return True
+
+    def run(self, limit: int = 10_000, until: Callable[[], bool] | None = None) -> int:
+        """Fire callbacks until none is left (or ``until()``); returns how many fired."""
+        fired = 0
+        while fired < limit and (until is None or not until()):
+            if not self.step():
+                break
+            fired += 1
+        return fired
+
+
+def make_page(storage: dict[str, str] | None = None, fragment: str = "",
+              langs: tuple[str, ...] = ("en",), host: FakeHost | None = None,
+              bots: bool = True):
+    """A booted controller on a fake host; returns (controller, host, timer)."""
+    from controller import Controller
+
+    host = host or FakeHost(storage)
+    timer = FakeTimer()
+    c = Controller(host, tables(), langs)
+    c.boot(fragment)
+    if bots:
+        import bots_ui
+
+        bots_ui.install(c, timer)
+    return c, host, timer

@@ -1,0 +1,191 @@
+"""The page's own state around the engine's ``Board``: typed, no tuples read by index.
+
+Only what is not a rule lives here: the yard picks not yet pushed, the selected dice, a
+pending tower or demolition choice, the open dialog, the notices, the computer seats and
+the computer helpers' results (hint, review). ``web/screen.py`` reads it (with the board)
+to decide what the player sees; ``web/controller.py`` changes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from skyline import DieType, Options
+from skyline.registry import LEVEL_LETTERS as _LETTER_LEVELS
+
+HUMAN = "human"
+# Computer levels a seat may have (names in skyline.registry), in the order offered.
+COMPUTER_LEVELS = ("beginner", "greedy", "expert")
+# One letter per level in links (skyline.links ``bots=1e``).
+LEVEL_LETTERS = {level: letter for letter, level in _LETTER_LEVELS.items()}
+
+
+class Level(StrEnum):
+    """How a notice looks (and how urgent it is)."""
+
+    INFO = "info"
+    WARN = "warn"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class NoticeButton:
+    """A command inside a notice, e.g. "Play here" (``take-control``)."""
+
+    action: str
+    arg: str
+    label_key: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message to the player: string-table key, its parameters, look, stickiness."""
+
+    key: str
+    params: tuple[tuple[str, Any], ...] = ()
+    level: Level = Level.INFO
+    sticky: bool = False
+    button: NoticeButton | None = None
+
+
+# ---------------------------------------------------------------------------- choices
+
+
+@dataclass(frozen=True)
+class BuildChoice:
+    """A build waits for the player to pick the column ``die`` goes onto.
+
+    ``choices``: the engine's representative targets (column index, ``None`` = a new
+    building); ``remaining``: the selected dice still to build, ``die`` among them."""
+
+    die: int
+    choices: tuple[int | None, ...]
+    remaining: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DemolishChoice:
+    """A demolition waits for its target; ``queue``: the dice still to use, first next."""
+
+    queue: tuple[int, ...]
+
+    @property
+    def die(self) -> int:
+        return self.queue[0]
+
+
+Choice = BuildChoice | DemolishChoice
+
+
+# ---------------------------------------------------------------------------- dialogs
+
+
+@dataclass
+class NewGameDialog:
+    """The new-game form as the player left it (edited in place on every change)."""
+
+    first: bool = False
+    count: int = 1
+    names: list[str] = field(default_factory=list)
+    seats: list[str] = field(default_factory=lambda: [HUMAN] * 4)
+    start: str = "0"  # a seat number or "r" (random)
+    nine: bool = False
+    scenario: str = ""
+    seed: str = ""
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class RulesDialog:
+    pass
+
+
+@dataclass(frozen=True)
+class ConfirmLinkDialog:
+    """A link arrived while a game was in progress: start it only if the player says so."""
+
+    options: Options
+    beat: int | None = None
+    seats: tuple[str, ...] = ()
+
+
+@dataclass
+class ShareDialog:
+    link: str
+    copied: bool | None = None  # None: the clipboard has not answered yet
+
+
+@dataclass(frozen=True)
+class ExportDialog:
+    """A save that could not be loaded, shown as text with a download link."""
+
+    key: str
+    text: str
+    url: str | None
+
+
+Dialog = NewGameDialog | RulesDialog | ConfirmLinkDialog | ShareDialog | ExportDialog
+
+DIALOG_KINDS: dict[type, str] = {
+    NewGameDialog: "newgame",
+    RulesDialog: "rules",
+    ConfirmLinkDialog: "confirm_link",
+    ShareDialog: "share",
+    ExportDialog: "export",
+}
+
+
+def dialog_kind(dialog: Dialog | None) -> str | None:
+    return None if dialog is None else DIALOG_KINDS[type(dialog)]
+
+
+# ---------------------------------------------------------------------------- computer helpers
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """The expert's best actions for the position after ``actions`` actions."""
+
+    actions: int
+    rows: tuple[dict, ...]  # skyline.expert.hint rows: {"action", "value", ...}
+
+
+@dataclass
+class ReviewProgress:
+    """The review of a finished solo game, graded decision by decision in ticks."""
+
+    key: tuple
+    state: Any  # the GameState reached so far
+    start: float  # the optimum's expected score from the first position
+    i: int = 0
+    decisions: list[dict] = field(default_factory=list)
+    done: bool = False
+    total: float = 0.0
+    accuracy: float = 100.0
+
+
+# ---------------------------------------------------------------------------- page state
+
+
+@dataclass
+class PageState:
+    """Everything of the page that is not the game itself."""
+
+    takes: list[DieType] = field(default_factory=list)  # yard picks not yet pushed
+    selected: set[int] = field(default_factory=set)
+    choice: Choice | None = None
+    dialog: Dialog | None = None
+    notices: list[Notice] = field(default_factory=list)
+    beat: int | None = None  # a score to beat (solo links)
+    seats: dict[int, str] = field(default_factory=dict)  # seat -> computer level
+    readonly: bool = False  # another tab has the game: this one only watches
+    crashed: bool = False  # an action failed half-way: nothing is saved until reloaded
+    skipping: bool = False  # the computer plays its turn out without the pace
+    hint: HintResult | None = None
+    review: ReviewProgress | None = None
+    previous_best: int | None = None
+
+    def seat_kind(self, seat: int) -> str:
+        return self.seats.get(seat, HUMAN)

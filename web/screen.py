@@ -1,0 +1,996 @@
+"""The screen model: everything the player sees and may do, as one frozen value.
+
+``build_screen(page, board, texts, ...)`` is a pure function of the page state
+(``page_state.PageState``), the engine's ``Board``, the seats (in the page state) and the
+string table (``i18n.Texts``). It decides every question the page asks of the rules:
+the prompt, each command with enabled/disabled and the reason, which dice are
+selectable, build and demolition targets, whether the yard or the district can be
+taken, the scoring lines, the notices and the open dialog. Every text is already in
+the player's language. ``board_view`` turns a ``Screen`` into HTML and reads nothing
+else. This module imports nothing from the browser, so it runs under CPython.
+
+The engine is read in a few named places only: ``build_target_columns`` (which columns
+are the same build target: ``skyline.action_class``), ``read_summary`` (the typed
+end-of-game summary, ``skyline.game_summary``), ``TYPE_LETTERS``/``FACE_LETTERS``
+(``skyline.DIE_LETTERS``/``FACE_LETTERS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from i18n import Texts
+from page_state import (
+    COMPUTER_LEVELS,
+    HUMAN,
+    BuildChoice,
+    ConfirmLinkDialog,
+    DemolishChoice,
+    ExportDialog,
+    NewGameDialog,
+    PageState,
+    RulesDialog,
+    ShareDialog,
+    dialog_kind,
+)
+
+from skyline import (
+    DIE_LETTERS,
+    FACE_LETTERS,
+    SCENARIOS,
+    Abandon,
+    Board,
+    Build,
+    Demolish,
+    EndTurn,
+    GameState,
+    GameSummary,
+    Phase,
+    Roll,
+    Take,
+    TakeDistrict,
+    action_class,
+    apply_action,
+    game_summary,
+    plan_build,
+)
+from skyline.board import describe
+
+TYPE_LETTERS = DIE_LETTERS
+RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")
+GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
+
+# Static words of the page chrome the view shows as they are (no parameters).
+LABEL_KEYS = (
+    "app.title", "btn.new_game", "btn.share", "btn.rules", "btn.lang_label", "btn.lang",
+    "btn.dismiss", "btn.cancel_choice", "btn.close", "btn.cancel", "tray.label", "tray.empty",
+    "actions.label", "yard.title", "district.title", "district.empty", "skyline.empty",
+    "player.start", "player.to_move", "player.points_short", "score.title", "score.player",
+    "score.buildings", "score.lowrise", "score.total", "score.note", "log.title", "log.empty",
+    "bot.panel_title", "bot.skip", "hint.button", "hint.options", "hint.none", "review.title",
+    "review.round", "review.chosen", "review.best", "review.lost",
+    "newgame.count", "newgame.names", "newgame.start", "newgame.scenario", "newgame.nine",
+    "newgame.seed", "newgame.seed_placeholder", "newgame.intro", "newgame.start_btn",
+    "newgame.play_default", "link.question", "link.accept", "link.keep", "share.explain",
+    "share.link", "export.text", "export.download",
+)
+
+
+# ---------------------------------------------------------------------------- value types
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Translated static words, by string-table key (only those in ``LABEL_KEYS``)."""
+
+    lang: str
+    texts: Mapping[str, str]
+
+    def __getitem__(self, key: str) -> str:
+        return self.texts[key]
+
+
+@dataclass(frozen=True)
+class Status:
+    over: bool
+    text: str  # "Game over" or the round
+    turn: str  # whose turn ("" when over)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str  # roll, build, abandon, demolish, end, undo
+    label: str
+    enabled: bool
+    reason_key: str | None  # why it is disabled (string-table key)
+    reason: str | None  # the same, translated
+    primary: bool = False
+
+
+@dataclass(frozen=True)
+class DieView:
+    """A die in the tray: a yard pick (``taken``), an unrolled die or a rolled one."""
+
+    id: int  # the engine's die id (-1 for a yard pick not yet taken)
+    index: int  # position in the tray
+    type: str  # G, U, P
+    face: str | None  # p, b, o, x (None before the roll)
+    label: str
+    short: str
+    taken: bool = False  # a yard pick of this turn, not yet pushed
+    button: bool = False  # a selectable die (a button); else a picture
+    selectable: bool = False
+    selected: bool = False
+    focus: bool = False  # the die a pending choice is about
+    put_back: str | None = None  # accessible label of its "put back" button, if any
+    put_back_text: str = ""
+
+
+@dataclass(frozen=True)
+class YardRow:
+    index: int  # DieType value
+    type: str
+    name: str
+    faces: str
+    picked: int
+    picked_text: str
+
+
+@dataclass(frozen=True)
+class Yard:
+    rows: tuple[YardRow, ...]
+    enabled: bool
+
+
+@dataclass(frozen=True)
+class DistrictDie:
+    type: str
+    label: str
+
+
+@dataclass(frozen=True)
+class District:
+    dice: tuple[DistrictDie, ...]
+    enabled: bool
+    take_label: str
+
+
+@dataclass(frozen=True)
+class TileView:
+    """A completed building."""
+
+    index: int
+    kind: str
+    height: int
+    points: int
+    label: str
+    points_text: str
+    target: bool  # a demolition target
+    target_label: str
+
+
+@dataclass(frozen=True)
+class ColumnView:
+    """An unfinished building."""
+
+    index: int
+    kind: str
+    height: int
+    label: str
+    target: str | None  # "build", "demolish" or None
+    target_label: str
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    seat: int
+    name: str
+    label: str
+    kind: str  # "human" or a computer level
+    active: bool
+    start: bool  # start player's star (not solo)
+    to_move: bool  # the "to move" badge (not solo)
+    score: int
+    score_label: str
+    tiles: tuple[TileView, ...]
+    columns: tuple[ColumnView, ...]
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    seat: int
+    rank: int
+    name: str
+    chips: tuple[tuple[str, str], ...]  # (kind letter, text)
+    none_text: str | None  # no completed building
+    converted: str  # "–" or the text
+    discarded: str | None
+    score: int
+    completed: str
+
+
+@dataclass(frozen=True)
+class Scoring:
+    headline: str
+    lines: tuple[str, ...]
+    rows: tuple[ScoreRow, ...]
+
+
+@dataclass(frozen=True)
+class NoticeView:
+    key: str
+    level: str
+    text: str
+    button: tuple[str, str, str] | None  # (action, arg, label)
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str
+    label: str
+    selected: bool
+
+
+@dataclass(frozen=True)
+class NameField:
+    index: int
+    label: str
+    value: str
+    seat_label: str
+    seat_options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class NewGameView:
+    kind = "newgame"
+    title: str
+    first: bool
+    count_options: tuple[Option, ...]
+    names: tuple[NameField, ...]
+    start_options: tuple[Option, ...] | None  # 2-4 players
+    scenario_options: tuple[Option, ...] | None  # solo
+    nine: bool
+    seed: str
+    error: str | None
+
+
+@dataclass(frozen=True)
+class RulesView:
+    kind = "rules"
+    title: str
+    lang: str
+    texts: Mapping[str, str]  # the rules.*, level.*, scenario*.* keys, translated
+
+    def t(self, key: str, /) -> str:
+        return self.texts[key]
+
+
+@dataclass(frozen=True)
+class ConfirmLinkView:
+    kind = "confirm_link"
+    title: str
+    describe: str
+    beat: str | None
+
+
+@dataclass(frozen=True)
+class ShareView:
+    kind = "share"
+    title: str
+    link: str
+    status: str | None
+    ok: bool | None
+
+
+@dataclass(frozen=True)
+class ExportView:
+    kind = "export"
+    title: str
+    explain: str
+    key: str
+    text: str
+    url: str | None
+    filename: str
+
+
+DialogView = NewGameView | RulesView | ConfirmLinkView | ShareView | ExportView
+
+
+@dataclass(frozen=True)
+class BotBar:
+    """A computer is playing this turn."""
+
+    text: str
+    skip_enabled: bool
+
+
+@dataclass(frozen=True)
+class HintView:
+    best: str | None  # None: no hint rows (the engine found nothing to advise)
+    options: tuple[tuple[str, str], ...]  # (action text, value text)
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    round: int
+    chosen: str
+    best: str
+    loss: str
+    lost: bool
+
+
+@dataclass(frozen=True)
+class ReviewView:
+    done: bool
+    progress: str | None
+    accuracy: str | None
+    rows: tuple[ReviewRow, ...]
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    round: int
+    event: str
+    text: str
+
+
+@dataclass(frozen=True)
+class LogView:
+    entries: tuple[LogEntry, ...]  # newest first, at most 300
+
+
+@dataclass(frozen=True)
+class TurnView:
+    title: str
+    prompt: str
+    phase: str  # data-phase: take, roll, resolve, continue, over, choose
+    choosing: bool  # a tower or demolition target is being chosen (Cancel shown)
+    over: bool
+    tray: tuple[DieView, ...]
+    open_slots: int  # empty yard-pick slots shown after the picks (take phase)
+    commands: tuple[Command, ...]  # in the order shown
+
+
+@dataclass(frozen=True)
+class Game:
+    """The game regions (absent before a game exists)."""
+
+    solo: bool
+    turn: TurnView
+    yard: Yard
+    district: District | None  # None in solo games
+    players: tuple[PlayerView, ...]
+    scoring: Scoring | None
+    beat: str | None
+    log: LogView
+    bot_bar: BotBar | None
+    hint_available: bool
+    hint: HintView | None
+    review: ReviewView | None
+
+
+@dataclass(frozen=True)
+class Screen:
+    lang: str
+    other_lang: str
+    labels: Labels
+    status: Status | None
+    notices: tuple[NoticeView, ...]
+    dialog: DialogView | None
+    game: Game | None
+
+    def command(self, name: str) -> Command:
+        """The command called ``name`` (KeyError if the screen does not show it)."""
+        for cmd in self.game.turn.commands if self.game else ():
+            if cmd.name == name:
+                return cmd
+        raise KeyError(name)
+
+    # shortcuts (the same data as inside ``game``)
+    @property
+    def prompt(self) -> str | None:
+        return self.game.turn.prompt if self.game else None
+
+    @property
+    def commands(self) -> tuple[Command, ...]:
+        return self.game.turn.commands if self.game else ()
+
+    @property
+    def dice(self) -> tuple[DieView, ...]:
+        return self.game.turn.tray if self.game else ()
+
+    @property
+    def yard(self) -> Yard | None:
+        return self.game.yard if self.game else None
+
+    @property
+    def district(self) -> District | None:
+        return self.game.district if self.game else None
+
+    @property
+    def players(self) -> tuple[PlayerView, ...]:
+        return self.game.players if self.game else ()
+
+    @property
+    def scoring(self) -> Scoring | None:
+        return self.game.scoring if self.game else None
+
+    @property
+    def bot_bar(self) -> BotBar | None:
+        return self.game.bot_bar if self.game else None
+
+    @property
+    def hint(self) -> HintView | None:
+        return self.game.hint if self.game else None
+
+    @property
+    def review(self) -> ReviewView | None:
+        return self.game.review if self.game else None
+
+    @property
+    def log(self) -> LogView | None:
+        return self.game.log if self.game else None
+
+
+# ---------------------------------------------------------------------------- engine reads
+
+
+def build_target_columns(state: GameState, choice: BuildChoice) -> set[int]:
+    """The active player's columns ``choice.die`` may go onto: every column whose build
+    is in the same class (``skyline.action_class``) as one of the engine's choices."""
+    columns = state.players[state.seat].columns
+    wanted = {action_class(state, Build(choice.die, c)) for c in choice.choices
+              if c is not None and 0 <= c < len(columns)}
+    return {i for i in range(len(columns))
+            if action_class(state, Build(choice.die, i)) in wanted}
+
+
+def build_choice_for(state: GameState, choice: BuildChoice, column: int) -> int | None:
+    """The engine's choice (a column index) equivalent to building onto ``column``."""
+    columns = state.players[state.seat].columns
+    if not 0 <= column < len(columns):
+        return None
+    key = action_class(state, Build(choice.die, column))
+    return next((c for c in choice.choices
+                 if c is not None and action_class(state, Build(choice.die, c)) == key), None)
+
+
+def read_summary(state: GameState) -> GameSummary:
+    """The engine's end-of-game summary (the one place it is read)."""
+    return game_summary(state)
+
+
+def number(lang: str, value: float) -> str:
+    text = f"{value:.1f}"
+    return text.replace(".", ",") if lang == "de" else text
+
+
+# ---------------------------------------------------------------------------- decisions
+
+
+def computer_turn(page: PageState, board: Board | None) -> bool:
+    """A computer seat is to move in a game not over."""
+    return (
+        board is not None and board.state.phase is not Phase.OVER
+        and page.seat_kind(board.state.seat) != HUMAN
+    )
+
+
+def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]]:
+    """Each game command: (enabled, reason key when disabled), from the legal actions."""
+    state = board.state
+    phase = state.phase
+    if computer_turn(page, board):
+        return {name: (False, "why.computer") for name in GAME_COMMANDS}
+    alive = {d.id for d in state.dice}
+    sel = tuple(sorted(page.selected & alive))
+    out: dict[str, tuple[bool, str | None]] = {}
+    if phase is Phase.OVER:
+        return {name: (False, "why.over") for name in GAME_COMMANDS}
+    if page.choice is not None:
+        return {name: (False, "why.choosing") for name in GAME_COMMANDS}
+    undo_ok = bool(page.takes and phase is Phase.TAKE) or board.can_undo()
+    undo_why = "why.committed" if board.actions else "why.nothing_to_undo"
+    out["undo"] = (undo_ok, None if undo_ok else undo_why)
+    if phase is Phase.TAKE:
+        for name in ("roll", "build", "abandon", "demolish", "end"):
+            out[name] = (False, "why.take_first")
+        return out
+    if phase is Phase.ROLL:
+        out["roll"] = (True, None)
+        for name in ("build", "abandon", "demolish", "end"):
+            out[name] = (False, "why.roll_first")
+        return out
+    kinds = {type(a) for a in board.legal_actions()}
+    if not sel:
+        out["build"] = out["abandon"] = out["demolish"] = (False, "why.select")
+    else:
+        feasible = plan_build(state, sel).feasible
+        out["build"] = (True, None) if feasible else (False, "why.cannot_build")
+        out["abandon"] = (True, None) if Abandon in kinds else (False, "why.no_abandon_solo")
+        out["demolish"] = (True, None) if Demolish in kinds else (False, "why.no_buildings")
+    if phase is Phase.RESOLVE:
+        out["roll"] = (False, "why.resolve_first")
+        out["end"] = (False, "why.resolve_first")
+    else:
+        out["roll"] = (True, None) if sel and Roll in kinds else (False, "why.select_reroll")
+        out["end"] = (True, None) if EndTurn in kinds else (False, "why.resolve_first")
+    return out
+
+
+def prompt_key(page: PageState, board: Board) -> tuple[str, dict[str, Any]]:
+    state = board.state
+    if state.phase is Phase.OVER:
+        return "prompt.over", {}
+    if isinstance(page.choice, BuildChoice):
+        return "prompt.choose_tower", {}
+    if isinstance(page.choice, DemolishChoice):
+        return "prompt.choose_demolish", {}
+    if page.seat_kind(state.seat) != HUMAN:
+        return "prompt.waiting", {"name": state.player.name}
+    if state.phase is Phase.TAKE:
+        left = max(1, 3 - len(page.takes))
+        return f"prompt.take{'_solo' if state.solo else ''}.{left}", {}
+    if state.phase is Phase.ROLL:
+        return "prompt.roll", {}
+    if state.phase is Phase.RESOLVE:
+        return "prompt.resolve", {}
+    return "prompt.continue", {}
+
+
+def can_take_yard(page: PageState, board: Board) -> bool:
+    state = board.state
+    return (
+        state.phase is Phase.TAKE and page.choice is None and len(page.takes) < 3
+        and page.seat_kind(state.seat) == HUMAN
+    )
+
+
+def can_take_district(page: PageState, board: Board) -> bool:
+    state = board.state
+    return (
+        not state.solo and state.phase is Phase.TAKE and page.choice is None
+        and bool(state.district) and page.seat_kind(state.seat) == HUMAN
+    )
+
+
+def can_hint(page: PageState, board: Board | None) -> bool:
+    return (
+        board is not None and board.state.phase is not Phase.OVER
+        and page.seat_kind(board.state.seat) == HUMAN and page.choice is None
+    )
+
+
+# ---------------------------------------------------------------------------- texts
+
+
+def die_label(t: Callable[..., str], type_letter: str, face_letter: str | None) -> str:
+    if face_letter is None:
+        return t("die.label_unrolled", type=t("die.type." + type_letter))
+    return t("die.label", type=t("die.type." + type_letter), face=t("die.face." + face_letter))
+
+
+def die_word(t: Callable[..., str], code: str) -> str:
+    return t("dieword." + code)
+
+
+def event_text(t: Callable[..., str], e: dict, names) -> str:
+    name = names[e["seat"]] if e["seat"] < len(names) else "?"
+    kind = e["event"]
+    if kind == "take":
+        return t("log.take", name=name, dice=", ".join(t("log.type." + x) for x in e["dice"]))
+    if kind == "take_district":
+        return t("log.take_district", name=name, n=len(e["dice"]))
+    if kind == "roll":
+        dice = ", ".join(die_word(t, d) for d in e["dice"].split())
+        return t("log.reroll" if e["reroll"] else "log.roll", name=name, dice=dice)
+    if kind == "stuck":
+        return t("log.stuck", name=name)
+    if kind == "build":
+        text = t("log.build", name=name, die=die_word(t, e["die"]), height=e["height"])
+        if "completed" in e:
+            text += " " + t("log.completed", height=e["completed"], points=e["points"])
+        return text
+    if kind == "demolish":
+        what = t("column.label" if not e["completed"] else "tile.label_short",
+                 kind=t("kind.short." + e["kind"]), height=e["height"])
+        return t("log.demolish", name=name, die=die_word(t, e["die"]), what=what)
+    if kind == "abandon":
+        return t("log.abandon", name=name,
+                 dice=", ".join(die_word(t, d) for d in e["dice"].split()))
+    if kind == "end_turn":
+        return t("log.end_turn", name=name, n=e["returned"])
+    if kind == "round_end":
+        return t("log.round_end", round=e["round"])
+    if kind == "game_over":
+        return t("log.game_over")
+    return kind
+
+
+def log_view(events: list[dict], names, texts: Texts) -> LogView:
+    """The game log, newest first (the last 300 events)."""
+    return LogView(tuple(
+        LogEntry(e["round"], e["event"], event_text(texts.t, e, names))
+        for e in reversed(events[-300:])
+    ))
+
+
+def action_text(t: Callable[..., str], state: GameState, action) -> str:
+    """An action as an instruction in the player's language (no future faces shown)."""
+    if isinstance(action, Take):
+        return t("hint.take", dice=", ".join(t("log.type." + d.letter) for d in action.types))
+    if isinstance(action, TakeDistrict):
+        return t("hint.district", n=len(state.district))
+    if isinstance(action, Roll):
+        if state.phase is Phase.ROLL:
+            return t("hint.roll")
+        by_id = {d.id: d for d in state.dice}
+        words = [die_word(t, by_id[i].type.letter + by_id[i].face.letter) for i in action.dice]
+        return t("hint.reroll", dice=", ".join(words))
+    if isinstance(action, EndTurn):
+        return t("hint.end")
+    events = describe(state, action, apply_action(state, action))
+    e = events[0] if events else {}
+    if isinstance(action, Build):
+        text = t("hint.build", die=die_word(t, e["die"]), height=e["height"])
+        if "completed" in e:
+            text += " " + t("log.completed", height=e["completed"], points=e["points"])
+        return text
+    if isinstance(action, Demolish):
+        what = t("column.label" if not e["completed"] else "tile.label_short",
+                 kind=t("kind.short." + e["kind"]), height=e["height"])
+        return t("hint.demolish", die=die_word(t, e["die"]), what=what)
+    if isinstance(action, Abandon):
+        return t("hint.abandon", dice=", ".join(die_word(t, d) for d in e["dice"].split()))
+    return str(action)
+
+
+# ---------------------------------------------------------------------------- builders
+
+
+def _status(board: Board, t) -> Status:
+    state = board.state
+    if state.phase is Phase.OVER:
+        return Status(True, t("status.over"), "")
+    name = state.players[state.seat].name
+    turn = t("status.solo_turn") if state.solo else t("status.turn", name=name)
+    return Status(False, t("status.round", round=state.round), turn)
+
+
+def _notices(page: PageState, t) -> tuple[NoticeView, ...]:
+    out = []
+    for n in page.notices:
+        button = None
+        if n.button is not None:
+            button = (n.button.action, n.button.arg, t(n.button.label_key))
+        out.append(NoticeView(n.key, n.level.value, t(n.key, **dict(n.params)), button))
+    return tuple(out)
+
+
+def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
+    state = board.state
+    choice = page.choice
+    focus = choice.die if choice is not None else None
+    items: list[DieView] = []
+    if state.phase is Phase.TAKE:
+        for i, dtype in enumerate(page.takes):
+            letter = TYPE_LETTERS[dtype]
+            label = die_label(t, letter, None)
+            items.append(DieView(
+                -1, i, letter, None, label, t("die.short." + letter), taken=True,
+                put_back=t("btn.put_back_label", die=label), put_back_text=t("btn.put_back"),
+            ))
+        return tuple(items)
+    last = board.actions[-1] if board.actions else None
+    from_yard = state.phase is Phase.ROLL and isinstance(last, Take)
+    for i, die in enumerate(state.dice):
+        letter = TYPE_LETTERS[die.type]
+        face = None if die.face is None else FACE_LETTERS[die.face]
+        label = die_label(t, letter, face)
+        short = t("die.short." + letter)
+        if state.phase is Phase.ROLL:
+            put_back = t("btn.put_back_label", die=label) if from_yard else None
+            items.append(DieView(die.id, i, letter, face, label, short, put_back=put_back,
+                                 put_back_text=t("btn.put_back")))
+            continue
+        items.append(DieView(
+            die.id, i, letter, face, label, short, button=True,
+            selectable=choice is None, selected=die.id in page.selected, focus=die.id == focus,
+        ))
+    return tuple(items)
+
+
+COMMAND_LABELS = {
+    "roll": "btn.roll", "build": "btn.build", "abandon": "btn.abandon",
+    "demolish": "btn.demolish", "end": "btn.end_turn", "undo": "btn.undo",
+}
+
+
+def _commands(page: PageState, board: Board, t) -> tuple[Command, ...]:
+    state = board.state
+    table = commands(page, board)
+    names = ["roll", "build"] + ([] if state.solo else ["abandon"]) + ["demolish", "end", "undo"]
+    return tuple(
+        Command(
+            name, t(COMMAND_LABELS[name]), table[name][0], table[name][1],
+            t(table[name][1]) if table[name][1] and not table[name][0] else None,
+            primary=name == "roll" and state.phase is Phase.ROLL,
+        )
+        for name in names
+    )
+
+
+def _turn(page: PageState, board: Board, t) -> TurnView:
+    state = board.state
+    over = state.phase is Phase.OVER
+    if over:
+        title = t("turn.title_over")
+    else:
+        title = t("turn.title_solo") if state.solo else t("turn.title", name=state.player.name)
+    key, params = prompt_key(page, board)
+    return TurnView(
+        title=title,
+        prompt=t(key, **params),
+        phase="choose" if page.choice is not None else state.phase.name.lower(),
+        choosing=page.choice is not None,
+        over=over,
+        tray=() if over else _tray(page, board, t),
+        open_slots=3 - len(page.takes) if state.phase is Phase.TAKE else 0,
+        commands=_commands(page, board, t),
+    )
+
+
+def _yard(page: PageState, board: Board, t) -> Yard:
+    rows = []
+    for i, letter in enumerate(TYPE_LETTERS):
+        picked = sum(1 for d in page.takes if d == i)
+        rows.append(YardRow(i, letter, t("yard.row." + letter), t("yard.faces." + letter),
+                            picked, t("yard.picked", n=picked) if picked else ""))
+    return Yard(tuple(rows), can_take_yard(page, board))
+
+
+def _district(page: PageState, board: Board, t) -> District | None:
+    state = board.state
+    if state.solo:
+        return None
+    dice = tuple(DistrictDie(TYPE_LETTERS[d], die_label(t, TYPE_LETTERS[d], None))
+                 for d in state.district)
+    return District(dice, can_take_district(page, board),
+                    t("district.take", n=len(state.district)))
+
+
+def _players(page: PageState, board: Board, t) -> tuple[PlayerView, ...]:
+    state = board.state
+    over = state.phase is Phase.OVER
+    choice = page.choice
+    scores = board.scores()
+    out = []
+    for seat, player in enumerate(state.players):
+        active = seat == state.seat and not over
+        demolish = active and isinstance(choice, DemolishChoice)
+        build_targets: set[int] = set()
+        if active and isinstance(choice, BuildChoice):
+            build_targets = build_target_columns(state, choice)
+        tiles = []
+        for i, b in enumerate(player.buildings):
+            kind = FACE_LETTERS[b.kind]
+            label = t("tile.label", kind=t("kind.short." + kind), height=b.height,
+                      points=b.points)
+            tiles.append(TileView(i, kind, b.height, b.points, label,
+                                  t("tile.points", points=b.points), demolish,
+                                  t("target.demolish", what=label)))
+        columns = []
+        for i, col in enumerate(player.columns):
+            kind = FACE_LETTERS[col.kind]
+            label = t("column.label", kind=t("kind.short." + kind), height=col.height)
+            target = "demolish" if demolish else ("build" if i in build_targets else None)
+            what = "target.demolish" if target == "demolish" else "target.build"
+            columns.append(ColumnView(i, kind, col.height, label, target, t(what, what=label)))
+        score = scores[seat]
+        out.append(PlayerView(
+            seat=seat, name=player.name, label=t("player.label", name=player.name),
+            kind=page.seat_kind(seat), active=active,
+            start=seat == state.start_seat and not state.solo,
+            to_move=active and not state.solo, score=score,
+            score_label=t("player.score", score=score), tiles=tuple(tiles),
+            columns=tuple(columns),
+        ))
+    return tuple(out)
+
+
+def _scoring(page: PageState, board: Board, t, best: dict) -> Scoring:
+    state = board.state
+    info = read_summary(state)
+    rows = []
+    for r in info.players:
+        chips = tuple((b.kind.letter, t("score.chip", height=b.height, points=b.points))
+                      for b in r.buildings)
+        rows.append(ScoreRow(
+            seat=r.seat, rank=r.rank, name=r.name, chips=chips,
+            none_text=None if chips else t("score.none"),
+            converted=t("score.converted", n=r.converted) if r.converted else "–",
+            discarded=t("score.discarded", n=len(r.discarded)) if r.discarded else None,
+            score=r.score, completed=t("score.completed_n", n=r.completed),
+        ))
+    names = [info.players[s].name for s in info.winners]
+    lines = []
+    if state.solo:
+        r = info.players[0]
+        level = info.level
+        lines.append(t("result.solo_level", level=t("level." + level)) if level
+                     else t("result.solo_no_level"))
+        if info.scenario:
+            key = "result.scenario_met" if info.scenario_met else "result.scenario_failed"
+            lines.append(t(key, scenario=t("scenario." + info.scenario)))
+        if page.beat is not None:
+            key = "result.beat_yes" if r.score > page.beat else (
+                "result.beat_tie" if r.score == page.beat else "result.beat_no")
+            lines.append(t(key, score=page.beat))
+        record = best.get(info.scenario or "-")
+        if isinstance(record, int):
+            lines.append(t("result.best", score=record))
+        headline = t("result.solo_total", score=r.score)
+    else:
+        if len(names) == 1:
+            headline = t("result.winner", name=names[0])
+        else:
+            headline = t("result.shared", names=", ".join(names))
+        if info.tie_break:
+            lines.append(t("result.tie_break"))
+            if len(names) > 1:
+                lines.append(t("result.still_tied"))
+    return Scoring(headline, tuple(lines), tuple(rows))
+
+
+def _hint(page: PageState, board: Board, t, lang: str) -> HintView | None:
+    hint = page.hint
+    if hint is None or hint.actions != len(board.actions):
+        return None
+    state = board.state
+    if not hint.rows:
+        return HintView(None, ())
+    options = tuple(
+        (action_text(t, state, r["action"]), t("hint.value", value=number(lang, r["value"])))
+        for r in hint.rows
+    )
+    return HintView(t("hint.best", action=action_text(t, state, hint.rows[0]["action"])), options)
+
+
+def _review(page: PageState, board: Board, t, lang: str) -> ReviewView | None:
+    r = page.review
+    if r is None or not board.is_game_over() or not board.state.solo:
+        return None
+    if not r.done:
+        return ReviewView(False, t("review.working", done=r.i, total=len(board.actions)),
+                          None, ())
+    rows = tuple(
+        ReviewRow(d["round"], action_text(t, d["state"], d["chosen"]),
+                  action_text(t, d["state"], d["best"]), number(lang, d["loss"]),
+                  d["loss"] >= 0.05)
+        for d in r.decisions
+    )
+    accuracy = t("review.accuracy", accuracy=number(lang, r.accuracy),
+                 lost=number(lang, r.total), optimum=number(lang, r.start))
+    return ReviewView(True, None, accuracy, rows)
+
+
+def _seat_options(t, current: str) -> tuple[Option, ...]:
+    opts = [(HUMAN, t("seat.human"))] + [(lv, t("seat.bot." + lv)) for lv in COMPUTER_LEVELS]
+    return tuple(Option(v, label, v == current) for v, label in opts)
+
+
+def _dialog(page: PageState, texts: Texts) -> DialogView | None:
+    t = texts.t
+    d = page.dialog
+    if isinstance(d, NewGameDialog):
+        count_options = tuple(
+            Option(str(n), t("newgame.count_solo") if n == 1 else t("newgame.count_n", n=n),
+                   n == d.count)
+            for n in range(1, 5)
+        )
+        names = tuple(
+            NameField(i, t("newgame.name_label", n=i + 1), d.names[i],
+                      t("seat.label", n=i + 1), _seat_options(t, d.seats[i]))
+            for i in range(d.count)
+        )
+        start = scenario = None
+        if d.count > 1:
+            start = (Option("r", t("newgame.start_random"), d.start == "r"),) + tuple(
+                Option(str(i), t("newgame.start_seat", n=i + 1), d.start == str(i))
+                for i in range(d.count)
+            )
+        else:
+            scenario = (Option("", t("newgame.no_scenario"), False),) + tuple(
+                Option(s, f"{t('scenario.' + s)} – {t('scenario_goal.' + s)}", d.scenario == s)
+                for s in SCENARIOS
+            )
+        return NewGameView(t("newgame.title"), d.first, count_options, names, start, scenario,
+                           d.nine, d.seed, d.error)
+    if isinstance(d, RulesDialog):
+        keys = sorted(k for k in texts.tables.get("en", {}) if k.startswith(RULES_PREFIXES))
+        return RulesView(t("rules.title"), texts.lang,
+                         MappingProxyType({k: t(k) for k in keys}))
+    if isinstance(d, ConfirmLinkDialog):
+        o = d.options
+        beat = t("beat.show", score=d.beat) if d.beat is not None else None
+        return ConfirmLinkView(t("link.title"),
+                               t("link.describe", names=", ".join(o.names), seed=o.seed), beat)
+    if isinstance(d, ShareDialog):
+        status = None
+        if d.copied is True:
+            status = t("share.copied")
+        elif d.copied is False:
+            status = t("share.failed")
+        return ShareView(t("share.title"), d.link, status, d.copied)
+    if isinstance(d, ExportDialog):
+        return ExportView(t("export.title"), t("export.explain", key=d.key), d.key, d.text, d.url,
+                          "skyline-" + d.key.rsplit(".", 1)[-1] + ".json")
+    return None
+
+
+def build_screen(
+    page: PageState,
+    board: Board | None,
+    texts: Texts,
+    best: Mapping[str, Any] | None = None,
+    log: LogView | None = None,
+    events: list[dict] | None = None,
+) -> Screen:
+    """Everything the player sees and may do.
+
+    ``best``: the solo records' best score per scenario slot (``"-"`` = none);
+    ``log``: the translated game log if the caller keeps one cached, else it is made
+    from ``events`` (the engine's ``Board.log()`` when not given)."""
+    t = texts.t
+    lang = texts.lang
+    labels = Labels(lang, MappingProxyType({k: t(k) for k in LABEL_KEYS}))
+    game = None
+    if board is not None:
+        state = board.state
+        over = state.phase is Phase.OVER
+        if log is None:
+            names = [p.name for p in state.players]
+            log = log_view(board.log() if events is None else events, names, texts)
+        bot_bar = None
+        if computer_turn(page, board):
+            level = t("seat.bot." + page.seat_kind(state.seat))
+            bot_bar = BotBar(t("bot.playing", name=state.player.name, level=level),
+                             not page.skipping)
+        hint_ok = can_hint(page, board)
+        game = Game(
+            solo=state.solo,
+            turn=_turn(page, board, t),
+            yard=_yard(page, board, t),
+            district=_district(page, board, t),
+            players=_players(page, board, t),
+            scoring=_scoring(page, board, t, dict(best or {})) if over else None,
+            beat=t("beat.show", score=page.beat) if page.beat is not None and state.solo
+            else None,
+            log=log,
+            bot_bar=bot_bar,
+            hint_available=hint_ok,
+            hint=_hint(page, board, t, lang) if hint_ok else None,
+            review=_review(page, board, t, lang),
+        )
+    return Screen(
+        lang=lang,
+        other_lang="de" if lang == "en" else "en",
+        labels=labels,
+        status=_status(board, t) if board is not None else None,
+        notices=_notices(page, t),
+        dialog=_dialog(page, texts),
+        game=game,
+    )
+
+
+__all__ = [
+    "Screen", "Game", "TurnView", "Command", "DieView", "Yard", "YardRow", "District",
+    "PlayerView", "TileView", "ColumnView", "Scoring", "ScoreRow", "NoticeView", "BotBar",
+    "HintView", "ReviewView", "ReviewRow", "LogView", "LogEntry", "NewGameView", "RulesView",
+    "ConfirmLinkView", "ShareView", "ExportView", "Labels", "Status", "build_screen",
+    "commands", "prompt_key", "computer_turn", "build_target_columns", "build_choice_for",
+    "read_summary", "dialog_kind",
+]
