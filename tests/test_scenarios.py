@@ -239,6 +239,7 @@ def test_review_names_the_decision_that_failed_essen():
 
 @pytest.mark.parametrize("scenario,mode,games", [("essen", "standard", 40),
                                                  ("dubai", "standard", 40),
+                                                 ("new-york", "nine", 60),
                                                  ("tucson", "nine", 40)])
 def test_simulated_expert_agrees_with_the_solver(scenario, mode, games):
     """A small seeded run: success rate and mean score within 4.5 standard errors (plus the
