@@ -82,7 +82,7 @@ from .registry import register
 from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
 
 __all__ = ["ABANDON_COST", "EXTRA_DIE", "ExpertOption", "expert_bot", "expert_options",
-           "grade", "hint", "position", "review"]
+           "grade", "hint", "position", "review", "scenario_details"]
 
 #: Points credited for each district die beyond three (see the module docstring).
 EXTRA_DIE = 2.0
@@ -405,25 +405,28 @@ def _scenario(state: GameState) -> str | None:
     return state.options.scenario if state.solo else None
 
 
-def scenario_details(state: GameState) -> list[tuple[Action, sv.ScenarioOption]]:
-    """Every choice of a scenario game's current decision with its probability of meeting
-    the scenario and expected final score under optimal play on, best first (by the
-    objective ``expected score + SUCCESS_WEIGHT * P(met)``). ``[]``: nothing to decide."""
+def scenario_details(
+    state: GameState, top: int | None = None
+) -> list[tuple[Action, sv.ScenarioOption]]:
+    """Every choice (the ``top`` best, all if None) of a scenario game's current decision
+    with its probability of meeting the scenario and expected final score under optimal play
+    on, best first (by the objective ``expected score + SUCCESS_WEIGHT * P(met)``).
+    ``[]``: nothing to decide."""
     phase = state.phase
     if phase is Phase.OVER or phase is Phase.ROLL or not _scenario(state):
         return []
     pos = position(state)
     if phase is Phase.TAKE:
-        opts = sv.scenario_options(pos)
+        opts = sv.scenario_options(pos, top=top)
         return [(_to_engine(state, (), o.action), o) for o in opts]
     dice = state.dice
-    opts = sv.scenario_options(pos, [_pair(d) for d in dice], phase is Phase.CONTINUE)
+    opts = sv.scenario_options(pos, [_pair(d) for d in dice], phase is Phase.CONTINUE, top)
     return [(_to_engine(state, dice, o.action), o) for o in opts]
 
 
 def _scenario_hint(state: GameState, top: int) -> list[dict[str, Any]]:
     out = []
-    for action, o in scenario_details(state)[: max(0, top)]:
+    for action, o in scenario_details(state, max(0, top)):
         out.append({"action": action, "text": str(action), "value": o.expected_score,
                     "exact": o.exact, "p_success": min(1.0, max(0.0, o.p_success)),
                     "expected_score": o.expected_score, "objective": o.objective})
