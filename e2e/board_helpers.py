@@ -82,10 +82,36 @@ def select_only(page: Page, ids: list[int]) -> None:
             page.click(f"#die-{d['id']}")
 
 
+# The open game's stored entry (the game list: skyline.game.<id>, named by the index).
+CURRENT_RAW = """(() => {
+    const index = JSON.parse(localStorage.getItem('skyline.games') || 'null');
+    return index && index.current ? localStorage.getItem('skyline.game.' + index.current) : null;
+})()"""
+
+
+def stored_raw(page: Page) -> str | None:
+    """The open game's entry as stored (text), or None."""
+    return page.evaluate(CURRENT_RAW)
+
+
 def saved(page: Page) -> dict:
-    raw = page.evaluate("localStorage.getItem('skyline.save')")
+    """The open game's save envelope (inside its game-list entry)."""
+    raw = stored_raw(page)
     assert raw, "no saved game"
-    return json.loads(raw)
+    return json.loads(raw)["save"]
+
+
+def write_saved(page: Page, envelope: dict) -> None:
+    """Replace the open game's save envelope in storage (as another tab would)."""
+    page.evaluate(
+        """(save) => {
+            const id = JSON.parse(localStorage.getItem('skyline.games')).current;
+            const entry = JSON.parse(localStorage.getItem('skyline.game.' + id));
+            entry.save = JSON.parse(save);
+            localStorage.setItem('skyline.game.' + id, JSON.stringify(entry));
+        }""",
+        json.dumps(envelope),
+    )
 
 
 def record(page: Page) -> str:

@@ -9,7 +9,17 @@ import json
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from board_helpers import close_first_dialog, dice, new_game, record, saved, select_only, take
+from board_helpers import (
+    close_first_dialog,
+    dice,
+    new_game,
+    record,
+    saved,
+    select_only,
+    stored_raw,
+    take,
+    write_saved,
+)
 from fault_log import scenario
 from playwright.sync_api import BrowserContext, Page
 
@@ -126,10 +136,10 @@ def test_two_tabs_one_game(
             a.click("#act-roll")  # A moves, B follows (storage event)
             b.wait_for_function("document.querySelectorAll('#turn [data-testid=die]').length == 3")
             assert dice(b) == [dict(d, pressed=False) for d in dice(a)]
-            before = a.evaluate("localStorage.getItem('skyline.save')")
+            before = stored_raw(a)
             b.click(f"#die-{dice(b)[0]['id']}")  # B may not move
             assert len(dice(b)) == 3 and not dice(b)[0]["pressed"]
-            assert b.evaluate("localStorage.getItem('skyline.save')") == before
+            assert stored_raw(b) == before
 
             b.click("#notice-take-control")  # "Play here"
             notice(a, "notice.other_tab").wait_for()
@@ -147,7 +157,7 @@ def test_two_tabs_one_game(
             # safety net: B's stored save changes behind its back (e.g. no lock support)
             changed = saved(b)
             changed["saved_at"] = "2000-01-01T00:00:00.000Z"
-            b.evaluate("s => localStorage.setItem('skyline.save', s)", json.dumps(changed))
+            write_saved(b, changed)
             b.click("#act-undo")
             notice(b, "notice.save_conflict").wait_for()
             assert saved(b) == changed  # not overwritten
@@ -172,22 +182,22 @@ def test_crash_in_an_action_keeps_the_last_save(app_page: Page, guard: Guard) ->
         page.click("#btn-lang")
         take(page, "GUP")
         page.click("#act-roll")
-        stored = page.evaluate("localStorage.getItem('skyline.save')")
+        stored = stored_raw(page)
         page.evaluate("window.__skylineFault = 'action'")
         select_only(page, [ground_die(page)])
         page.click("#act-build")
         crash = notice(page, "notice.crash")
         assert "Etwas ist schiefgegangen" in crash.inner_text()
-        assert page.evaluate("localStorage.getItem('skyline.save')") == stored
+        assert stored_raw(page) == stored
         page.click("#act-undo")  # refused: the game in memory is not trusted
-        assert page.evaluate("localStorage.getItem('skyline.save')") == stored
+        assert stored_raw(page) == stored
 
         page.click("#notice-reload-saved")
         assert crash.count() == 0
         assert len(dice(page)) == 3
-        assert record(page) == json.loads(stored)["game"]["record"]
+        assert record(page) == json.loads(stored)["save"]["game"]["record"]
         select_only(page, [ground_die(page)])
         page.click("#act-build")
         assert len(dice(page)) == 2
-        assert record(page) != json.loads(stored)["game"]["record"]  # saving again
+        assert record(page) != json.loads(stored)["save"]["game"]["record"]  # saving again
         s.kept("save unchanged by the crashed move and the refused one; reload restored it")

@@ -14,6 +14,7 @@ from board_helpers import (
     record,
     saved,
     select_only,
+    stored_raw,
     take,
 )
 from fault_log import scenario
@@ -107,7 +108,7 @@ def test_solo_link_carries_the_score_to_beat(app_page: Page, site_url: str) -> N
     page.goto(site_url + "#play?p=Sol&seed=beatMe&start=0&nine=0&sc=dubai&beat=83")
     dialog.wait_for()
     page.click("#dlg-first")
-    assert page.locator("[data-testid=beat]").inner_text() == "Score to beat: 83"
+    assert page.locator("[data-testid=beat]").inner_text() == "Score to beat: 83 points"
     opts = saved(page)["game"]["state"]["options"]
     assert opts == {"names": ["Sol"], "seed": "beatMe", "start_seat": 0, "all_nine": False,
                     "scenario": "dubai"}
@@ -228,7 +229,7 @@ def test_storage_full_keeps_playing_and_keeps_the_save(app_page: Page, wait_read
         page.click("#btn-lang")
         new_game(page, ("Ida", "Jo"), seed="quota1")
         take(page, "GUP")
-        stored = page.evaluate("localStorage.getItem('skyline.save')")
+        stored = stored_raw(page)
         assert stored and "tGUP" in stored
         page.add_init_script(QUOTA_FULL)
         page.reload(wait_until="commit")
@@ -242,7 +243,7 @@ def test_storage_full_keeps_playing_and_keeps_the_save(app_page: Page, wait_read
         page.click("#act-undo")
         assert len(dice(page)) == 3
         assert notice(page, "notice.not_saved").count() == 1
-        assert page.evaluate("localStorage.getItem('skyline.save')") == stored
+        assert stored_raw(page) == stored
         s.kept("saved game loaded, 3 moves in memory, German notice, stored save unchanged")
 
 
@@ -258,7 +259,7 @@ def test_storage_blocked_plays_in_memory(
     with scenario("storage blocked (SecurityError on access)") as s:
         close_first_dialog(first)
         take(first, "GUP")
-        stored = first.evaluate("localStorage.getItem('skyline.save')")
+        stored = stored_raw(first)
         page = app_context.new_page()
         try:
             guard.attach(page)
@@ -269,7 +270,7 @@ def test_storage_blocked_plays_in_memory(
             assert page.locator("[data-key='notice.other_tab']").count() == 0
             close_first_dialog(page)
             play_a_little(page)
-            assert first.evaluate("localStorage.getItem('skyline.save')") == stored
+            assert stored_raw(first) == stored
             s.kept("in-memory game played (take, roll, build); other tab's save unchanged")
         finally:
             page.close()

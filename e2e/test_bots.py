@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from board_helpers import close_first_dialog, take
+from board_helpers import close_first_dialog, saved, stored_raw, take
 from playwright.sync_api import Page
 
 from skyline import Options, apply_action, new_game
@@ -44,8 +44,8 @@ def test_computer_plays_its_turn_and_skip(app_page: Page) -> None:
     labels = page.locator("#ng-seat0 option").all_inner_texts()
     assert labels == ["Human", "Computer (Beginner)", "Computer (Greedy)", "Computer (Expert)"]
     start(page, ("Ann", "Robo"), ("human", "expert"), "botduel1")
-    seats = json.loads(page.evaluate("localStorage.getItem('skyline.seats')"))
-    assert seats["bots"] == {"1": "expert"} and seats["seed"] == "botduel1"
+    entry = json.loads(stored_raw(page))
+    assert entry["seats"] == ["here", "expert"] and "seed=botduel1" in saved(page)["game"]["record"]
     human_turn_steps(page)
     # Robo's turn plays out by itself, one step at a time
     page.locator("[data-testid=bot-bar]").wait_for()
@@ -57,7 +57,7 @@ def test_computer_plays_its_turn_and_skip(app_page: Page) -> None:
     page.locator("[data-testid=dialog-rules]").wait_for()
     page.keyboard.press("Escape")
     # human commands are refused during the computer's turn
-    assert "Waiting for Robo" in page.locator("#prompt").inner_text()
+    assert "Robo is playing (computer)" in page.locator("#prompt").inner_text()
     assert page.locator("#act-undo").is_disabled()
     # back to Ann in round 2 (the pace is 600 ms per action)
     page.locator("[data-testid=round]", has_text="2").wait_for(timeout=30000)
@@ -67,7 +67,7 @@ def test_computer_plays_its_turn_and_skip(app_page: Page) -> None:
     page.click("#bot-skip")
     page.locator("[data-testid=round]", has_text="3").wait_for(timeout=5000)
     # the page's game equals the engine's game played by the same bot
-    record = json.loads(page.evaluate("localStorage.getItem('skyline.save')"))["game"]["record"]
+    record = saved(page)["game"]["record"]
     from skyline import Board
 
     board = Board.from_record(record)
@@ -119,7 +119,7 @@ def test_review_after_a_solo_game(app_page: Page) -> None:
         action = BOTS["greedy"](board.state, rng)
         board.push(action)
     assert state is not None
-    envelope = json.loads(page.evaluate("localStorage.getItem('skyline.save')"))
+    envelope = saved(page)
     envelope["game"] = json.loads(board.to_json())
     page.evaluate("(s) => localStorage.setItem('skyline.save', s)", json.dumps(envelope))
     page.reload()

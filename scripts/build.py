@@ -58,6 +58,7 @@ WHEEL_SOURCE_IGNORE = (
     "*.egg-info",
     "__pycache__",
     ".*_cache",
+    ".cache",
     "web",
     "e2e",
     "tests",
@@ -128,6 +129,39 @@ def build_wheel(tmp: Path) -> Path:
     if len(wheels) != 1:
         sys.exit(f"[build] expected one skyline wheel, got {wheels}")
     return wheels[0]
+
+
+# The QR code library (segno): a pinned wheel named with its sha256 in web/games_ui.py,
+# fetched once by pip into this cache and copied to dist/qr/ (loaded on demand).
+WHEEL_CACHE = ROOT / ".cache" / "wheels"
+
+
+def qr_wheel_pin() -> tuple[str, str]:
+    source = (WEB / "games_ui.py").read_text()
+    name = re.search(r'^QR_WHEEL_NAME = "([^"]+)"', source, re.M)
+    digest = re.search(r'^QR_WHEEL_SHA256 = "([0-9a-f]{64})"', source, re.M)
+    if not name or not digest:
+        sys.exit("[build] web/games_ui.py lacks QR_WHEEL_NAME / QR_WHEEL_SHA256")
+    return name.group(1), digest.group(1)
+
+
+def copy_qr_wheel(out: Path) -> None:
+    """The pinned segno wheel into dist/qr/ (downloaded by pip once, checked by sha256)."""
+    name, digest = qr_wheel_pin()
+    cached = WHEEL_CACHE / name
+    if not cached.is_file() or sha256(cached.read_bytes()) != digest:
+        project, version = name.split("-")[:2]
+        WHEEL_CACHE.mkdir(parents=True, exist_ok=True)
+        log(f"pip download {project}=={version}")
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", f"{project}=={version}", "--no-deps",
+             "--only-binary", ":all:", "-q", "-d", str(WHEEL_CACHE)],
+            check=True,
+        )
+    if sha256(cached.read_bytes()) != digest:
+        sys.exit(f"[build] {name}: sha256 does not match the pin in web/games_ui.py")
+    (out / "qr").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(cached, out / "qr" / name)
 
 
 def is_web_test(rel: Path) -> bool:
@@ -271,6 +305,7 @@ def build(out: Path) -> str:
         shutil.copy2(wheel, out / wheel.name)
     copy_scenario_tables(out)
     py_files = copy_web(out)
+    copy_qr_wheel(out)
     pyscript_dir = copy_pyscript(out, pyscript_version)
     pyodide_dir, py_mm = copy_pyodide(out, pyodide_version)
     write_pyscript_config(out, pyodide_dir, py_mm, wheel.name, py_files)

@@ -1182,25 +1182,114 @@ def solo_level(points: int) -> str | None:
     return None
 
 
+#: Each solo scenario as a count and a bound: (what is counted, the bound, at least?).
+#: ``at_least``: the count must reach the bound; otherwise it must not exceed it.
+SCENARIO_GOALS: dict[str, tuple[str, int, bool]] = {
+    "dubai": ("height_3", 3, True),
+    "essen": ("demolitions", 0, False),
+    "new-york": ("height_5_6", 2, True),
+    "sao-paolo": ("height_4", 4, True),
+    "shanghai": ("low_rise", 0, False),
+    "toronto": ("buildings", 7, False),
+    "tucson": ("high_rise", 0, False),
+}
+
+
+def _scenario_count(scenario: str, player: Player) -> int:
+    """What ``scenario`` counts in the skyline ``player`` would score now."""
+    if scenario not in SCENARIO_GOALS:
+        raise ValueError(f"scenario: unknown scenario {scenario!r}")
+    what = SCENARIO_GOALS[scenario][0]
+    if what == "demolitions":
+        return player.demolitions
+    final = final_buildings(player)
+    if what == "buildings":
+        return len(final)
+    if what == "low_rise":
+        return sum(1 for b in final if b.kind is P)
+    if what == "high_rise":
+        return sum(1 for b in final if b.kind is O)
+    if what == "height_5_6":
+        return sum(1 for b in final if b.height >= 5)
+    return sum(1 for b in final if b.height == int(what[-1]))
+
+
 def scenario_met(scenario: str, player: Player) -> bool:
     """Whether the final skyline of ``player`` fulfils a solo scenario."""
-    final = final_buildings(player)
-    heights = [b.height for b in final]
-    if scenario == "dubai":
-        return heights.count(3) >= 3
-    if scenario == "essen":
-        return player.demolitions == 0
-    if scenario == "new-york":
-        return sum(1 for h in heights if h >= 5) >= 2
-    if scenario == "sao-paolo":
-        return heights.count(4) >= 4
-    if scenario == "shanghai":
-        return all(b.kind is not P for b in final)
-    if scenario == "toronto":
-        return len(final) <= 7
-    if scenario == "tucson":
-        return all(b.kind is not O for b in final)
-    raise ValueError(f"scenario: unknown scenario {scenario!r}")
+    _, bound, at_least = SCENARIO_GOALS.get(scenario, ("", 0, True))
+    count = _scenario_count(scenario, player)
+    return count >= bound if at_least else count <= bound
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioProgress:
+    """How a solo scenario stands, judged on the skyline as it would score now.
+
+    ``count`` is what the scenario counts (``counted``: ``height_3``, ``height_4``,
+    ``height_5_6``, ``buildings``, ``low_rise``, ``high_rise`` or ``demolitions``),
+    ``bound`` the number the goal names: ``at_least`` means ``count`` must reach it,
+    otherwise ``count`` must not exceed it. ``met``: the goal holds now (at the end of
+    the game, the verdict; equal to :func:`scenario_met`). ``settled``: nothing can
+    change ``met`` any more (the game is over, or Essen after a demolition).
+    """
+
+    scenario: str
+    counted: str
+    count: int
+    bound: int
+    at_least: bool
+    met: bool
+    settled: bool
+
+
+def scenario_progress(state: GameState) -> ScenarioProgress | None:
+    """The solo scenario's standing in ``state`` (None without a scenario).
+
+    >>> s = new_game(Options(("Ada",), seed="demo", scenario="dubai"))
+    >>> p = scenario_progress(s)
+    >>> (p.count, p.bound, p.at_least, p.met, p.settled)
+    (0, 3, True, False, False)
+    """
+    scenario = state.options.scenario
+    if scenario is None or not state.solo:
+        return None
+    player = state.players[0]
+    counted, bound, at_least = SCENARIO_GOALS[scenario]
+    count = _scenario_count(scenario, player)
+    met = count >= bound if at_least else count <= bound
+    over = state.phase is Phase.OVER
+    return ScenarioProgress(
+        scenario=scenario, counted=counted, count=count, bound=bound, at_least=at_least,
+        met=met, settled=over or (counted == "demolitions" and not met),
+    )
+
+
+def build_blocker(state: GameState, die_id: int) -> IllegalActionError | None:
+    """Why the active die ``die_id`` cannot be built anywhere now, as the engine's own
+    error (``not_rolled``, ``blank_penthouse``, ``needs_column`` with ``params["face"]``
+    when no unfinished building has its colour, ``too_high``, ``penthouse_height``);
+    None when it can be built. Raises :class:`IllegalActionError` ``no_die`` for a die
+    that is not active."""
+    die = state.dice[_find_die(state.dice, die_id)]
+    columns = state.player.columns
+    if build_targets(columns, die):
+        return None
+    face = die.face
+    if face is None or face is X or die.type is DieType.GROUND:
+        column = None
+    else:
+        same = [i for i, c in enumerate(columns) if c.kind is face]
+        if not same:
+            return IllegalActionError(
+                "needs_column", f"no unfinished {face.kind_name} building to go on",
+                face=face.kind_name,
+            )
+        column = same[0]
+    try:
+        _check_build(columns, die, column)
+    except IllegalActionError as exc:
+        return exc
+    return None  # pragma: no cover - build_targets found none, _check_build agrees
 
 
 @dataclass(frozen=True, slots=True)

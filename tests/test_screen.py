@@ -319,7 +319,7 @@ def test_computer_turn(lang, level):
     t = texts(lang).t
     assert all(cmd.reason_key == "why.computer" and not cmd.enabled for cmd in s.commands)
     assert s.prompt == t("prompt.waiting", name="Robo")
-    assert s.game.bot_bar.text == t("bot.playing", name="Robo", level=t("seat.bot." + level))
+    assert s.game.bot_bar.text == t("bot.playing", name="Robo", level=t("seat.level." + level))
     assert s.game.bot_bar.skip_enabled
     assert not s.game.yard.enabled and not s.game.hint_available
     assert [p.kind for p in s.game.players] == ["human", level]
@@ -559,7 +559,7 @@ def test_hint_and_solo_review(lang):
     c.handle("click", "bot-hint", None)
     s = c.screen()
     assert s.hint is not None and s.hint.best and 1 <= len(s.hint.options) <= 3
-    assert 'data-testid="hint"' in host.html["log"]
+    assert 'data-testid="hint"' in host.html["turn"]  # beside the commands, in view
     for _ in range(3):  # the take is an action: the hint is for the position before it
         c.handle("click", "take", "0")
     assert c.board.actions and c.screen().hint is None

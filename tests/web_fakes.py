@@ -1,8 +1,9 @@
 """A fake browser host for the page's Python (web/), so it runs under CPython.
 
 ``FakeHost`` implements the host port of ``web/main.DomHost``: regions, storage (with
-switchable faults), the clock, the lock and the clipboard. ``FakeTimer`` replaces
-``setTimeout`` for the computer players (``run()`` fires what is due, in order).
+switchable faults), the clock and the local date (``today``), the lock and the clipboard.
+``FakeTimer`` replaces ``setTimeout`` for the computer players (``run()`` fires what is
+due, in order).
 ``make_page()`` boots a controller with the real string tables and the computer seats.
 """
 
@@ -40,6 +41,13 @@ class FakeHost:
         self.faults: set[str] = set()
         self.lock_answer = "granted"
         self.clock = 0
+        self.today = "2026-12-01"  # local_date(); a test may change it
+        self.downloads: list[str] = []  # texts offered as downloads (download_url)
+        self.files: list[tuple[str, str]] = []  # (file name, text) saved by download()
+        self.shared: list[str] = []
+        self.share_ok: bool | None = None  # None: no share sheet (navigator.share missing)
+        self.qr_ok = True
+        self.tz = 0
 
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
@@ -59,6 +67,28 @@ class FakeHost:
             raise self.fail_set("full")
         self.storage[key] = value
 
+    def storage_keys(self) -> list[str]:
+        if self.fail_get:
+            raise self.fail_get("blocked")
+        return list(self.storage)
+
+    def tz_minutes(self) -> int:
+        return self.tz
+
+    def download(self, filename: str, text: str) -> None:
+        self.files.append((filename, text))
+
+    def can_share(self) -> bool:
+        return self.share_ok is not None
+
+    def share(self, text: str, title: str, done: Callable[[bool], None]) -> None:
+        self.shared.append(text)
+        done(bool(self.share_ok))
+
+    def load_qr(self, done: Callable[[bool], None]) -> None:
+        """segno is installed for the tests (the page loads its wheel on demand)."""
+        done(self.qr_ok)
+
     def storage_remove(self, key: str) -> None:
         if self.fail_get:
             raise self.fail_get("blocked")
@@ -67,6 +97,9 @@ class FakeHost:
     def now_iso(self) -> str:
         self.clock += 1
         return f"2026-01-01T00:00:{self.clock:02d}.000Z"
+
+    def local_date(self) -> str:
+        return self.today
 
     def page_base(self) -> str:
         return "http://127.0.0.1:8000/"
@@ -84,6 +117,7 @@ class FakeHost:
         on_result(self.lock_answer)
 
     def download_url(self, text: str) -> str:
+        self.downloads.append(text)
         return "blob:fake/" + str(len(text))
 
     def report(self, text: str) -> None:

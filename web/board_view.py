@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from html import escape
 
+import games_ui
 import rules_panel
+import stats_ui
 from screen import DieView, Game, NewGameView, PlayerView, Screen
 
 KIND_CLASS = {"p": "k-p", "b": "k-b", "o": "k-o"}
@@ -111,8 +113,11 @@ def topbar(s: Screen) -> str:
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'
         f'<div class="status" aria-live="polite">{status}</div>'
         '<nav class="tools">'
+        f'<button type="button" id="btn-games" data-action="games">{esc(L["btn.games"])}</button>'
         f'<button type="button" id="btn-new" data-action="newgame">{esc(L["btn.new_game"])}</button>'
         f'<button type="button" id="btn-share" data-action="share">{esc(L["btn.share"])}</button>'
+        f'<button type="button" id="btn-daily" data-action="daily">{esc(L["btn.daily"])}</button>'
+        f'<button type="button" id="btn-stats" data-action="stats">{esc(L["btn.stats"])}</button>'
         f'<button type="button" id="btn-rules" data-action="rules" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
         f'<button type="button" id="btn-lang" class="lang" data-action="lang" data-arg="{other}" '
@@ -153,19 +158,31 @@ def turn_panel(s: Screen, g: Game) -> str:
     parts.append(
         f'<p class="prompt" id="prompt" data-testid="prompt" data-phase="{turn.phase}">{esc(turn.prompt)}</p>'
     )
+    if g.scenario is not None:
+        met = " met" if g.scenario.met else ""
+        parts.append(f'<p class="scenario{met}" data-testid="scenario">{esc(g.scenario.text)}</p>')
     if turn.choosing:
         parts.append(
             f'<button type="button" id="act-cancel" class="cancel" data-action="cancel" '
             f'aria-keyshortcuts="Escape">{esc(s.labels["btn.cancel_choice"])}</button>'
         )
+    if g.replay is not None:
+        parts.insert(0, games_ui.render_replay(g.replay))
+        if not turn.over:
+            parts.append(tray(s, turn.tray, turn.open_slots))
+        return "".join(parts)
+    if g.corr is not None:
+        parts.append(games_ui.render_corr(g.corr))
     if not turn.over:
         parts.append(tray(s, turn.tray, turn.open_slots))
         parts.append(action_bar(s, g))
+        parts.append(turn_helpers(s, g))
     else:
         parts.append(
             f'<div class="over-actions"><button type="button" id="act-newgame" class="primary" '
             f'data-action="newgame">{esc(s.labels["btn.new_game"])}</button>'
-            f'<button type="button" id="act-share" data-action="share">{esc(s.labels["btn.share"])}</button></div>'
+            f'<button type="button" id="act-share" data-action="share">{esc(s.labels["btn.share"])}</button>'
+            f'<button type="button" id="act-stats" data-action="stats">{esc(s.labels["btn.stats"])}</button></div>'
         )
     return "".join(parts)
 
@@ -218,23 +235,27 @@ def tray(s: Screen, dice: tuple[DieView, ...], open_slots: int) -> str:
 
 def action_bar(s: Screen, g: Game) -> str:
     buttons = []
+    line_of = {name: i for i, (names, _) in enumerate(g.turn.why) for name in names}
     for cmd in g.turn.commands:
         cls = {"end": "finish", "undo": "undo"}.get(cmd.name, "")
         if cmd.primary:
             cls = "primary"
-        title = desc = hint = ""
+        title = desc = ""
         if not cmd.enabled and cmd.reason:
             title = f' title="{esc(cmd.reason)}"'
-            desc = f' aria-describedby="why-{cmd.name}"'
-            hint = f'<span id="why-{cmd.name}" class="vh">{esc(cmd.reason)}</span>'
+            if cmd.name in line_of:
+                desc = f' aria-describedby="why-{line_of[cmd.name]}"'
         buttons.append(
             f'<button type="button" id="act-{cmd.name}" class="cmd {cls}" data-action="{cmd.name}"{title}{desc}'
-            f'{attr_disabled(cmd.enabled)}>{esc(cmd.label)}</button>{hint}'
+            f'{attr_disabled(cmd.enabled)}>{esc(cmd.label)}</button>'
         )
+    # the reasons for greyed commands, readable without hover (touch screens have none)
+    why = "".join(f'<li id="why-{i}">{esc(text)}</li>' for i, (_, text) in enumerate(g.turn.why))
     return (
         f'<div class="actions" role="group" aria-label="{esc(s.labels["actions.label"])}">'
         + "".join(buttons)
         + "</div>"
+        + (f'<ul class="why" data-testid="why">{why}</ul>' if why else "")
     )
 
 
@@ -324,12 +345,14 @@ def player_card(s: Screen, p: PlayerView) -> str:
         else ""
     )
     badge = f'<span class="turn-badge">{esc(L["player.to_move"])}</span>' if p.to_move else ""
+    if p.computer:
+        badge += f'<span class="bot-badge" data-testid="bot-badge">{esc(p.computer)}</span>'
     return (
         f'<section class="player{" active" if p.active else ""}" data-testid="player-{p.seat}" '
         f'aria-label="{esc(p.label)}">'
         f'<header class="player-head">{star_html}<h3 class="pname"><bdi>{esc(p.name)}</bdi></h3>{badge}'
         f'<span class="pscore" data-testid="score-{p.seat}" aria-label="{esc(p.score_label)}">'
-        f"{p.score}<small>{esc(L['player.points_short'])}</small></span></header>"
+        f"{p.score}\u202f<small>{esc(p.score_unit)}</small></span></header>"
         f'<div class="skyline"><div class="tiles">{"".join(tiles)}</div>'
         f'<div class="columns">{"".join(cols)}</div><div class="ground"></div></div></section>'
     )
@@ -337,6 +360,8 @@ def player_card(s: Screen, p: PlayerView) -> str:
 
 def players(s: Screen, g: Game) -> str:
     parts = []
+    if g.daily is not None:
+        parts.append(stats_ui.render_daily(g.daily, s.labels))
     if g.scoring is not None:
         parts.append(scoring(s, g))
     if g.beat is not None:
@@ -404,8 +429,9 @@ def log_panel(s: Screen, g: Game) -> str:
     )
 
 
-def helpers_panel(s: Screen, g: Game) -> str:
-    """The computer-player bar (Skip), the Hint button and its answer, the solo review."""
+def turn_helpers(s: Screen, g: Game) -> str:
+    """The computer-player bar (Skip), the Hint button and its answer: in the turn panel,
+    beside the commands, so they stay in view."""
     L = s.labels
     parts = []
     if g.bot_bar is not None:
@@ -430,7 +456,14 @@ def helpers_panel(s: Screen, g: Game) -> str:
                 f'<p>{esc(L["hint.options"])}</p><ol>{items}</ol></div>'
             )
         elif h is not None:
-            parts.append(f'<div class="hint" data-testid="hint" role="status"><p>{esc(L["hint.none"])}</p></div>')
+            parts.append(f'<div class="hint" data-testid="hint" role="status"><p>{esc(h.note or L["hint.none"])}</p></div>')
+    return f'<div class="turn-helpers" data-testid="turn-helpers">{"".join(parts)}</div>' if parts else ""
+
+
+def helpers_panel(s: Screen, g: Game) -> str:
+    """The solo review (after the game)."""
+    L = s.labels
+    parts = []
     r = g.review
     if r is not None:
         if not r.done:
@@ -451,7 +484,7 @@ def helpers_panel(s: Screen, g: Game) -> str:
             )
     if not parts:
         return ""
-    return f'<h2 class="panel-title">{esc(L["bot.panel_title"])}</h2>' + "".join(parts)
+    return "".join(parts)
 
 
 # ---------------------------------------------------------------------------- dialogs
@@ -470,6 +503,12 @@ def dialog(s: Screen) -> str:
         body = confirm_link(s, d)
     elif kind == "share":
         body = share_box(s, d)
+    elif kind == "confirm_daily":
+        body = stats_ui.render_confirm_daily(d)
+    elif kind == "stats":
+        body = stats_ui.render_stats(d)
+    elif kind in ("games", "send", "claim"):
+        body = games_ui.render_dialog(d)
     else:
         body = export_box(s, d)
     closable = not (kind == "newgame" and d.first)
@@ -530,7 +569,13 @@ def new_game_form(s: Screen, d: NewGameView) -> str:
         f'placeholder="{esc(L["newgame.seed_placeholder"])}" value="{esc(d.seed)}"></label>'
     )
     error = f'<p class="form-error" role="alert" data-testid="form-error">{esc(d.error)}</p>' if d.error else ""
+    if d.notice:
+        error = f'<p class="form-error" role="alert" data-testid="dialog-notice">{esc(d.notice)}</p>' + error
     intro = f'<p class="intro">{esc(L["newgame.intro"])}</p>' if d.first else ""
+    intro += (
+        f'<p class="daily-offer"><button type="button" id="ng-daily" data-action="daily">'
+        f'{esc(L["daily.welcome"])}</button></p>'
+    )
     cancel = L["newgame.play_default"] if d.first else L["btn.cancel"]
     return (
         f'{intro}<form id="ng-form" class="newgame" data-submit="ng-start" novalidate>{"".join(fields)}{error}'

@@ -22,6 +22,8 @@ share link adds them. Explicit hooks for the code that paces computer play (``bo
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import secrets
 import string
 import time
@@ -29,26 +31,46 @@ from collections.abc import Callable
 from typing import Protocol
 
 import board_view
+import games_ui
 import screen as screen_model
+from game_stats import export_json, result_of
 from i18n import LANGS, Texts
 from page_state import (
     COMPUTER_LEVELS,
+    FRIEND,
     HUMAN,
     LEVEL_LETTERS,
     BuildChoice,
+    ClaimDialog,
+    ConfirmDailyDialog,
     ConfirmLinkDialog,
     DemolishChoice,
     ExportDialog,
+    GamesDialog,
     HintResult,
     Level,
     NewGameDialog,
     Notice,
     NoticeButton,
     PageState,
+    ReplayState,
     RulesDialog,
+    SendDialog,
     ShareDialog,
+    StatsDialog,
 )
-from store import KEY_SAVE, Records, SaveWrite, Store, TabLock
+from stats_ui import copy_text
+from store import (
+    KEY_GAME,
+    KEY_SAVE,
+    KEY_SEATS,
+    History,
+    Library,
+    Records,
+    SaveWrite,
+    Store,
+    TabLock,
+)
 
 from skyline import (
     SCENARIOS,
@@ -69,16 +91,24 @@ from skyline import (
     validate_options,
 )
 from skyline.board import describe
+from skyline.correspondence import (
+    SEAT_HERE,
+    GameLink,
+    is_game_link,
+    link_seats,
+    make_game_link,
+    parse_game_link,
+    send_to,
+)
+from skyline.daily import DAILY_PATH, daily_day, daily_options, parse_daily_fragment, parse_day
+from skyline.games import GameEntry, entry_to_json, game_key, make_entry, read_entry
 from skyline.links import (
     LINK_PREFIX,
-    SAVE_VERSION,
     LinkError,
     SaveError,
-    make_save,
     make_share_fragment,
     parse_share_bots,
     parse_share_fragment,
-    read_save,
 )
 
 __all__ = ["KEY_SAVE", "Controller", "random_seed"]
@@ -89,6 +119,24 @@ REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
 # computer's turn).
 GAME_ACTIONS = frozenset({"take", "untake", "district", "die", "roll", "build", "demolish",
                           "abandon", "end", "undo", "cancel", "col", "tile"})
+REPLAY_KEYS = {"ArrowLeft": "replay-back", "ArrowRight": "replay-next",
+               "Home": "replay-first", "End": "replay-last"}
+
+
+# Markup, even percent-encoded: no link this page makes has it outside the names.
+_MARKUP = re.compile(r"[<>\"`]|%3[CE]|%22|%60", re.IGNORECASE)
+
+
+def not_a_link(fragment: str) -> bool:
+    """A fragment that is no link of any kind (``#word?...``) the page knows, e.g.
+    ``#garbage<script>``: reported as a damaged link, not silently dropped."""
+    return bool(fragment.strip("#")) and not re.match(r"#[a-z]+\?", fragment)
+
+
+def is_daily_fragment(fragment: str) -> bool:
+    """A fragment meant as a daily-challenge link (``#daily?d=...``; checked by
+    ``skyline.daily.parse_daily_fragment``)."""
+    return fragment.lstrip("#").startswith(DAILY_PATH)
 
 
 def random_seed() -> str:
@@ -113,7 +161,12 @@ class Controller:
         self.board: Board | None = None
         self.page = PageState()
         self.store = Store(host, self._storage_failed)
+        self.library = Library(self.store)
+        self.entry: GameEntry | None = None  # the open game's entry (id, seats, name, ...)
+        self.deleted: list[GameEntry] = []  # deleted games, for undo
+        self._replay_cache: tuple[tuple[str, int], Board] | None = None
         self.records = Records()
+        self.history = History()
         self.lock = TabLock(host)
         self.pending_link: str | None = None  # a link opened while another tab had the game
         self.last_html: dict[str, str] = {}
@@ -189,35 +242,82 @@ class Controller:
         page = self.page
         if self.board is None or page.readonly or page.crashed or self.store.held:
             return
-        raw = make_save(
-            self.board, beat=page.beat, takes="".join(t.letter for t in page.takes),
-            saved_at=self.host.now_iso(),
-        )
-        if self.store.write_save(raw) is SaveWrite.CONFLICT:
+        entry = self._entry_now()
+        if self.library.write(entry) is SaveWrite.CONFLICT:
             page.readonly = True
             self.reload_saved()
             self.notify("notice.save_conflict", Level.WARN, sticky=True,
                         button=("take-control", "", "btn.play_here"))
+        else:
+            self.entry = entry
+
+    def _entry_seats(self, count: int) -> tuple[str, ...]:
+        """The open game's seats as the list keeps them (here, friend or a level)."""
+        return tuple(
+            kind if kind in COMPUTER_LEVELS or kind == FRIEND else SEAT_HERE
+            for kind in (self.page.seat_kind(i) for i in range(count))
+        )
+
+    def _entry_now(self) -> GameEntry:
+        e, board, page = self.entry, self.board, self.page
+        if e is None or e.options != board.options:
+            # a board set without an entry (tests, tools): it becomes a game of its own
+            now = self.host.now_iso()
+            e = make_entry(board, self._entry_seats(len(board.options.names)),
+                           nonce=random_seed(), created=now)
+        return make_entry(
+            board, e.seats, nonce=e.nonce, name=e.name, created=e.created,
+            updated=self.host.now_iso(), diverged_from=e.diverged_from, entry_id=e.id,
+            beat=page.beat, takes="".join(t.letter for t in page.takes),
+        )
+
+    def _open_entry(self, entry: GameEntry) -> None:
+        """Show a game of the list (a copy of its board: the list's entry is untouched
+        until the next save)."""
+        self.entry = entry
+        self._set_board(entry.board.copy())
+        page = self.page
+        page.seats = {i: kind for i, kind in enumerate(entry.seats) if kind != SEAT_HERE}
+        page.beat = entry.beat
+        page.takes = [DieType.from_letter(c) for c in entry.takes]
+        page.hint = None
+        page.review = None
+        page.skipping = False
+        page.replay = None
+        self._auto_select()
+        if self.library.games.current != entry.id and entry.id in self.library.games:
+            self.library.games.current = entry.id
+            if not page.readonly:
+                self.library.write_index()
 
     def load_saved_game(self) -> bool:
-        """Load the stored save (any version skyline.links reads; older ones are
-        rewritten in the current format). One that cannot be loaded is kept aside."""
+        """Open the list's current game as stored (the single save of older versions
+        is migrated into the list first; one that cannot be loaded is kept aside)."""
+        now = self.host.now_iso()
         raw = self.store.read_save()
-        if raw is None:
+        if raw is not None and not self.page.readonly:
+            try:
+                entry = self.library.migrate(raw, self.store.get(KEY_SEATS), now)
+            except SaveError as exc:
+                self._keep_aside(raw, self.error_text(exc))
+            else:
+                self._open_entry(entry)
+                return True
+        games = self.library.games
+        current = games.current if games.current in games else None
+        if current is None and self.entry is not None and self.entry.id in games:
+            current = self.entry.id
+        if current is None:
+            ordered = games.ordered()
+            current = ordered[0].id if ordered else None
+        if current is None:
             return False
-        try:
-            saved = read_save(raw)
-        except SaveError as exc:
-            self._keep_aside(raw, self.error_text(exc))
+        entry, _raw = self.library.reread(current)
+        if entry is None:
+            entry = games.get(current)
+        if entry is None:
             return False
-        self._set_board(saved.board)
-        self.page.seats = self.store.load_seats(saved.board.options)
-        self.store.last_raw = raw
-        self.page.beat = saved.beat
-        self.page.takes = [DieType.from_letter(c) for c in saved.takes]
-        self._auto_select()
-        if saved.version != SAVE_VERSION:
-            self.save()  # migrated: stored again in the current format
+        self._open_entry(entry)
         return True
 
     def _keep_aside(self, raw: str, reason: str) -> None:
@@ -237,6 +337,11 @@ class Controller:
         self.page.choice = None
         if self.page.dialog is not None and not isinstance(self.page.dialog, ExportDialog):
             self.page.dialog = None
+        if self.entry is not None:
+            entry, _raw = self.library.reread(self.entry.id)
+            if entry is not None:
+                self._open_entry(entry)
+                return
         self.load_saved_game()
 
     def _record_result(self) -> None:
@@ -246,6 +351,9 @@ class Controller:
         counted, previous = self.records.record(board, self.store)
         if counted:
             self.page.previous_best = previous
+        self.history.append(
+            result_of(board, self.page.seats, self.host.now_iso(), self.host.local_date()),
+            self.store)
 
     # ------------------------------------------------------------------ boot
 
@@ -258,18 +366,47 @@ class Controller:
         self.texts.lang = lang
         self.store.probe()  # tell at once if nothing can be saved
         self.records.load(self.store)
+        tz = getattr(self.host, "tz_minutes", None)
+        self.page.tz_minutes = int(tz()) if tz is not None else 0
+        self.library.load(self.host.now_iso())
+        for copy, exc, kept in self.library.broken:
+            key = "games.entry_broken" if kept else "notice.save_broken_lost"
+            self.notify(key, Level.WARN, sticky=True, button=("export-save", copy,
+                        "btn.export_save"), reason=self.error_text(exc), key=copy)
+        self._load_history()
         had_save = self.load_saved_game()
-        if fragment.startswith(LINK_PREFIX):
-            self.open_link(fragment)
+        link_error = None
+        if is_daily_fragment(fragment) or is_game_link(fragment):
+            self.open_fragment(fragment)
+        elif fragment.startswith(LINK_PREFIX) or not_a_link(fragment):
+            link_error = self.open_link(fragment, quiet=self.board is None)
         elif fragment:
             self.host.clear_fragment()
         if self.board is None:
             self._start(self._default_options())
             if self.page.dialog is None:
                 self.open_new_game_dialog(first=True)
+                # shown inside the welcome dialog (a notice would be hidden behind it)
+                self.page.dialog.notice = link_error
+        if link_error is not None and not isinstance(self.page.dialog, NewGameDialog):
+            self.notify("notice.bad_link_new", Level.ERROR, reason=link_error)
         elif not had_save:
             self.save()
         self.render()
+
+    def _load_history(self) -> None:
+        """The game history; one that cannot be read in full is kept aside (store.History)."""
+        history = self.history
+        history.load(self.store)
+        problem = history.problem
+        if problem is None:
+            return
+        reason = self.t("error.history." + problem.code, **problem.params)
+        if history.held:
+            self.notify("notice.history_broken_lost", Level.WARN, sticky=True, reason=reason)
+        else:
+            self.notify("notice.history_broken", Level.WARN, sticky=True, reason=reason,
+                        key=history.broken_key)
 
     def _default_options(self) -> Options:
         return Options((self.t("newgame.default_name", n=1),), random_seed(), 0, False, None)
@@ -284,15 +421,25 @@ class Controller:
 
     def _start(self, options: Options, beat: int | None = None,
                seats: tuple[str, ...] = ()) -> None:
+        """A new game, added to the list (an untouched game open before is replaced)."""
+        old = self.entry
+        if (old is not None and self.board is not None and not self.board.actions
+                and not self.page.takes and not self.page.readonly):
+            self.library.delete(old.id)
         self._set_board(Board(options))
         page = self.page
         page.beat = beat
+        solo = len(options.names) == 1
         page.seats = {i: s for i, s in enumerate(seats[: len(options.names)])
-                      if s in COMPUTER_LEVELS}
+                      if s in COMPUTER_LEVELS or (s == FRIEND and not solo)}
         page.hint = None
         page.review = None
         page.skipping = False
-        self.store.save_seats(options, page.seats)
+        page.daily_copied = None
+        page.replay = None
+        now = self.host.now_iso()
+        self.entry = make_entry(self.board, self._entry_seats(len(options.names)),
+                                nonce=random_seed(), created=now, updated=now, beat=beat)
         self.save()
 
     def game_in_progress(self) -> bool:
@@ -302,16 +449,166 @@ class Controller:
 
     # ------------------------------------------------------------------ links
 
-    def open_link(self, fragment: str) -> None:
-        """A ``#play?`` link: start its game, or ask first if one is in progress.
-        Links may name computer seats (``bots=1e``, see skyline.links)."""
+    def open_game_link(self, fragment: str) -> None:
+        """A game link from a friend: add the game (asking which seats this device
+        plays), update it if the link continues it, or refuse an older link; a link
+        that continues the game differently is kept beside it. The list is never
+        overwritten silently, and a bad link changes nothing."""
         self.host.clear_fragment()
         try:
+            link = parse_game_link(fragment)
+        except LinkError as exc:
+            self.notify("corr.bad_link", Level.ERROR, reason=self.error_text(exc))
+            return
+        if self.page.readonly:  # opened once this tab has the game ("Play here")
+            self.pending_link = fragment
+            self._other_tab_notice()
+            return
+        games = self.library.games
+        for copy in games.copies(link.game_id):
+            self.library.reread(copy.id)  # another tab may have changed it
+        now = self.host.now_iso()
+        reception = games.receive(link, now)
+        names = link.board.options.names
+        state = link.board.state
+        if reception.kind == "new":
+            seat = state.seat if state.phase is not Phase.OVER else None
+            suggested = seat if seat is not None and link.seats[seat] not in COMPUTER_LEVELS \
+                else None
+            self.page.dialog = ClaimDialog(fragment, link.seats, names, suggested)
+            self.focus_id = "dlg-first"
+            return
+        if reception.kind == "stale":
+            entry = games.get(reception.entry_id)
+            self.notify("corr.stale", Level.ERROR, sticky=True, name=entry.name,
+                        moves=len(entry.board.actions), link_moves=len(link.board.actions))
+            return
+        if reception.kind == "same":
+            self._switch_to(games.get(reception.entry_id))
+            self.notify("corr.same")
+            return
+        entry = reception.entry
+        if reception.kind == "update":
+            if self.library.write(entry) is SaveWrite.CONFLICT:
+                self.notify("notice.save_conflict", Level.WARN, sticky=True)
+                return
+            self.page.dialog = None
+            self._open_entry(entry)
+            self.notify("corr.updated", **self._turn_params(entry))
+            return
+        # diverged: both continuations are kept, side by side
+        if self.library.write(entry, current=False) is SaveWrite.CONFLICT:
+            self.notify("notice.save_conflict", Level.WARN, sticky=True)
+            return
+        first = games.get(reception.entry_id)
+        self.notify("corr.diverged", Level.WARN, sticky=True,
+                    button=("game-open", entry.id, "corr.open_other"),
+                    name=first.name if first else entry.name)
+
+    def _turn_params(self, entry: GameEntry) -> dict:
+        names = entry.options.names
+        if entry.finished:
+            return {"name": "", "state": self.t("corr.state_over")}
+        name = names[entry.seat]
+        kind = entry.seats[entry.seat]
+        key = "corr.state_you" if kind == SEAT_HERE else "corr.state_friend"
+        return {"name": name, "state": self.t(key, name=name)}
+
+    def _switch_to(self, entry: GameEntry | None) -> None:
+        if entry is None or (self.entry is not None and entry.id == self.entry.id):
+            return
+        fresh, _raw = self.library.reread(entry.id)
+        self._open_entry(fresh or entry)
+
+    def claim_seats(self, form: dict) -> None:
+        """The answer to "which seats do you play?" for a new game from a link."""
+        d = self.page.dialog
+        if not isinstance(d, ClaimDialog):
+            return
+        mine = [i for i, kind in enumerate(d.seats)
+                if kind not in COMPUTER_LEVELS and form.get(f"seat{i}") in ("on", "1", True)]
+        if not mine:
+            d.error = self.t("corr.claim_none")
+            return
+        try:
+            link = parse_game_link(d.fragment)
+        except LinkError as exc:
+            self.page.dialog = None
+            self.notify("corr.bad_link", Level.ERROR, reason=self.error_text(exc))
+            return
+        now = self.host.now_iso()
+        entry = self.library.games.adopt(link, mine, now)
+        if self.library.write(entry) is SaveWrite.CONFLICT:
+            self.page.dialog = None
+            self.notify("notice.save_conflict", Level.WARN, sticky=True)
+            return
+        self.page.dialog = None
+        old = self.entry
+        if (old is not None and self.board is not None and not self.board.actions
+                and not self.page.takes):
+            self.library.delete(old.id)  # an untouched game makes room (as on a new game)
+        self._open_entry(entry)
+        self.notify("corr.added", **self._turn_params(entry))
+
+    def game_link(self) -> str:
+        """The link that carries the open game to a friend elsewhere."""
+        fragment = make_game_link(self.board, self.entry.seats, self.entry.nonce)
+        return self.host.page_base() + "#" + fragment
+
+    def open_send_dialog(self) -> None:
+        if self.board is None or self.entry is None or not self.page.friend_seats:
+            return
+        seats = self._entry_seats(len(self.board.options.names))
+        self.page.dialog = SendDialog(self.game_link(), send_to(self.board, seats))
+        self.focus_id = "corr-share" if self._can_share() else "corr-copy"
+
+    def _can_share(self) -> bool:
+        can = getattr(self.host, "can_share", None)
+        return bool(can and can())
+
+    def _send_done(self, what: str, ok: bool) -> None:
+        d = self.page.dialog
+        if isinstance(d, SendDialog):
+            if what == "copy":
+                d.copied = ok
+            else:
+                d.shared = ok or None
+                if not ok:  # cancelled or refused: copy instead
+                    self.host.copy(d.link, lambda done: self._send_done("copy", done))
+                    return
+            self.render()
+
+    def _qr_loaded(self, ok: bool) -> None:
+        d = self.page.dialog
+        if not isinstance(d, SendDialog):
+            return
+        try:
+            d.qr = games_ui.qr_svg(d.link) if ok else "failed"
+        except Exception as exc:  # noqa: BLE001 - no QR code: the link still works
+            report = getattr(self.host, "report", None)
+            if report is not None:
+                report(f"skyline: QR code: {type(exc).__name__}: {exc}")
+            d.qr = "failed"
+        self.render()
+
+    def open_link(self, fragment: str, quiet: bool = False) -> str | None:
+        """A ``#play?`` link: start its game, or ask first if one is in progress.
+        Links may name computer seats (``bots=1e``, see skyline.links).
+
+        A link that cannot be opened: the reason is shown as a notice, or returned
+        without one when ``quiet`` (no game yet: the caller shows it in the welcome
+        dialog, and "your current game is unchanged" would not be true)."""
+        self.host.clear_fragment()
+        try:
+            if not_a_link(fragment):
+                raise LinkError("link", "this is not a game link", reason="malformed")
             link = parse_share_fragment(fragment)
             bots = dict(parse_share_bots(fragment))
         except LinkError as exc:
-            self.notify("notice.bad_link", Level.ERROR, reason=self.error_text(exc))
-            return
+            reason = self.link_error_text(exc, fragment)
+            if not quiet:
+                self.notify("notice.bad_link", Level.ERROR, reason=reason)
+            return reason
         options, beat = link.options, link.beat
         seats = tuple(bots.get(i, HUMAN) for i in range(len(options.names)))
         if self.page.readonly:  # opened once this tab has the game ("Play here")
@@ -325,6 +622,97 @@ class Controller:
             self._start(options, beat, seats)
             self.page.dialog = None
             self.notify("notice.link_started")
+        return None
+
+    def link_error_text(self, exc: LinkError, fragment: str) -> str:
+        """Why a link cannot be opened. A link with markup in it (``<script>``), or one
+        that is not a game link at all, is damaged, whatever field the reader tripped on."""
+        # names may hold anything (shown as text); no other part of a link holds markup
+        rest = "&".join(part for part in fragment.split("&") if not part.startswith(("p=",
+                                                                                      "#play?p=")))
+        if exc.params.get("reason") == "malformed" or _MARKUP.search(rest):
+            return self.t("error.option.malformed")
+        return self.error_text(exc)
+
+    def open_fragment(self, fragment: str) -> None:
+        """A link the page was opened with (or navigated to): a game link from a friend
+        (correspondence), a daily challenge or a shared game."""
+        if is_game_link(fragment):
+            self.open_game_link(fragment)
+        elif is_daily_fragment(fragment):
+            self.open_daily_link(fragment)
+        else:
+            self.open_link(fragment)
+
+    # ------------------------------------------------------------------ daily challenge
+
+    def open_daily_link(self, fragment: str) -> None:
+        """A ``#daily?d=YYYY-MM-DD`` link (skyline.daily): that day's challenge, asking
+        first if a game is in progress; a bad link is refused, the game untouched."""
+        self.host.clear_fragment()
+        try:
+            day = parse_daily_fragment(fragment)
+        except LinkError as exc:
+            self.notify("notice.bad_daily", Level.ERROR, reason=self.error_text(exc))
+            return
+        if self.page.readonly:
+            self.pending_link = fragment
+            self._other_tab_notice()
+            return
+        self.start_daily(day.isoformat())
+
+    def today(self) -> str | None:
+        """The player's local calendar day from the host, or None if it gives none."""
+        try:
+            return parse_day(str(self.host.local_date())).isoformat()
+        except ValueError:
+            return None
+
+    def start_daily(self, day: str | None = None, confirmed: bool = False) -> None:
+        """Start the daily challenge of ``day`` (default: today); a game in progress is
+        replaced only after the player confirms."""
+        day = day or self.today()
+        if day is None:
+            self.notify("notice.daily_no_date", Level.ERROR)
+            return
+        board = self.board
+        current = daily_day(board.options) if board is not None else None
+        if current is not None and current.isoformat() == day and not board.is_game_over():
+            self.page.dialog = None
+            self.notify("notice.daily_already", day=day)
+            return
+        if self.game_in_progress() and not confirmed:
+            self.page.dialog = ConfirmDailyDialog(day)
+            self.focus_id = "dlg-first"
+            return
+        name = self.t("newgame.default_name", n=1)
+        if board is not None and board.state.solo:
+            name = board.options.names[0]
+        self._start(daily_options(day, name))
+        self.page.dialog = None
+        self.focus_id = "yard-G"
+        self.notify("notice.daily_started", day=day)
+
+    def copy_daily(self) -> None:
+        view = self.screen().game
+        daily = view.daily if view is not None else None
+        if daily is None or daily.line is None:
+            return
+        self.host.copy(copy_text(daily), self._daily_copied)
+
+    def _daily_copied(self, ok: bool) -> None:
+        self.page.daily_copied = ok
+        self.render()
+
+    def open_stats(self) -> None:
+        """The statistics page: the history and records as they are now, and their export."""
+        results = tuple(self.history.results)
+        records = {k: v for k, v in self.records.data.items() if k != "seen"}
+        text = export_json(list(results), records, self.host.now_iso())
+        day = self.today() or "export"
+        self.page.dialog = StatsDialog(results, records, self.host.download_url(text),
+                                       f"skyline-statistics-{day}.json")
+        self.focus_id = "dlg-close"
 
     def share_link(self) -> str:
         board = self.board
@@ -380,11 +768,18 @@ class Controller:
             page.takes = []
             page.choice = None
             if isinstance(action, Roll):  # nothing could be used: the engine ended the turn
-                self.notify("notice.stuck", Level.WARN, name=before.players[before.seat].name)
+                self.notify("notice.stuck", Level.WARN, name=before.players[before.seat].name,
+                            seat=before.seat)
         self._fault_point("action")
         self.save()
         if state.phase is Phase.OVER:
             self._record_result()
+        if page.friend_seats and page.dialog is None and (
+            (state.phase is Phase.OVER and before.phase is not Phase.OVER)
+            or (state.phase is not Phase.OVER and state.seat != before.seat
+                and page.seat_kind(state.seat) == FRIEND)
+        ):
+            self.open_send_dialog()  # the turn went to a friend elsewhere: send the link
         page.hint = None
         for listener in self.listeners:
             listener(self, action)
@@ -618,11 +1013,16 @@ class Controller:
 
     def open_new_game_dialog(self, first: bool = False) -> None:
         opts = self.board.options if self.board else None
-        names = list(opts.names) if opts else []
-        names += [self.t("newgame.default_name", n=i + 1) for i in range(len(names), 4)]
         seats = []
         if opts and not first:
             seats = [self.page.seat_kind(i) for i in range(len(opts.names))]
+        kinds = (seats + [HUMAN] * 4)[:4]
+        # a name the player never typed stays unset (None): shown in the player's language
+        names: list[str | None] = [
+            None if screen_model.is_default_name(self.texts, n, i, kinds[i]) else n
+            for i, n in enumerate(opts.names if opts else ())
+        ]
+        names += [None] * (4 - len(names))
         self.page.dialog = NewGameDialog(
             first=first,
             count=len(opts.names) if opts and not first else 1,
@@ -639,12 +1039,16 @@ class Controller:
             d.count = max(1, min(4, int(form.get("count", d.count))))
         except (TypeError, ValueError):
             pass
+        shown = screen_model.player_names(PageState(), d.names[:4], self.texts, d.seats[:4])
         for i in range(4):
             if f"name{i}" in form:
-                d.names[i] = str(form[f"name{i}"])
+                value = str(form[f"name{i}"])
+                # the default shown, sent back unchanged, stays unset
+                if not (d.names[i] is None and value.strip() == shown[i]):
+                    d.names[i] = value
             value = form.get(f"seat{i}")
             if value is not None:
-                d.seats[i] = value if value in COMPUTER_LEVELS else HUMAN
+                d.seats[i] = value if value in COMPUTER_LEVELS or value == FRIEND else HUMAN
         d.start = str(form.get("start", d.start))
         d.nine = form.get("nine") in ("on", "1", True)
         d.scenario = str(form.get("scenario", d.scenario) or "")
@@ -654,7 +1058,8 @@ class Controller:
         self._form_to_dialog(form)
         d = self.page.dialog
         count = d.count
-        names = tuple(d.names[:count])
+        names = screen_model.player_names(PageState(), d.names[:count], self.texts,
+                                          d.seats[:count])
         start = None if d.start == "r" or count == 1 else d.start
         try:
             if start is not None:
@@ -691,10 +1096,11 @@ class Controller:
                 if not self._key(key, in_field):
                     return
             elif kind == "hashchange":
-                if arg and arg.startswith(LINK_PREFIX):
-                    self.open_link(arg)
+                if arg and (arg.startswith(LINK_PREFIX) or is_daily_fragment(arg)
+                            or not_a_link(arg) or is_game_link(arg)):
+                    self.open_fragment(arg)
             elif kind == "tab" and action:
-                self._tab_event(action)
+                self._tab_event(action, arg)
             elif kind in ("click", "change", "submit") and action:
                 if action == "ng-change" and kind != "change":
                     return
@@ -728,9 +1134,9 @@ class Controller:
     # save() also refuses to overwrite a save it has not seen (no lock support, or
     # a race), so no tab silently overwrites another one's moves.
 
-    def _tab_event(self, event: str) -> None:
+    def _tab_event(self, event: str, key: str | None = None) -> None:
         """``busy`` / ``lost`` (another tab has the game), ``granted`` (this tab
-        has it), ``saved`` (another tab wrote the save)."""
+        has it), ``saved`` (another tab wrote ``key``: a game of the list)."""
         page = self.page
         if event in ("busy", "lost"):
             if not self.store.readable():
@@ -747,9 +1153,15 @@ class Controller:
                 self.notify("notice.playing_here")
             if self.pending_link:
                 fragment, self.pending_link = self.pending_link, None
-                self.open_link(fragment)
-        elif event == "saved" and page.readonly:
-            self.reload_saved()
+                self.open_fragment(fragment)
+        elif event == "saved":
+            if key is not None and key.startswith(KEY_GAME) and key != KEY_GAME.rstrip("."):
+                entry_id = key[len(KEY_GAME):]
+                if page.readonly or self.entry is None or entry_id != self.entry.id:
+                    self.library.reread(entry_id)  # the list shows the other tab's state
+            if page.readonly and (key is None or self.entry is None
+                                  or key in (KEY_SAVE, game_key(self.entry.id))):
+                self.reload_saved()
 
     def _other_tab_notice(self) -> None:
         self.notify("notice.other_tab", Level.WARN, sticky=True,
@@ -766,12 +1178,18 @@ class Controller:
             if page.dialog is not None:
                 self._close_dialog()
                 return True
+            if page.replay is not None:
+                page.replay = None
+                return True
             if page.choice:
                 page.choice = None
                 return True
             return False
         if in_field or page.dialog is not None:
             return False
+        if page.replay is not None and key in REPLAY_KEYS:
+            self._replay(REPLAY_KEYS[key], {})
+            return True
         if key in ("?", "h", "H"):
             page.dialog = RulesDialog()
             self.focus_id = "dlg-first"
@@ -805,11 +1223,22 @@ class Controller:
             return
         if action in GAME_ACTIONS and page.dialog is None and self.computer_turn():
             return  # the computer is playing this seat
-        if page.readonly and (action in game or action in ("ng-start", "link-accept")):
+        if action in GAME_ACTIONS and page.replay is not None:
+            return  # a replay never changes the game
+        if (action in GAME_ACTIONS and page.dialog is None
+                and screen_model.friend_turn(page, self.board)):
+            name = self.board.state.player.name
+            self.notify("corr.not_yours", Level.WARN, name=name)
+            return
+        if action.startswith(("game-", "games")) or action.startswith(("replay-", "corr-")):
+            if self._games_action(action, arg, form):
+                return
+        starts = ("ng-start", "link-accept", "daily", "daily-accept")
+        if page.readonly and (action in game or action in starts):
             self._other_tab_notice()
             page.dialog = None
             return
-        if page.crashed and (action in game or action in ("ng-start", "link-accept")):
+        if page.crashed and (action in game or action in starts):
             self.notify("notice.crash", Level.ERROR, sticky=True,
                         button=("reload-saved", "", "btn.reload_saved"))
             return
@@ -856,6 +1285,16 @@ class Controller:
                 self._start(d.options, d.beat, d.seats)
                 page.dialog = None
                 self.notify("notice.link_started")
+        elif action == "daily":
+            self.start_daily()
+        elif action == "daily-accept":
+            d = page.dialog
+            if isinstance(d, ConfirmDailyDialog):
+                self.start_daily(d.day, confirmed=True)
+        elif action == "daily-copy":
+            self.copy_daily()
+        elif action == "stats":
+            self.open_stats()
         elif action == "share" and self.board is not None:
             link = self.share_link()
             page.dialog = ShareDialog(link)
@@ -864,6 +1303,179 @@ class Controller:
         elif action == "dismiss":
             if 0 <= number < len(page.notices):
                 page.notices.pop(number)
+
+    # ------------------------------------------------------------------ game list, replay
+
+    def _games_action(self, action: str, arg: str | None, form: dict) -> bool:
+        """The game list, the replay and correspondence commands; True if handled."""
+        page = self.page
+        games = self.library.games
+        changes = ("game-open", "game-delete", "game-undelete", "game-rename-save",
+                   "game-import-text", "corr-claim")
+        if page.readonly and action in changes:
+            self._other_tab_notice()
+            page.dialog = None
+            return True
+        if action == "games":
+            page.dialog = GamesDialog()
+            self.focus_id = "dlg-first"
+        elif action == "game-open" and arg in games:
+            self._switch_to(games.get(arg))
+            page.dialog = None
+            self.focus_id = "btn-games"
+        elif action == "game-replay" and arg in games:
+            entry = games.get(arg)
+            if self.entry is not None and arg == self.entry.id:
+                entry = self._entry_now()  # the game as it is now
+            record = entry.board.record()
+            page.replay = ReplayState(
+                arg, entry.name, record, len(entry.board.actions), 0,
+                {i: kind for i, kind in enumerate(entry.seats) if kind != SEAT_HERE})
+            page.dialog = None
+            page.choice = None
+            self.focus_id = "replay-next"
+        elif action.startswith("replay-"):
+            self._replay(action, form)
+        elif action == "game-rename" and isinstance(page.dialog, GamesDialog):
+            page.dialog.renaming = arg
+            self.focus_id = "game-name"
+        elif action == "game-rename-cancel" and isinstance(page.dialog, GamesDialog):
+            page.dialog.renaming = None
+        elif action == "game-rename-save":
+            self._rename(str(form.get("id", "")), str(form.get("name", "")))
+        elif action == "game-delete" and arg in games:
+            self._delete(arg)
+        elif action == "game-undelete":
+            self._undelete(arg)
+        elif action == "game-export" and arg in games:
+            entry = games.get(arg)
+            if self.entry is not None and arg == self.entry.id and not page.readonly:
+                entry = self._entry_now()
+            raw = self.store.get(game_key(arg)) or entry_to_json(entry)
+            self.host.download(f"skyline-{arg}.json", raw)
+        elif action == "game-import-text":
+            self._import(form.get("text"))
+        elif action == "corr-send":
+            self.open_send_dialog()
+        elif action == "corr-copy" and isinstance(page.dialog, SendDialog):
+            self.host.copy(page.dialog.link, lambda ok: self._send_done("copy", ok))
+        elif action == "corr-share" and isinstance(page.dialog, SendDialog):
+            d = page.dialog
+            self.host.share(d.link, self.t("corr.share_title"),
+                            lambda ok: self._send_done("share", ok))
+        elif action == "corr-qr" and isinstance(page.dialog, SendDialog):
+            if page.dialog.qr in (None, "failed"):
+                page.dialog.qr = "loading"
+                self.host.load_qr(self._qr_loaded)
+        elif action == "corr-claim":
+            self.claim_seats(form)
+        else:
+            return False
+        return True
+
+    def _replay(self, action: str, form: dict) -> None:
+        r = self.page.replay
+        if r is None:
+            return
+        if action == "replay-close":
+            self.page.replay = None
+            self.focus_id = "btn-games"
+            return
+        step = {"replay-first": 0, "replay-back": r.step - 1, "replay-next": r.step + 1,
+                "replay-last": r.total}.get(action)
+        if action == "replay-round":
+            value = str(form.get("value", ""))
+            step = int(value) if value.isdigit() else None
+        if step is not None:
+            r.step = max(0, min(r.total, step))
+            self.focus_id = self.focus_id or "replay-next"
+
+    def _rename(self, entry_id: str, name: str) -> None:
+        entry = self.library.games.get(entry_id)
+        if entry is None:
+            return
+        if self.entry is not None and entry_id == self.entry.id:
+            entry = self._entry_now()
+        renamed = make_entry(entry.board, entry.seats, nonce=entry.nonce, name=name.strip(),
+                             created=entry.created, updated=entry.updated,
+                             diverged_from=entry.diverged_from, entry_id=entry.id,
+                             beat=entry.beat, takes=entry.takes)
+        current = self.entry is not None and entry_id == self.entry.id
+        if self.library.write(renamed, current=current) is SaveWrite.CONFLICT:
+            self.notify("notice.save_conflict", Level.WARN, sticky=True)
+        elif current:
+            self.entry = renamed
+        if isinstance(self.page.dialog, GamesDialog):
+            self.page.dialog.renaming = None
+        self.focus_id = f"game-rename-{entry_id}"
+
+    def _delete(self, entry_id: str) -> None:
+        current = self.entry is not None and entry_id == self.entry.id
+        if current:
+            self.save()
+        entry = self.library.delete(entry_id)
+        if entry is None:
+            return
+        if current:
+            entry = self._entry_now() if self.board is not None else entry
+        self.deleted = [e for e in self.deleted if e.id != entry_id][-9:] + [entry]
+        self.notify("games.deleted", sticky=True, button=("game-undelete", entry_id,
+                                                          "games.undo"), name=entry.name)
+        if isinstance(self.page.dialog, GamesDialog):
+            self.page.dialog.deleted = (entry_id, entry.name)
+        if current:
+            self.entry = None
+            if not self.load_saved_game():
+                self.board = None
+                self._start(self._default_options())
+        self.focus_id = "games-undo"
+
+    def _undelete(self, entry_id: str | None) -> None:
+        entry = next((e for e in self.deleted if e.id == entry_id), None)
+        if entry is None:
+            return
+        self.deleted.remove(entry)
+        self.drop_notices("games.deleted")
+        if isinstance(self.page.dialog, GamesDialog):
+            self.page.dialog.deleted = None
+        if self.library.restore(entry) is SaveWrite.CONFLICT:
+            self.notify("notice.save_conflict", Level.WARN, sticky=True)
+        else:
+            self.notify("games.restored", name=entry.name)
+
+    def _import(self, text: object) -> None:
+        """A game file (as exported): added, or updating its game only if it continues
+        it; an older copy is refused, another continuation is kept beside it."""
+        try:
+            entry = read_entry(text)
+        except SaveError as exc:
+            self.notify("games.import_failed", Level.ERROR, reason=self.error_text(exc))
+            return
+        games = self.library.games
+        for copy in games.copies(entry.game):
+            self.library.reread(copy.id)
+        link = GameLink(entry.board, link_seats(entry.seats), entry.nonce, entry.game)
+        reception = games.receive(link, self.host.now_iso())
+        if reception.kind == "new":
+            new = self.library.side_entry(entry) if entry.id in games else entry
+            result, key = self.library.write(new, current=False), "games.imported"
+        elif reception.kind == "same":
+            self.notify("games.import_same", name=entry.name)
+            return
+        elif reception.kind == "stale":
+            self.notify("games.import_stale", Level.ERROR, name=entry.name)
+            return
+        else:
+            new = reception.entry
+            key = "games.import_updated" if reception.kind == "update" else "games.import_diverged"
+            result = self.library.write(new, current=False)
+            if (reception.kind == "update" and self.entry is not None
+                    and new.id == self.entry.id and result is not SaveWrite.CONFLICT):
+                self._open_entry(new)
+        if result is SaveWrite.CONFLICT:
+            self.notify("notice.save_conflict", Level.WARN, sticky=True)
+        else:
+            self.notify(key, name=new.name)
 
     def _lock_result(self, result: str) -> None:
         self.handle("tab", result, None)
@@ -886,18 +1498,38 @@ class Controller:
         return [e for group in self._log for e in group]
 
     def _log_cached(self) -> screen_model.LogView:
-        key = (self.log_version, len(self.board.actions), self.texts.lang, id(self.board))
+        key = (self.log_version, len(self.board.actions), self.texts.lang, id(self.board),
+               tuple(sorted(self.page.seats.items())))
         if self._log_view is None or self._log_view[0] != key:
-            names = [p.name for p in self.board.state.players]
+            names = screen_model.player_names(
+                self.page, [p.name for p in self.board.state.players], self.texts)
             view = screen_model.log_view(self.log_events(), names, self.texts)
             self._log_view = (key, view)
         return self._log_view[1]
 
     def screen(self) -> screen_model.Screen:
-        """What the player sees and may do now (see web/screen.py)."""
+        """What the player sees and may do now (see web/screen.py). During a replay the
+        board shown is the replayed game at its step (the game itself is untouched)."""
+        games = tuple(self.library.games.ordered())
+        current = self.entry.id if self.entry is not None else None
+        r = self.page.replay
+        if r is not None:
+            key = (r.record, r.step)
+            if self._replay_cache is None or self._replay_cache[0] != key:
+                self._replay_cache = (key, games_ui.board_at(r.record, r.step))
+            board = self._replay_cache[1]
+            page = dataclasses.replace(self.page, seats=dict(r.seats), takes=[],
+                                       selected=set(), choice=None, hint=None, review=None,
+                                       beat=None)
+            return screen_model.build_screen(page, board, self.texts, self.records.best,
+                                             games=games, current=current,
+                                             can_share=self._can_share())
         log = self._log_cached() if self.board is not None else None
         return screen_model.build_screen(self.page, self.board, self.texts,
-                                         self.records.best, log=log)
+                                         self.records.best, log=log, games=games,
+                                         current=current, can_share=self._can_share(),
+                                         daily=self.records.data["daily"],
+                                         base=self.host.page_base())
 
     def render(self) -> None:
         regions = board_view.render(self.screen())

@@ -2,11 +2,17 @@
 
 Tables are flat {"key": "text with {params}"}. A missing key falls back to English,
 then to the key itself (visible, so a gap is noticed, never a crash).
+
+Plurals: a text counted by an integer parameter (``n``, else ``points``, else ``score``:
+``COUNT_PARAMS``) may have variants
+``"key|zero"`` (n == 0) and ``"key|one"`` (n == 1) beside ``"key"`` (every other n);
+``t`` picks the variant, so no text needs "(s)".
 """
 
 from __future__ import annotations
 
 LANGS = ("en", "de")
+COUNT_PARAMS = ("n", "points", "score")
 
 
 class _Params(dict):
@@ -20,6 +26,11 @@ class Texts:
         self.lang = lang if lang in tables else "en"
 
     def t(self, key: str, /, **params: object) -> str:
+        n = next((params[p] for p in COUNT_PARAMS if p in params), None)
+        if isinstance(n, int) and not isinstance(n, bool) and n in (0, 1):
+            variant = key + ("|zero" if n == 0 else "|one")
+            if self.has(variant):
+                key = variant
         text = self.tables.get(self.lang, {}).get(key)
         if text is None:
             text = self.tables.get("en", {}).get(key, key)

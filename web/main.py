@@ -13,9 +13,11 @@ Controller, which renders by assigning innerHTML of a few regions.
 import asyncio
 import json
 
+import games_ui
 from controller import KEY_SAVE, Controller
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
+from store import KEY_GAME
 
 try:
     from pyodide.ffi import jsnull
@@ -27,6 +29,10 @@ def missing(value):
     """JS null (jsnull) and undefined (None) both mean "not there"."""
     return value is None or value is jsnull
 
+
+# The QR code library's wheel, copied into the site by scripts/build.py (qr.json: its
+# URL and sha256), loaded only when a QR code is asked for.
+QR_WHEEL = {"url": f"./qr/{games_ui.QR_WHEEL_NAME}", "sha256": games_ui.QR_WHEEL_SHA256}
 
 LOCK_NAME = "skyline.game"  # Web Locks: the tab holding it may move (see Controller)
 # A promise that never settles: returned from the lock callback, it holds the lock
@@ -81,8 +87,87 @@ class DomHost:
     def storage_remove(self, key):
         window.localStorage.removeItem(key)
 
+    def storage_keys(self):
+        return [str(k) for k in window.Object.keys(window.localStorage).to_py()]
+
+    def tz_minutes(self):
+        return int(window.Date.new().getTimezoneOffset())
+
+    def download(self, filename, text):
+        """Save ``text`` as a file: a blob: URL on a temporary <a download>."""
+        link = document.createElement("a")
+        link.href = self.download_url(text)
+        link.download = filename
+        link.hidden = True
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+
+    def can_share(self):
+        """The system share sheet (Web Share API) exists in this browser."""
+        return not missing(getattr(window.navigator, "share", None))
+
+    def share(self, text, title, done):
+        async def run():
+            try:
+                data = window.Object.new()
+                data.url = text
+                data.title = title
+                await window.navigator.share(data)
+                ok = True
+            except Exception:  # noqa: BLE001 - cancelled, refused
+                ok = False
+            done(ok)
+
+        asyncio.ensure_future(run())
+
+    def load_qr(self, done):
+        """Make segno (the QR code library) importable: its wheel is fetched from this
+        site the first time a QR code is asked for (the service worker has it for
+        offline use), checked against the build's sha256 and unpacked into
+        site-packages. ``done(ok)``."""
+
+        async def run():
+            ok = False
+            try:
+                import importlib
+
+                try:
+                    importlib.import_module("segno")
+                    ok = True
+                except ImportError:
+                    await self._install_wheel(QR_WHEEL)
+                    importlib.invalidate_caches()
+                    importlib.import_module("segno")
+                    ok = True
+            except Exception as exc:  # noqa: BLE001 - no QR code; the link still works
+                window.console.error(f"skyline: QR library: {type(exc).__name__}: {exc}")
+            done(ok)
+
+        asyncio.ensure_future(run())
+
+    async def _install_wheel(self, wheel):
+        import hashlib
+        import io
+        import sysconfig
+        import zipfile
+
+        response = await window.fetch(wheel["url"])
+        if not response.ok:
+            raise OSError(f"HTTP {response.status}")
+        data = (await response.arrayBuffer()).to_bytes()
+        if hashlib.sha256(data).hexdigest() != wheel["sha256"]:
+            raise OSError("the wheel's checksum does not match")
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            archive.extractall(sysconfig.get_paths()["purelib"])
+
     def now_iso(self):
         return str(window.Date.new().toISOString())
+
+    def local_date(self):
+        """The player's calendar day (local time zone) as YYYY-MM-DD."""
+        d = window.Date.new()
+        return f"{int(d.getFullYear()):04d}-{int(d.getMonth()) + 1:02d}-{int(d.getDate()):02d}"
 
     def page_base(self):
         loc = window.location
@@ -203,6 +288,14 @@ def on_event(event):
         form = None
         if action.startswith("ng-"):
             form = form_values(el.closest("form"))
+        elif str(el.tagName) == "SELECT":
+            if kind != "change":
+                return
+            form = {"value": str(el.value)}
+        elif str(el.tagName) == "INPUT" and str(el.type) == "file":
+            if kind == "change":
+                asyncio.ensure_future(read_file(el))
+            return
         controller.handle(kind, str(action), None if missing(arg) else str(arg), form=form,
                           target_id=str(el.id) if el.id else None)
     except Exception as exc:  # noqa: BLE001 - keep the page alive, but make it visible
@@ -211,11 +304,26 @@ def on_event(event):
         controller.render()
 
 
+async def read_file(el):
+    """A game file chosen for import: its text goes to the controller."""
+    files = el.files
+    if missing(files) or files.length == 0:
+        return
+    file = files.item(0)
+    if file.size > 2_000_000:
+        text = ""  # far beyond any saved game: refused by its reader as not a game
+    else:
+        text = str(await file.text())
+    el.value = ""
+    controller.handle("click", "game-import-text", None, form={"text": text})
+
+
 def on_storage(event):
-    """Another tab wrote the save: a read-only tab shows the new state."""
+    """Another tab wrote a game: a read-only tab shows the new state, the list follows."""
     try:
-        if not missing(event.key) and str(event.key) == KEY_SAVE:
-            controller.handle("tab", "saved", None)
+        if not missing(event.key) and (str(event.key) == KEY_SAVE
+                                       or str(event.key).startswith(KEY_GAME)):
+            controller.handle("tab", "saved", str(event.key))
     except Exception as exc:  # noqa: BLE001
         window.console.error(f"skyline: {type(exc).__name__}: {exc}")
 

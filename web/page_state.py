@@ -16,6 +16,8 @@ from skyline import DieType, Options
 from skyline.registry import LEVEL_LETTERS as _LETTER_LEVELS
 
 HUMAN = "human"
+# A human seat played on another device (correspondence play by link).
+FRIEND = "friend"
 # Computer levels a seat may have (names in skyline.registry), in the order offered.
 COMPUTER_LEVELS = ("beginner", "greedy", "expert")
 # One letter per level in links (skyline.links ``bots=1e``).
@@ -88,13 +90,14 @@ class NewGameDialog:
 
     first: bool = False
     count: int = 1
-    names: list[str] = field(default_factory=list)
+    names: list[str | None] = field(default_factory=list)  # None: the seat's default name
     seats: list[str] = field(default_factory=lambda: [HUMAN] * 4)
     start: str = "0"  # a seat number or "r" (random)
     nine: bool = False
     scenario: str = ""
     seed: str = ""
     error: str | None = None
+    notice: str | None = None  # e.g. why the link this visit came with cannot be opened
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,25 @@ class ConfirmLinkDialog:
     options: Options
     beat: int | None = None
     seats: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConfirmDailyDialog:
+    """The daily challenge of ``day`` (YYYY-MM-DD) was asked for while a game was in
+    progress: start it only if the player says so."""
+
+    day: str
+
+
+@dataclass(frozen=True)
+class StatsDialog:
+    """The statistics page: a snapshot of the history and records when it was opened,
+    and the blob URL of their JSON export."""
+
+    results: tuple[Any, ...]  # game_stats.GameResult, oldest first
+    records: dict[str, Any]
+    export_url: str | None
+    export_name: str
 
 
 @dataclass
@@ -126,14 +148,53 @@ class ExportDialog:
     url: str | None
 
 
-Dialog = NewGameDialog | RulesDialog | ConfirmLinkDialog | ShareDialog | ExportDialog
+@dataclass
+class GamesDialog:
+    """The game list; ``renaming``: the entry whose name is being edited;
+    ``deleted``: (id, name) of the game just deleted (its Undo is shown in the list)."""
+
+    renaming: str | None = None
+    deleted: tuple[str, str] | None = None
+
+
+@dataclass
+class SendDialog:
+    """"Send your move": the game link for the friend at ``seat``, the clipboard's
+    answer, and the QR code once asked for (``qr``: None not asked, "loading",
+    "failed", else the SVG markup)."""
+
+    link: str
+    seat: int | None
+    copied: bool | None = None
+    shared: bool | None = None
+    qr: str | None = None
+
+
+@dataclass
+class ClaimDialog:
+    """A game link of an unknown game: which human seat(s) does this device play?"""
+
+    fragment: str
+    seats: tuple[str, ...]  # as the link gives them (human or a computer level)
+    names: tuple[str, ...]
+    suggested: int | None  # the seat to move, if it is human
+    error: str | None = None
+
+
+Dialog = (NewGameDialog | RulesDialog | ConfirmLinkDialog | ConfirmDailyDialog | ShareDialog
+          | ExportDialog | StatsDialog | GamesDialog | SendDialog | ClaimDialog)
 
 DIALOG_KINDS: dict[type, str] = {
     NewGameDialog: "newgame",
     RulesDialog: "rules",
     ConfirmLinkDialog: "confirm_link",
+    ConfirmDailyDialog: "confirm_daily",
+    StatsDialog: "stats",
     ShareDialog: "share",
     ExportDialog: "export",
+    GamesDialog: "games",
+    SendDialog: "send",
+    ClaimDialog: "claim",
 }
 
 
@@ -166,6 +227,19 @@ class ReviewProgress:
     accuracy: float = 100.0
 
 
+@dataclass
+class ReplayState:
+    """A game of the list replayed move by move: ``step`` actions of ``record`` are
+    shown. The replay holds its own copy of the record; the game is never changed."""
+
+    entry_id: str
+    name: str
+    record: str
+    total: int
+    step: int
+    seats: dict[int, str] = field(default_factory=dict)
+
+
 # ---------------------------------------------------------------------------- page state
 
 
@@ -179,13 +253,20 @@ class PageState:
     dialog: Dialog | None = None
     notices: list[Notice] = field(default_factory=list)
     beat: int | None = None  # a score to beat (solo links)
-    seats: dict[int, str] = field(default_factory=dict)  # seat -> computer level
+    seats: dict[int, str] = field(default_factory=dict)  # seat -> computer level or FRIEND
     readonly: bool = False  # another tab has the game: this one only watches
     crashed: bool = False  # an action failed half-way: nothing is saved until reloaded
     skipping: bool = False  # the computer plays its turn out without the pace
     hint: HintResult | None = None
     review: ReviewProgress | None = None
     previous_best: int | None = None
+    daily_copied: bool | None = None  # the daily result line: copied, failed, not yet
+    replay: ReplayState | None = None
+    tz_minutes: int = 0  # the player's offset from UTC, for the list's times
+
+    @property
+    def friend_seats(self) -> tuple[int, ...]:
+        return tuple(sorted(i for i, kind in self.seats.items() if kind == FRIEND))
 
     def seat_kind(self, seat: int) -> str:
         return self.seats.get(seat, HUMAN)

@@ -118,7 +118,8 @@ def render(view) -> str:
         "end": _p(t, "rules.end.body"),
         "scoring": _p(t, "rules.scoring.body"),
         "solo": _solo(t),
-        "app": _p(t, "rules.app.body") + _p(t, "rules.app.keys"),
+        "app": _p(t, "rules.app.body") + _p(t, "rules.app.keys")
+        + f'<p id="rules-app-dice">{esc(t("rules.app.dice"))}</p>',
     }
     sections = "".join(_section(name, t, body[name]) for name in SECTIONS)
     return (

@@ -11,8 +11,14 @@ else. This module imports nothing from the browser, so it runs under CPython.
 
 The engine is read in a few named places only: ``build_target_columns`` (which columns
 are the same build target: ``skyline.action_class``), ``read_summary`` (the typed
-end-of-game summary, ``skyline.game_summary``), ``TYPE_LETTERS``/``FACE_LETTERS``
+end-of-game summary, ``skyline.game_summary``), ``scenario_view`` (the solo scenario's
+standing, ``skyline.scenario_progress``), ``unbuildable_reasons`` (why no die can be built,
+``skyline.build_blocker``), ``TYPE_LETTERS``/``FACE_LETTERS``
 (``skyline.DIE_LETTERS``/``FACE_LETTERS``).
+
+Names: a name the player never typed (a seat's default, "Player 2", or a computer
+seat's level, "Expert", in any language of the tables) is shown as the default in the
+player's language (``player_names``), wherever it came from: the dialog, a save, a link.
 """
 
 from __future__ import annotations
@@ -22,19 +28,34 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+import games_ui
 from i18n import Texts
 from page_state import (
     COMPUTER_LEVELS,
+    FRIEND,
     HUMAN,
     BuildChoice,
+    ClaimDialog,
+    ConfirmDailyDialog,
     ConfirmLinkDialog,
     DemolishChoice,
     ExportDialog,
+    GamesDialog,
     NewGameDialog,
     PageState,
     RulesDialog,
+    SendDialog,
     ShareDialog,
+    StatsDialog,
     dialog_kind,
+)
+from stats_ui import (
+    ConfirmDailyView,
+    DailyView,
+    StatsView,
+    confirm_daily_view,
+    daily_view,
+    stats_view,
 )
 
 from skyline import (
@@ -54,10 +75,13 @@ from skyline import (
     TakeDistrict,
     action_class,
     apply_action,
+    build_blocker,
     game_summary,
     plan_build,
+    scenario_progress,
 )
 from skyline.board import describe
+from skyline.daily import daily_day
 
 TYPE_LETTERS = DIE_LETTERS
 RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")
@@ -65,7 +89,8 @@ GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
 
 # Static words of the page chrome the view shows as they are (no parameters).
 LABEL_KEYS = (
-    "app.title", "btn.new_game", "btn.share", "btn.rules", "btn.lang_label", "btn.lang",
+    "app.title", "btn.games", "btn.new_game", "btn.share", "btn.rules", "btn.lang_label",
+    "btn.lang",
     "btn.dismiss", "btn.cancel_choice", "btn.close", "btn.cancel", "tray.label", "tray.empty",
     "actions.label", "yard.title", "district.title", "district.empty", "skyline.empty",
     "player.start", "player.to_move", "player.points_short", "score.title", "score.player",
@@ -75,7 +100,7 @@ LABEL_KEYS = (
     "newgame.count", "newgame.names", "newgame.start", "newgame.scenario", "newgame.nine",
     "newgame.seed", "newgame.seed_placeholder", "newgame.intro", "newgame.start_btn",
     "newgame.play_default", "link.question", "link.accept", "link.keep", "share.explain",
-    "share.link", "export.text", "export.download",
+    "share.link", "export.text", "export.download", "btn.daily", "btn.stats", "daily.welcome",
 )
 
 
@@ -197,6 +222,8 @@ class PlayerView:
     score_label: str
     tiles: tuple[TileView, ...]
     columns: tuple[ColumnView, ...]
+    computer: str | None = None  # "Computer (Expert)" for a computer seat
+    score_unit: str = ""  # "pts" / "pt" after the score
 
 
 @dataclass(frozen=True)
@@ -255,6 +282,7 @@ class NewGameView:
     nine: bool
     seed: str
     error: str | None
+    notice: str | None = None  # why the link of this visit could not be opened
 
 
 @dataclass(frozen=True)
@@ -296,7 +324,9 @@ class ExportView:
     filename: str
 
 
-DialogView = NewGameView | RulesView | ConfirmLinkView | ShareView | ExportView
+DialogView = (NewGameView | RulesView | ConfirmLinkView | ConfirmDailyView | ShareView
+              | ExportView | StatsView | games_ui.GamesView | games_ui.SendView
+              | games_ui.ClaimView)
 
 
 @dataclass(frozen=True)
@@ -311,6 +341,7 @@ class BotBar:
 class HintView:
     best: str | None  # None: no hint rows (the engine found nothing to advise)
     options: tuple[tuple[str, str], ...]  # (action text, value text)
+    note: str | None = None  # without rows: what to do (e.g. "click End turn")
 
 
 @dataclass(frozen=True)
@@ -352,6 +383,20 @@ class TurnView:
     tray: tuple[DieView, ...]
     open_slots: int  # empty yard-pick slots shown after the picks (take phase)
     commands: tuple[Command, ...]  # in the order shown
+    # the disabled commands' reasons, shown (no hover needed): (command names, line)
+    why: tuple[tuple[tuple[str, ...], str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ScenarioView:
+    """The chosen solo scenario, all game long (``skyline.scenario_progress``)."""
+
+    name: str
+    goal: str
+    status: str  # "1 of 3 so far", "no demolition so far – goal reached" ...
+    text: str  # the whole line
+    met: bool
+    settled: bool
 
 
 @dataclass(frozen=True)
@@ -370,6 +415,10 @@ class Game:
     hint_available: bool
     hint: HintView | None
     review: ReviewView | None
+    scenario: ScenarioView | None = None
+    daily: DailyView | None = None  # a daily challenge (skyline.daily): banner, result line
+    replay: games_ui.ReplayView | None = None  # a replay is shown (web/games_ui.py)
+    corr: games_ui.CorrView | None = None  # a game with friends elsewhere
 
 
 @dataclass(frozen=True)
@@ -468,14 +517,109 @@ def number(lang: str, value: float) -> str:
     return text.replace(".", ",") if lang == "de" else text
 
 
+def scenario_view(t: Callable[..., str], state: GameState) -> ScenarioView | None:
+    """The solo scenario's name, goal and standing (``skyline.scenario_progress``)."""
+    p = scenario_progress(state)
+    if p is None:
+        return None
+    status = t("scenario_status." + p.scenario, n=p.count)
+    if p.met and (p.at_least or p.settled):
+        status = t("scenario_status.reached", status=status)
+    elif not p.met and p.settled:
+        status = t("scenario_status.missed", status=status)
+    name, goal = t("scenario." + p.scenario), t("scenario_goal." + p.scenario)
+    return ScenarioView(name, goal, status, t("scenario_status.line", name=name, goal=goal,
+                                               status=status), p.met, p.settled)
+
+
+def unbuildable_reasons(t: Callable[..., str], state: GameState) -> str:
+    """Why each active die cannot be built (``skyline.build_blocker``), one clause per
+    kind of die, joined; "" when some die can be built."""
+    clauses: list[str] = []
+    seen: set[str] = set()
+    for die in state.dice:
+        code = TYPE_LETTERS[die.type] + ("" if die.face is None else FACE_LETTERS[die.face])
+        error = build_blocker(state, die.id)
+        if error is None:
+            return ""
+        if code in seen:
+            continue
+        seen.add(code)
+        key = "why_die." + error.code
+        if error.code != "blank_penthouse":
+            key += "." + code[1:]
+        the = t("dieword_the." + code) if len(code) == 2 else code
+        clauses.append(t(key, die=the) if key in _KEYS_WITH_DIE else t("error.action." + error.code,
+                                                                       **error.params))
+    return "; ".join(clauses)
+
+
+_KEYS_WITH_DIE = frozenset(
+    ["why_die.blank_penthouse"]
+    + [f"why_die.needs_column.{f}" for f in "pbo"]
+    + [f"why_die.{c}.{f}" for c in ("too_high", "penthouse_height") for f in "bo"]
+)
+
+
+# ---------------------------------------------------------------------------- names
+
+
+def default_name(t: Callable[..., str], seat: int, kind: str, kinds) -> str:
+    """The name of a seat whose player typed none: "Player 2", or a computer seat's
+    level ("Expert"; "Expert 3" when several seats play that level)."""
+    if kind == HUMAN:
+        return t("newgame.default_name", n=seat + 1)
+    word = t("seat.level." + kind)
+    if sum(1 for k in kinds if k == kind) > 1:
+        return t("seat.bot_name", level=word, n=seat + 1)
+    return word
+
+
+def is_default_name(texts: Texts, name: str | None, seat: int, kind: str) -> bool:
+    """``name`` is a default the player never typed, in any language of the tables:
+    "Player 2"/"Spieler 2" for seat 1; for a computer seat also any level's name."""
+    if name is None:
+        return True
+    name = name.strip()
+    for lang in texts.tables:
+        t = Texts(texts.tables, lang).t
+        if name == t("newgame.default_name", n=seat + 1):
+            return True
+        if kind != HUMAN:
+            for level in COMPUTER_LEVELS:
+                word = t("seat.level." + level)
+                if name in (word, t("seat.bot_name", level=word, n=seat + 1)):
+                    return True
+    return False
+
+
+def player_names(page: PageState, names, texts: Texts, kinds=None) -> tuple[str, ...]:
+    """The names as shown: defaults in the player's language, typed names as typed."""
+    if kinds is None:
+        kinds = [page.seat_kind(i) for i in range(len(names))]
+    return tuple(
+        default_name(texts.t, i, kinds[i], kinds) if is_default_name(texts, n, i, kinds[i])
+        else n
+        for i, n in enumerate(names)
+    )
+
+
 # ---------------------------------------------------------------------------- decisions
 
 
 def computer_turn(page: PageState, board: Board | None) -> bool:
-    """A computer seat is to move in a game not over."""
+    """A computer seat is to move in a game not over (never during a replay)."""
+    return (
+        board is not None and board.state.phase is not Phase.OVER and page.replay is None
+        and page.seat_kind(board.state.seat) in COMPUTER_LEVELS
+    )
+
+
+def friend_turn(page: PageState, board: Board | None) -> bool:
+    """A friend elsewhere is to move: this device refuses moves until a link comes."""
     return (
         board is not None and board.state.phase is not Phase.OVER
-        and page.seat_kind(board.state.seat) != HUMAN
+        and page.seat_kind(board.state.seat) == FRIEND
     )
 
 
@@ -483,8 +627,12 @@ def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]
     """Each game command: (enabled, reason key when disabled), from the legal actions."""
     state = board.state
     phase = state.phase
+    if page.replay is not None:
+        return {name: (False, "why.replay") for name in GAME_COMMANDS}
     if computer_turn(page, board):
         return {name: (False, "why.computer") for name in GAME_COMMANDS}
+    if friend_turn(page, board):
+        return {name: (False, "why.friend") for name in GAME_COMMANDS}
     alive = {d.id for d in state.dice}
     sel = tuple(sorted(page.selected & alive))
     out: dict[str, tuple[bool, str | None]] = {}
@@ -505,11 +653,14 @@ def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]
             out[name] = (False, "why.roll_first")
         return out
     kinds = {type(a) for a in board.legal_actions()}
+    cannot = "why.cannot_build" if Build in kinds else "why.nothing_buildable"
     if not sel:
         out["build"] = out["abandon"] = out["demolish"] = (False, "why.select")
+        if Build not in kinds:
+            out["build"] = (False, cannot)
     else:
         feasible = plan_build(state, sel).feasible
-        out["build"] = (True, None) if feasible else (False, "why.cannot_build")
+        out["build"] = (True, None) if feasible else (False, cannot)
         out["abandon"] = (True, None) if Abandon in kinds else (False, "why.no_abandon_solo")
         out["demolish"] = (True, None) if Demolish in kinds else (False, "why.no_buildings")
     if phase is Phase.RESOLVE:
@@ -521,23 +672,34 @@ def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]
     return out
 
 
-def prompt_key(page: PageState, board: Board) -> tuple[str, dict[str, Any]]:
+def prompt_key(page: PageState, board: Board, t: Callable[..., str] | None = None,
+               names=None) -> tuple[str, dict[str, Any]]:
+    """The prompt's string-table key and parameters (``t`` fills in the reasons why
+    nothing can be built; ``names``: the names as shown)."""
     state = board.state
+    if page.replay is not None:
+        return "replay.prompt", {}
     if state.phase is Phase.OVER:
         return "prompt.over", {}
     if isinstance(page.choice, BuildChoice):
         return "prompt.choose_tower", {}
     if isinstance(page.choice, DemolishChoice):
         return "prompt.choose_demolish", {}
+    if page.seat_kind(state.seat) == FRIEND:
+        return "prompt.friend", {"name": state.player.name}
     if page.seat_kind(state.seat) != HUMAN:
-        return "prompt.waiting", {"name": state.player.name}
+        return "prompt.waiting", {"name": names[state.seat] if names else state.player.name}
     if state.phase is Phase.TAKE:
         left = max(1, 3 - len(page.takes))
         return f"prompt.take{'_solo' if state.solo else ''}.{left}", {}
     if state.phase is Phase.ROLL:
         return "prompt.roll", {}
     if state.phase is Phase.RESOLVE:
-        return "prompt.resolve", {}
+        if not any(isinstance(a, Build) for a in board.legal_actions()):
+            reasons = unbuildable_reasons(t, state) if t is not None else ""
+            return ("prompt.must_demolish" if state.solo else "prompt.no_build"), {
+                "reasons": reasons}
+        return ("prompt.resolve_solo" if state.solo else "prompt.resolve"), {}
     return "prompt.continue", {}
 
 
@@ -545,7 +707,7 @@ def can_take_yard(page: PageState, board: Board) -> bool:
     state = board.state
     return (
         state.phase is Phase.TAKE and page.choice is None and len(page.takes) < 3
-        and page.seat_kind(state.seat) == HUMAN
+        and page.seat_kind(state.seat) == HUMAN and page.replay is None
     )
 
 
@@ -554,6 +716,7 @@ def can_take_district(page: PageState, board: Board) -> bool:
     return (
         not state.solo and state.phase is Phase.TAKE and page.choice is None
         and bool(state.district) and page.seat_kind(state.seat) == HUMAN
+        and page.replay is None
     )
 
 
@@ -561,6 +724,7 @@ def can_hint(page: PageState, board: Board | None) -> bool:
     return (
         board is not None and board.state.phase is not Phase.OVER
         and page.seat_kind(board.state.seat) == HUMAN and page.choice is None
+        and page.replay is None
     )
 
 
@@ -590,14 +754,14 @@ def event_text(t: Callable[..., str], e: dict, names) -> str:
     if kind == "stuck":
         return t("log.stuck", name=name)
     if kind == "build":
-        text = t("log.build", name=name, die=die_word(t, e["die"]), height=e["height"])
+        text = t("log.build", name=name, die=t("dieword_a." + e["die"]), height=e["height"])
         if "completed" in e:
             text += " " + t("log.completed", height=e["completed"], points=e["points"])
         return text
     if kind == "demolish":
         what = t("column.label" if not e["completed"] else "tile.label_short",
                  kind=t("kind.short." + e["kind"]), height=e["height"])
-        return t("log.demolish", name=name, die=die_word(t, e["die"]), what=what)
+        return t("log.demolish", name=name, die=t("dieword_with." + e["die"]), what=what)
     if kind == "abandon":
         return t("log.abandon", name=name,
                  dice=", ".join(die_word(t, d) for d in e["dice"].split()))
@@ -635,14 +799,14 @@ def action_text(t: Callable[..., str], state: GameState, action) -> str:
     events = describe(state, action, apply_action(state, action))
     e = events[0] if events else {}
     if isinstance(action, Build):
-        text = t("hint.build", die=die_word(t, e["die"]), height=e["height"])
+        text = t("hint.build", die=t("dieword_the." + e["die"]), height=e["height"])
         if "completed" in e:
             text += " " + t("log.completed", height=e["completed"], points=e["points"])
         return text
     if isinstance(action, Demolish):
         what = t("column.label" if not e["completed"] else "tile.label_short",
                  kind=t("kind.short." + e["kind"]), height=e["height"])
-        return t("hint.demolish", die=die_word(t, e["die"]), what=what)
+        return t("hint.demolish", die=t("dieword_with." + e["die"]), what=what)
     if isinstance(action, Abandon):
         return t("hint.abandon", dice=", ".join(die_word(t, d) for d in e["dice"].split()))
     return str(action)
@@ -651,22 +815,27 @@ def action_text(t: Callable[..., str], state: GameState, action) -> str:
 # ---------------------------------------------------------------------------- builders
 
 
-def _status(board: Board, t) -> Status:
+def _status(page: PageState, board: Board, t, names) -> Status:
     state = board.state
     if state.phase is Phase.OVER:
         return Status(True, t("status.over"), "")
-    name = state.players[state.seat].name
-    turn = t("status.solo_turn") if state.solo else t("status.turn", name=name)
+    name = names[state.seat]
+    key = "status.turn" if page.seat_kind(state.seat) == HUMAN else "status.turn_computer"
+    turn = t("status.solo_turn") if state.solo else t(key, name=name)
     return Status(False, t("status.round", round=state.round), turn)
 
 
-def _notices(page: PageState, t) -> tuple[NoticeView, ...]:
+def _notices(page: PageState, t, names=()) -> tuple[NoticeView, ...]:
     out = []
     for n in page.notices:
         button = None
         if n.button is not None:
             button = (n.button.action, n.button.arg, t(n.button.label_key))
-        out.append(NoticeView(n.key, n.level.value, t(n.key, **dict(n.params)), button))
+        params = dict(n.params)
+        seat = params.pop("seat", None)
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            params["name"] = names[seat]  # the name as shown now, in this language
+        out.append(NoticeView(n.key, n.level.value, t(n.key, **params), button))
     return tuple(out)
 
 
@@ -685,7 +854,9 @@ def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
             ))
         return tuple(items)
     last = board.actions[-1] if board.actions else None
-    from_yard = state.phase is Phase.ROLL and isinstance(last, Take)
+    # a computer's dice cannot be put back by the player
+    from_yard = (state.phase is Phase.ROLL and isinstance(last, Take)
+                 and page.seat_kind(state.seat) == HUMAN)
     for i, die in enumerate(state.dice):
         letter = TYPE_LETTERS[die.type]
         face = None if die.face is None else FACE_LETTERS[die.face]
@@ -709,6 +880,19 @@ COMMAND_LABELS = {
 }
 
 
+def _why(t, cmds: tuple[Command, ...]) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """One line per reason: the disabled commands it greys out, then the reason."""
+    groups: dict[str, list[Command]] = {}
+    for cmd in cmds:
+        if not cmd.enabled and cmd.reason:
+            groups.setdefault(cmd.reason, []).append(cmd)
+    return tuple(
+        (tuple(c.name for c in group),
+         t("why.line", commands=", ".join(c.label for c in group), reason=reason))
+        for reason, group in groups.items()
+    )
+
+
 def _commands(page: PageState, board: Board, t) -> tuple[Command, ...]:
     state = board.state
     table = commands(page, board)
@@ -723,14 +907,15 @@ def _commands(page: PageState, board: Board, t) -> tuple[Command, ...]:
     )
 
 
-def _turn(page: PageState, board: Board, t) -> TurnView:
+def _turn(page: PageState, board: Board, t, names) -> TurnView:
     state = board.state
     over = state.phase is Phase.OVER
     if over:
         title = t("turn.title_over")
     else:
-        title = t("turn.title_solo") if state.solo else t("turn.title", name=state.player.name)
-    key, params = prompt_key(page, board)
+        title = t("turn.title_solo") if state.solo else t("turn.title", name=names[state.seat])
+    key, params = prompt_key(page, board, t, names)
+    cmds = _commands(page, board, t)
     return TurnView(
         title=title,
         prompt=t(key, **params),
@@ -739,7 +924,8 @@ def _turn(page: PageState, board: Board, t) -> TurnView:
         over=over,
         tray=() if over else _tray(page, board, t),
         open_slots=3 - len(page.takes) if state.phase is Phase.TAKE else 0,
-        commands=_commands(page, board, t),
+        commands=cmds,
+        why=() if over else _why(t, cmds),
     )
 
 
@@ -762,7 +948,7 @@ def _district(page: PageState, board: Board, t) -> District | None:
                     t("district.take", n=len(state.district)))
 
 
-def _players(page: PageState, board: Board, t) -> tuple[PlayerView, ...]:
+def _players(page: PageState, board: Board, t, names) -> tuple[PlayerView, ...]:
     state = board.state
     over = state.phase is Phase.OVER
     choice = page.choice
@@ -790,18 +976,21 @@ def _players(page: PageState, board: Board, t) -> tuple[PlayerView, ...]:
             what = "target.demolish" if target == "demolish" else "target.build"
             columns.append(ColumnView(i, kind, col.height, label, target, t(what, what=label)))
         score = scores[seat]
+        kind = page.seat_kind(seat)
         out.append(PlayerView(
-            seat=seat, name=player.name, label=t("player.label", name=player.name),
-            kind=page.seat_kind(seat), active=active,
+            seat=seat, name=names[seat], label=t("player.label", name=names[seat]),
+            kind=kind, active=active,
             start=seat == state.start_seat and not state.solo,
             to_move=active and not state.solo, score=score,
             score_label=t("player.score", score=score), tiles=tuple(tiles),
             columns=tuple(columns),
+            computer=None if kind == HUMAN else t("seat.bot." + kind),
+            score_unit=t("player.points_short", n=score),
         ))
     return tuple(out)
 
 
-def _scoring(page: PageState, board: Board, t, best: dict) -> Scoring:
+def _scoring(page: PageState, board: Board, t, best: dict, names) -> Scoring:
     state = board.state
     info = read_summary(state)
     rows = []
@@ -809,13 +998,14 @@ def _scoring(page: PageState, board: Board, t, best: dict) -> Scoring:
         chips = tuple((b.kind.letter, t("score.chip", height=b.height, points=b.points))
                       for b in r.buildings)
         rows.append(ScoreRow(
-            seat=r.seat, rank=r.rank, name=r.name, chips=chips,
+            seat=r.seat, rank=r.rank, name=names[r.seat], chips=chips,
             none_text=None if chips else t("score.none"),
             converted=t("score.converted", n=r.converted) if r.converted else "–",
             discarded=t("score.discarded", n=len(r.discarded)) if r.discarded else None,
             score=r.score, completed=t("score.completed_n", n=r.completed),
         ))
-    names = [info.players[s].name for s in info.winners]
+    shown = names
+    names = [shown[s] for s in info.winners]
     lines = []
     if state.solo:
         r = info.players[0]
@@ -851,7 +1041,8 @@ def _hint(page: PageState, board: Board, t, lang: str) -> HintView | None:
         return None
     state = board.state
     if not hint.rows:
-        return HintView(None, ())
+        only_end = [type(a) for a in board.legal_actions()] == [EndTurn]
+        return HintView(None, (), t("hint.only_end" if only_end else "hint.none"))
     options = tuple(
         (action_text(t, state, r["action"]), t("hint.value", value=number(lang, r["value"])))
         for r in hint.rows
@@ -877,23 +1068,34 @@ def _review(page: PageState, board: Board, t, lang: str) -> ReviewView | None:
     return ReviewView(True, None, accuracy, rows)
 
 
-def _seat_options(t, current: str) -> tuple[Option, ...]:
+def _seat_options(t, current: str, friend: bool = False) -> tuple[Option, ...]:
     opts = [(HUMAN, t("seat.human"))] + [(lv, t("seat.bot." + lv)) for lv in COMPUTER_LEVELS]
+    if friend:
+        opts.append((FRIEND, t("seat.friend")))
     return tuple(Option(v, label, v == current) for v, label in opts)
 
 
-def _dialog(page: PageState, texts: Texts) -> DialogView | None:
+def _dialog(page: PageState, texts: Texts, board: Board | None = None,
+            games: tuple = (), current: str | None = None,
+            can_share: bool = False) -> DialogView | None:
     t = texts.t
     d = page.dialog
+    if isinstance(d, GamesDialog):
+        return games_ui.games_view(page, d, games, current, texts)
+    if isinstance(d, SendDialog) and board is not None:
+        return games_ui.send_view(d, board, texts, can_share)
+    if isinstance(d, ClaimDialog):
+        return games_ui.claim_view(d, texts)
     if isinstance(d, NewGameDialog):
         count_options = tuple(
             Option(str(n), t("newgame.count_solo") if n == 1 else t("newgame.count_n", n=n),
                    n == d.count)
             for n in range(1, 5)
         )
+        shown = player_names(PageState(), d.names[:d.count], texts, d.seats[:d.count])
         names = tuple(
-            NameField(i, t("newgame.name_label", n=i + 1), d.names[i],
-                      t("seat.label", n=i + 1), _seat_options(t, d.seats[i]))
+            NameField(i, t("newgame.name_label", n=i + 1), shown[i],
+                      t("seat.label", n=i + 1), _seat_options(t, d.seats[i], d.count > 1))
             for i in range(d.count)
         )
         start = scenario = None
@@ -908,7 +1110,7 @@ def _dialog(page: PageState, texts: Texts) -> DialogView | None:
                 for s in SCENARIOS
             )
         return NewGameView(t("newgame.title"), d.first, count_options, names, start, scenario,
-                           d.nine, d.seed, d.error)
+                           d.nine, d.seed, d.error, d.notice)
     if isinstance(d, RulesDialog):
         keys = sorted(k for k in texts.tables.get("en", {}) if k.startswith(RULES_PREFIXES))
         return RulesView(t("rules.title"), texts.lang,
@@ -916,8 +1118,10 @@ def _dialog(page: PageState, texts: Texts) -> DialogView | None:
     if isinstance(d, ConfirmLinkDialog):
         o = d.options
         beat = t("beat.show", score=d.beat) if d.beat is not None else None
+        kinds = [d.seats[i] if i < len(d.seats) else HUMAN for i in range(len(o.names))]
+        shown = player_names(PageState(), o.names, texts, kinds)
         return ConfirmLinkView(t("link.title"),
-                               t("link.describe", names=", ".join(o.names), seed=o.seed), beat)
+                               t("link.describe", names=", ".join(shown), seed=o.seed), beat)
     if isinstance(d, ShareDialog):
         status = None
         if d.copied is True:
@@ -925,10 +1129,21 @@ def _dialog(page: PageState, texts: Texts) -> DialogView | None:
         elif d.copied is False:
             status = t("share.failed")
         return ShareView(t("share.title"), d.link, status, d.copied)
+    if isinstance(d, ConfirmDailyDialog):
+        return confirm_daily_view(d, t)
+    if isinstance(d, StatsDialog):
+        return stats_view(d, t)
     if isinstance(d, ExportDialog):
         return ExportView(t("export.title"), t("export.explain", key=d.key), d.key, d.text, d.url,
                           "skyline-" + d.key.rsplit(".", 1)[-1] + ".json")
     return None
+
+
+def _daily_best(daily: Mapping[str, Any] | None, board: Board) -> int | None:
+    day = daily_day(board.options)
+    row = (daily or {}).get(day.isoformat()) if day is not None else None
+    best = row.get("best") if isinstance(row, dict) else None
+    return best if isinstance(best, int) else None
 
 
 def build_screen(
@@ -938,35 +1153,50 @@ def build_screen(
     best: Mapping[str, Any] | None = None,
     log: LogView | None = None,
     events: list[dict] | None = None,
+    daily: Mapping[str, Any] | None = None,
+    base: str = "",
+    games: tuple = (),
+    current: str | None = None,
+    can_share: bool = False,
 ) -> Screen:
     """Everything the player sees and may do.
 
     ``best``: the solo records' best score per scenario slot (``"-"`` = none);
+    ``daily``: the records of the daily challenges (day -> {"best", "plays"}); ``base``:
+    the page's address, for the daily challenge's link;
     ``log``: the translated game log if the caller keeps one cached, else it is made
-    from ``events`` (the engine's ``Board.log()`` when not given)."""
+    from ``events`` (the engine's ``Board.log()`` when not given); ``games``: the game
+    list's entries in the order shown, ``current`` the open one's id (game-list dialog);
+    ``can_share``: the browser has a share sheet. During a replay (``page.replay``)
+    ``board`` is the replayed game at its step."""
     t = texts.t
     lang = texts.lang
     labels = Labels(lang, MappingProxyType({k: t(k) for k in LABEL_KEYS}))
     game = None
+    names: tuple[str, ...] = ()
     if board is not None:
         state = board.state
         over = state.phase is Phase.OVER
+        names = player_names(page, [p.name for p in state.players], texts)
         if log is None:
-            names = [p.name for p in state.players]
             log = log_view(board.log() if events is None else events, names, texts)
         bot_bar = None
         if computer_turn(page, board):
-            level = t("seat.bot." + page.seat_kind(state.seat))
-            bot_bar = BotBar(t("bot.playing", name=state.player.name, level=level),
-                             not page.skipping)
+            kind = page.seat_kind(state.seat)
+            level = t("seat.level." + kind)
+            name = names[state.seat]
+            text = (t("bot.playing_level", level=level)
+                    if is_default_name(texts, state.player.name, state.seat, kind)
+                    else t("bot.playing", name=name, level=level))
+            bot_bar = BotBar(text, not page.skipping)
         hint_ok = can_hint(page, board)
         game = Game(
             solo=state.solo,
-            turn=_turn(page, board, t),
+            turn=_turn(page, board, t, names),
             yard=_yard(page, board, t),
             district=_district(page, board, t),
-            players=_players(page, board, t),
-            scoring=_scoring(page, board, t, dict(best or {})) if over else None,
+            players=_players(page, board, t, names),
+            scoring=_scoring(page, board, t, dict(best or {}), names) if over else None,
             beat=t("beat.show", score=page.beat) if page.beat is not None and state.solo
             else None,
             log=log,
@@ -974,14 +1204,18 @@ def build_screen(
             hint_available=hint_ok,
             hint=_hint(page, board, t, lang) if hint_ok else None,
             review=_review(page, board, t, lang),
+            scenario=scenario_view(t, state),
+            daily=daily_view(page, board, t, base, _daily_best(daily, board)),
+            replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
+            corr=games_ui.corr_view(page, board, texts),
         )
     return Screen(
         lang=lang,
         other_lang="de" if lang == "en" else "en",
         labels=labels,
-        status=_status(board, t) if board is not None else None,
-        notices=_notices(page, t),
-        dialog=_dialog(page, texts),
+        status=_status(page, board, t, names) if board is not None else None,
+        notices=_notices(page, t, names),
+        dialog=_dialog(page, texts, board, games, current, can_share),
         game=game,
     )
 
@@ -990,7 +1224,9 @@ __all__ = [
     "Screen", "Game", "TurnView", "Command", "DieView", "Yard", "YardRow", "District",
     "PlayerView", "TileView", "ColumnView", "Scoring", "ScoreRow", "NoticeView", "BotBar",
     "HintView", "ReviewView", "ReviewRow", "LogView", "LogEntry", "NewGameView", "RulesView",
-    "ConfirmLinkView", "ShareView", "ExportView", "Labels", "Status", "build_screen",
+    "ConfirmLinkView", "ShareView", "ExportView", "Labels", "Status", "ScenarioView",
+    "build_screen", "scenario_view", "unbuildable_reasons", "player_names", "default_name",
+    "is_default_name",
     "commands", "prompt_key", "computer_turn", "build_target_columns", "build_choice_for",
     "read_summary", "dialog_kind",
 ]

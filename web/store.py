@@ -5,7 +5,15 @@
   and the game goes on in memory. It writes the save only over the text it last wrote
   or read (``write_save``), keeps unreadable saves aside, and stores the settings and
   the computer seats of the saved game.
-- ``Records``: the solo records (best score per scenario, levels reached, scenarios met).
+- ``Library``: the game list (``skyline.games``): one key per game,
+  ``skyline.game.<id>``, plus the index ``skyline.games``; the single save of older
+  versions migrates into it; unreadable entries are kept aside like broken saves.
+  ``finished_games(store)`` lists the finished games (for results pages).
+- ``Records``: the solo records (best score per scenario, levels reached, scenarios met,
+  the best score of each daily challenge).
+- ``History``: every finished game (``game_stats.GameResult``), versioned JSON read by the
+  total ``game_stats.read_history``; a history that cannot be read in full is kept aside
+  (like a broken save) and the page goes on with what could be read.
 - ``TabLock``: one tab at a time may move (Web Locks in ``DomHost``).
 
 Nothing here imports the browser, so it runs under CPython with a fake host.
@@ -18,10 +26,25 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
+from game_stats import GameResult, HistoryError, game_key, history_json, read_history
 from page_state import COMPUTER_LEVELS
 from screen import read_summary
 
 from skyline import Board, Options
+from skyline.correspondence import GameLink, link_seats
+from skyline.daily import daily_day
+from skyline.games import (
+    GAME_KEY_PREFIX,
+    INDEX_KEY,
+    GameEntry,
+    GameList,
+    entry_to_json,
+    migrate_single_save,
+    read_entry,
+    read_index,
+)
+from skyline.games import game_key as entry_key
+from skyline.links import SaveError
 
 KEY_SAVE = "skyline.save"
 KEY_SETTINGS = "skyline.settings"
@@ -29,6 +52,12 @@ KEY_RECORDS = "skyline.records"
 KEY_BROKEN = "skyline.save.broken."
 KEY_PROBE = "skyline.probe"
 KEY_SEATS = "skyline.seats"
+KEY_INDEX = INDEX_KEY
+KEY_GAME = GAME_KEY_PREFIX
+# Unreadable game-list entries are copied here (the prefix is not KEY_GAME's).
+KEY_GAME_BROKEN = "skyline.games.broken."
+KEY_HISTORY = "skyline.history"
+KEY_HISTORY_BROKEN = "skyline.history.broken."
 
 
 class SaveWrite(Enum):
@@ -44,9 +73,10 @@ class Store:
         self.host = host
         self.on_failure = on_failure
         self.ok = True
-        # The save text this tab last wrote or read: before writing, the stored one must
-        # still be it, else another tab saved in between and is never silently overwritten.
-        self.last_raw: str | None = None
+        # Per key, the text this tab last wrote or read: before writing, the stored one
+        # must still be it, else another tab saved in between and is never silently
+        # overwritten.
+        self.seen: dict[str, str | None] = {}
         self.held = False  # a broken save could not be kept aside: never save over it
         self.broken: dict[str, str] = {}  # key -> raw text of saves kept aside
 
@@ -70,6 +100,14 @@ class Store:
             return False
         return True
 
+    def keys(self) -> list[str]:
+        """Every key in the store (none if it cannot be read)."""
+        try:
+            return list(self.host.storage_keys())
+        except Exception:  # noqa: BLE001
+            self._failed()
+            return []
+
     def remove(self, key: str) -> None:
         try:
             self.host.storage_remove(key)
@@ -91,29 +129,45 @@ class Store:
 
     # ------------------------------------------------------------------ the save
 
+    @property
+    def last_raw(self) -> str | None:
+        """The text of the old single save this tab last wrote or read."""
+        return self.seen.get(KEY_SAVE)
+
+    @last_raw.setter
+    def last_raw(self, raw: str | None) -> None:
+        self.seen[KEY_SAVE] = raw
+
     def read_save(self) -> str | None:
         return self.get(KEY_SAVE)
 
-    def write_save(self, raw: str) -> SaveWrite:
-        stored = self.get(KEY_SAVE)
-        if stored is not None and stored != self.last_raw:
+    def write_save(self, raw: str, key: str = KEY_SAVE) -> SaveWrite:
+        """Write ``raw`` under ``key`` unless another tab wrote there since this tab
+        last wrote or read it (``CONFLICT``: nothing written)."""
+        stored = self.get(key)
+        if stored is not None and stored != self.seen.get(key):
             return SaveWrite.CONFLICT
-        if self.set(KEY_SAVE, raw):
-            self.last_raw = raw
+        if self.set(key, raw):
+            self.seen[key] = raw
             return SaveWrite.WRITTEN
         return SaveWrite.FAILED
 
-    def keep_aside(self, raw: str) -> tuple[str, bool]:
-        """A save that cannot be loaded: copied to its own key, then removed from the
-        game's key. Returns (key, kept); if the copy fails the save stays where it is
-        and this session never saves over it."""
-        key = KEY_BROKEN + self.host.now_iso().replace(":", "-")
-        self.broken[key] = raw
-        if self.set(key, raw):
-            self.remove(KEY_SAVE)
-            return key, True
+    def keep_aside(self, raw: str, key: str = KEY_SAVE,
+                   prefix: str = KEY_BROKEN) -> tuple[str, bool]:
+        """A save that cannot be loaded: copied to its own key, then removed from
+        ``key``. Returns (copy's key, kept); if the copy fails the save stays where it
+        is and this session never saves over it."""
+        copy = prefix + self.host.now_iso().replace(":", "-")
+        n = 2
+        while copy in self.broken or (self.get(copy) is not None):
+            copy = f"{prefix}{self.host.now_iso().replace(':', '-')}-{n}"
+            n += 1
+        self.broken[copy] = raw
+        if self.set(copy, raw):
+            self.remove(key)
+            return copy, True
         self.held = True
-        return key, False
+        return copy, False
 
     def broken_text(self, key: str) -> str:
         return self.broken.get(key) or self.get(key) or ""
@@ -160,11 +214,12 @@ class Store:
 
 
 class Records:
-    """Solo records: best score per scenario slot ("-" = none), levels, scenarios met."""
+    """Solo records: best score per scenario slot ("-" = none), levels, scenarios met,
+    and per daily challenge (``daily``: day -> {"best", "plays"})."""
 
     def __init__(self) -> None:
         self.data: dict[str, Any] = {"v": 1, "best": {}, "levels": {}, "scenarios": {},
-                                     "seen": []}
+                                     "daily": {}, "seen": []}
 
     @property
     def best(self) -> dict[str, Any]:
@@ -179,7 +234,7 @@ class Records:
         except ValueError:
             return
         if isinstance(data, dict) and data.get("v") == 1:
-            for key in ("best", "levels", "scenarios"):
+            for key in ("best", "levels", "scenarios", "daily"):
                 if isinstance(data.get(key), dict):
                     self.data[key] = data[key]
             if isinstance(data.get("seen"), list):
@@ -189,7 +244,7 @@ class Records:
         """Count a finished solo game once. Returns (counted, previous best)."""
         if not board.is_game_over() or not board.state.solo:
             return False, None
-        game_id = f"{board.options.seed}|{board.options.scenario}|{len(board.actions)}"
+        game_id = game_key(board)
         if game_id in self.data["seen"]:
             return False, None
         info = read_summary(board.state)
@@ -205,9 +260,63 @@ class Records:
         if info.scenario and info.scenario_met:
             done = self.data["scenarios"]
             done[info.scenario] = done.get(info.scenario, 0) + 1
+        day = daily_day(board.options)
+        if day is not None:
+            row = self.data["daily"].get(day.isoformat())
+            row = dict(row) if isinstance(row, dict) else {}
+            old = row.get("best")
+            row["best"] = points if not isinstance(old, int) or points > old else old
+            plays = row.get("plays")
+            row["plays"] = (plays if isinstance(plays, int) else 0) + 1
+            self.data["daily"][day.isoformat()] = row
         self.data["seen"] = (self.data["seen"] + [game_id])[-50:]
         store.set(KEY_RECORDS, json.dumps(self.data))
         return True, previous if isinstance(previous, int) else None
+
+    def daily_best(self, day: str) -> int | None:
+        row = self.data["daily"].get(day)
+        best = row.get("best") if isinstance(row, dict) else None
+        return best if isinstance(best, int) else None
+
+
+class History:
+    """Every finished game, oldest first (``game_stats``), stored under ``KEY_HISTORY``.
+
+    ``load`` reads it with the total reader; a history that cannot be read in full is
+    copied to ``skyline.history.broken.<time>`` and the readable entries go on (the
+    clean history is written back only once the copy is safe). ``append`` adds a game
+    once (by its key) and stores the whole history; if the store refuses (full,
+    blocked) the history lives on in memory for this session and ``Store`` reports it."""
+
+    def __init__(self) -> None:
+        self.results: list[GameResult] = []
+        self.problem: HistoryError | None = None
+        self.broken_key: str | None = None
+        self.held = False  # a damaged history could not be kept aside: never write over it
+
+    def load(self, store: Store) -> None:
+        raw = store.get(KEY_HISTORY)
+        if raw is None:
+            return
+        self.results, self.problem = read_history(raw)
+        if self.problem is None:
+            return
+        key = KEY_HISTORY_BROKEN + store.host.now_iso().replace(":", "-")
+        store.broken[key] = raw
+        self.broken_key = key
+        if store.set(key, raw):
+            store.set(KEY_HISTORY, history_json(self.results))
+        else:
+            self.held = True
+
+    def append(self, result: GameResult, store: Store) -> bool:
+        """Add a finished game (once); returns whether it was new."""
+        if any(r.id == result.id for r in self.results[-50:]):
+            return False
+        self.results.append(result)
+        if not self.held:
+            store.set(KEY_HISTORY, history_json(self.results))
+        return True
 
 
 class TabLock:
@@ -219,3 +328,138 @@ class TabLock:
 
     def take(self, on_result: Callable[[str], None]) -> None:
         self.host.take_lock(on_result)
+
+
+class Library:
+    """The game list in storage: ``skyline.game.<id>`` per game plus the index
+    ``skyline.games`` (``skyline.games`` module doc). The entries are the truth, the
+    index a cache that is rebuilt from them. Saving one game never rewrites another,
+    and never over a text this tab has not seen (``Store.write_save`` per key)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.games = GameList()
+        # Entries that could not be read: (storage key they were kept aside under, error).
+        self.broken: list[tuple[str, SaveError, bool]] = []
+
+    # ------------------------------------------------------------------ loading
+
+    def load(self, now: str | None = None) -> None:
+        """Read the index and every entry; unreadable entries are kept aside."""
+        store = self.store
+        index = None
+        raw_index = store.get(KEY_INDEX)
+        if raw_index is not None:
+            try:
+                index = read_index(raw_index)
+            except SaveError:
+                index = None  # rebuilt from the entries below
+        entries = []
+        for key in sorted(store.keys()):
+            if not key.startswith(KEY_GAME):
+                continue
+            raw = store.get(key)
+            if raw is None:
+                continue
+            try:
+                entry = read_entry(raw)
+                if entry_key(entry.id) != key:
+                    raise SaveError("entry_field", "the game is stored under another key",
+                                    field="id")
+            except SaveError as exc:
+                copy, kept = store.keep_aside(raw, key, KEY_GAME_BROKEN)
+                self.broken.append((copy, exc, kept))
+                continue
+            store.seen[key] = raw
+            entries.append(entry)
+        self.games = GameList.from_entries(entries, index)
+        if index is None or [r.id for r in index.rows] != list(self.games.entries):
+            self.write_index()
+
+    def migrate(self, raw: str, seats_raw: str | None, now: str | None) -> GameEntry:
+        """The old single save (any shipped version) into the list; raises SaveError
+        if it cannot be read. Returns the entry it became (also the open game)."""
+        entry = migrate_single_save(raw, seats_raw, now)
+        link = GameLink(entry.board, link_seats(entry.seats), entry.nonce, entry.game)
+        reception = self.games.receive(link, now)
+        if reception.kind == "same":
+            entry = self.games.get(reception.entry_id)
+        elif reception.kind == "update":
+            entry = reception.entry
+        elif reception.kind in ("stale", "diverged"):
+            entry = self.side_entry(entry)
+        if self.write(entry) is SaveWrite.WRITTEN or not self.store.ok:
+            self.store.remove(KEY_SAVE)
+            self.store.remove(KEY_SEATS)
+        return entry
+
+    def side_entry(self, entry: GameEntry) -> GameEntry:
+        """``entry`` under a free id beside the game of the same id (never over it)."""
+        if entry.id not in self.games and entry.id == entry.game:
+            return entry
+        number = 2
+        while f"{entry.game}-{number}" in self.games:
+            number += 1
+        return entry._replace(id=f"{entry.game}-{number}", diverged_from=entry.game)
+
+    # ------------------------------------------------------------------ writing
+
+    def write(self, entry: GameEntry, current: bool = True) -> SaveWrite:
+        """Store one entry (and the index). ``CONFLICT``: another tab changed this
+        game since this tab saw it; nothing is written."""
+        result = self.store.write_save(entry_to_json(entry), entry_key(entry.id))
+        if result is SaveWrite.CONFLICT:
+            return result
+        self.games.put(entry)
+        if current:
+            self.games.current = entry.id
+        self.write_index()
+        return result
+
+    def write_index(self) -> None:
+        self.store.set(KEY_INDEX, self.games.index_json())
+
+    def reread(self, entry_id: str) -> tuple[GameEntry | None, str | None]:
+        """The stored entry (another tab may have changed it): (entry, raw)."""
+        raw = self.store.get(entry_key(entry_id))
+        if raw is None:
+            return None, None
+        try:
+            entry = read_entry(raw)
+        except SaveError:
+            return None, raw
+        self.store.seen[entry_key(entry_id)] = raw
+        self.games.put(entry)
+        return entry, raw
+
+    def delete(self, entry_id: str) -> GameEntry | None:
+        """Remove a game from the list and storage (the caller keeps it for undo)."""
+        entry = self.games.remove(entry_id)
+        if entry is not None:
+            self.store.remove(entry_key(entry_id))
+            self.store.seen.pop(entry_key(entry_id), None)
+            self.write_index()
+        return entry
+
+    def restore(self, entry: GameEntry) -> SaveWrite:
+        """Undo a delete: the entry is stored again (not made the open game)."""
+        self.store.seen.pop(entry_key(entry.id), None)
+        if self.store.get(entry_key(entry.id)) is not None:
+            return SaveWrite.CONFLICT  # another tab stored a game under that id meanwhile
+        return self.write(entry, current=False)
+
+
+def finished_games(store: Store) -> list[GameEntry]:
+    """The finished games of the list, most recently changed first (read from storage;
+    unreadable entries are skipped, nothing is written). For results and statistics."""
+    out = []
+    for key in store.keys():
+        if not key.startswith(KEY_GAME):
+            continue
+        try:
+            entry = read_entry(store.get(key))
+        except SaveError:
+            continue
+        if entry.finished:
+            out.append(entry)
+    return sorted(out, key=lambda e: e.updated or "", reverse=True)

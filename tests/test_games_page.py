@@ -1,0 +1,406 @@
+"""The game list, the replay and correspondence play on the page, under CPython with a
+fake host (tests/web_fakes.py): storage layout, migration of every shipped save version,
+broken entries, two tabs per game, storage full; open, rename, delete with undo,
+export and import; replay steps; two devices passing game links to the end, with a
+stale, a diverging and a tampered link. English and German."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import board_view
+import games_ui
+import pytest
+import screen as sm
+from page_state import ClaimDialog, SendDialog
+from store import KEY_INDEX, KEY_SAVE, finished_games
+from web_fakes import FakeHost, make_page
+
+from skyline import Phase
+from skyline.bots import get_bot
+from skyline.correspondence import make_game_link, parse_game_link
+from skyline.games import entry_to_json, game_key, read_entry, read_index
+from skyline.links import SAVE_VERSIONS, read_save
+
+FIXTURES = Path(__file__).parent / "fixtures" / "saves"
+LANGS = ("en", "de")
+
+
+def entries(host: FakeHost) -> dict[str, str]:
+    return {k: v for k, v in host.storage.items() if k.startswith("skyline.game.")}
+
+
+def start(c, names=("Ann", "Bo"), seats=("human", "human"), seed="corr1") -> None:
+    c.handle("click", "newgame", None)
+    form = {"count": str(len(names)), "seed": seed, "start": "0"}
+    for i, (name, seat) in enumerate(zip(names, seats, strict=True)):
+        form[f"name{i}"] = name
+        form[f"seat{i}"] = seat
+    c.handle("submit", "ng-start", None, form=form)
+    assert c.page.dialog is None, c.page.dialog
+
+
+def play_here(c, bot="greedy", limit=200) -> None:
+    """Play this device's turns (with a bot's choices) until the turn leaves it."""
+    for _ in range(limit):
+        b = c.board
+        if b.state.phase is Phase.OVER or c.page.seat_kind(b.state.seat) != "human":
+            return
+        rng = random.Random(len(b.actions))
+        assert c.dispatch(get_bot(bot)(b.state, rng))
+    raise AssertionError("turn never ended")
+
+
+def fragment(link: str) -> str:
+    return "#" + link.split("#", 1)[1]
+
+
+# ---------------------------------------------------------------------------- storage
+
+
+@pytest.mark.parametrize("version", SAVE_VERSIONS)
+def test_each_shipped_single_save_migrates_into_the_list_on_start(version):
+    raw = (FIXTURES / f"v{version}.json").read_text(encoding="utf-8")
+    saved = read_save(raw)
+    c, host, _ = make_page(storage={KEY_SAVE: raw}, bots=False)
+    assert KEY_SAVE not in host.storage
+    (key, text), = entries(host).items()
+    entry = read_entry(text)
+    assert key == game_key(entry.id) and c.entry.id == entry.id
+    assert entry.board.state == saved.board.state == c.board.state
+    assert read_index(host.storage[KEY_INDEX]).current == entry.id
+    c2, host2, _ = make_page(storage=dict(host.storage), bots=False)  # a second start
+    assert c2.board.state == saved.board.state and entries(host2) == entries(host)
+
+
+def test_new_games_are_entries_and_an_untouched_one_is_replaced():
+    c, host, _ = make_page(bots=False)
+    assert len(entries(host)) == 1  # the first visit's default game
+    start(c)
+    assert len(entries(host)) == 1  # the untouched default game made room
+    play_here(c)
+    start(c, ("Cy",), ("human",), seed="solo1")
+    assert len(entries(host)) == 2
+    index = read_index(host.storage[KEY_INDEX])
+    assert index.current == c.entry.id
+    assert {r.id for r in index.rows} == set(c.library.games.entries)
+
+
+def test_broken_entry_is_kept_aside_and_exportable_and_others_load():
+    c, host, _ = make_page(bots=False)
+    start(c)
+    play_here(c)
+    good = dict(host.storage)
+    good[game_key("aaaaaaaaaaaa")] = '{"v":1,"kind":"skyline-entry"'
+    c2, host2, _ = make_page(storage=good, bots=False)
+    broken = [k for k in host2.storage if k.startswith("skyline.games.broken.")]
+    assert len(broken) == 1 and host2.storage[broken[0]] == '{"v":1,"kind":"skyline-entry"'
+    assert game_key("aaaaaaaaaaaa") not in host2.storage
+    assert c2.board.state == c.board.state
+    note = next(n for n in c2.page.notices if n.key == "games.entry_broken")
+    c2.handle("click", note.button.action, note.button.arg)
+    assert c2.page.dialog.text == '{"v":1,"kind":"skyline-entry"'
+
+
+def test_two_tabs_never_overwrite_a_game_the_other_changed():
+    c, host, _ = make_page(bots=False)
+    start(c)
+    key = game_key(c.entry.id)
+    other = FakeHost(host.storage)  # the same storage, another tab
+    c2, _, _ = make_page(host=other, bots=False)
+    assert c2.entry.id == c.entry.id
+    play_here(c)
+    stored = host.storage[key]
+    b = c2.board
+    c2.dispatch(get_bot("greedy")(b.state, random.Random(1)))  # a move on the old state
+    assert host.storage[key] == stored and c2.page.readonly
+    assert c2.board.state == c.board.state  # it shows the other tab's game now
+
+
+def test_storage_full_keeps_playing_in_memory_and_changes_nothing_stored():
+    c, host, _ = make_page(bots=False)
+    start(c)
+    before = dict(host.storage)
+    host.fail_set = OSError
+    play_here(c)
+    assert host.storage == before and c.board.actions
+    assert any(n.key == "notice.not_saved" for n in c.page.notices)
+
+
+def test_storage_blocked_still_plays():
+    host = FakeHost()
+    host.fail_get = OSError
+    c, _, _ = make_page(host=host, bots=False)
+    start(c)
+    play_here(c)
+    assert c.board.actions and any(n.key == "notice.not_saved" for n in c.page.notices)
+
+
+# ---------------------------------------------------------------------------- the list
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_game_list_open_rename_delete_undo_export_import(lang):
+    c, host, _ = make_page(langs=(lang,), bots=False)
+    start(c, ("Ann", "Bo"))
+    play_here(c)
+    first = c.entry.id
+    start(c, ("Cy",), ("human",), seed="solo1")
+    second = c.entry.id
+    c.handle("click", "games", None)
+    screen = c.screen()
+    assert isinstance(screen.dialog, games_ui.GamesView)
+    rows = {r.id: r for r in screen.dialog.rows}
+    assert rows[second].current and not rows[first].current
+    assert rows[first].players.startswith("Ann (")
+    html = board_view.render(screen)["dialog"]
+    assert html.count('data-testid="game-row"') == 2
+    # open the other game
+    c.handle("click", "game-open", first)
+    assert c.entry.id == first and c.board.options.names == ("Ann", "Bo")
+    # rename it
+    c.handle("click", "games", None)
+    c.handle("click", "game-rename", first)
+    assert 'id="game-name"' in board_view.render(c.screen())["dialog"]
+    c.handle("submit", "game-rename-save", None, form={"id": first, "name": "<b>Friday</b>"})
+    assert read_entry(host.storage[game_key(first)]).name == "<b>Friday</b>"
+    assert "&lt;b&gt;Friday" in board_view.render(c.screen())["dialog"]
+    # export, delete, undo
+    c.handle("click", "game-export", second)
+    name, text = host.files[-1]
+    assert name == f"skyline-{second}.json" and read_entry(text).id == second
+    c.handle("click", "game-delete", second)
+    assert game_key(second) not in host.storage
+    note = next(n for n in c.page.notices if n.key == "games.deleted")
+    c.handle("click", "game-undelete", note.button.arg)
+    assert read_entry(host.storage[game_key(second)]).id == second
+    # import: the same file again, then after deleting it
+    c.handle("click", "game-import-text", None, form={"text": text})
+    assert c.page.notices[-1].key == "games.import_same"
+    c.handle("click", "game-delete", second)
+    c.handle("click", "game-import-text", None, form={"text": text})
+    assert c.page.notices[-1].key == "games.imported" and game_key(second) in host.storage
+    before = dict(host.storage)
+    c.handle("click", "game-import-text", None, form={"text": text[:-9]})
+    assert c.page.notices[-1].key == "games.import_failed" and host.storage == before
+    sm_text = c.screen().notices[-1].text
+    assert ("cannot be imported" if lang == "en" else "lässt sich nicht importieren") in sm_text
+
+
+def test_import_updates_only_a_continuation_and_keeps_a_divergence():
+    c, host, _ = make_page(bots=False)
+    start(c)
+    play_here_both(c, 1)  # Ann's first turn
+    early = entry_to_json(c._entry_now())
+    play_here_both(c, turns=2)
+    late = entry_to_json(c._entry_now())
+    gid = c.entry.id
+    c.handle("click", "game-import-text", None, form={"text": early})
+    assert c.page.notices[-1].key == "games.import_stale"
+    assert read_entry(host.storage[game_key(gid)]).board.actions == c.board.actions
+    # an older copy of the game on this device is continued by the file
+    c.handle("click", "game-delete", gid)
+    c.handle("click", "game-import-text", None, form={"text": early})
+    c.handle("click", "game-import-text", None, form={"text": late})
+    assert c.page.notices[-1].key == "games.import_updated"
+    # another continuation of "early": kept beside it
+    other = read_entry(early)
+    board = other.board
+    alternatives = [a for a in board.legal_actions()]
+    rng = random.Random(5)
+    board.push(rng.choice(alternatives))
+    c.handle("click", "game-import-text", None,
+             form={"text": entry_to_json(other._replace(board=board))})
+    assert c.page.notices[-1].key in ("games.import_diverged", "games.import_stale")
+
+
+def play_here_both(c, turns: int) -> None:
+    """Play ``turns`` turns whoever's they are (a local 2-player game)."""
+    for _ in range(turns):
+        seat = c.board.state.seat
+        while c.board.state.seat == seat and c.board.state.phase is not Phase.OVER:
+            b = c.board
+            assert c.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
+
+
+def test_finished_games_lists_only_finished_ones():
+    c, host, _ = make_page(bots=False)
+    start(c, ("Ann",), ("human",), seed="fin1")
+    play_here(c)
+    assert c.board.is_game_over()
+    done = c.entry.id
+    start(c, ("Bo", "Cy"), seed="fin2")
+    play_here_both(c, 1)
+    assert [e.id for e in finished_games(c.store)] == [done]
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_replay_steps_and_jumps_and_never_changes_the_game(lang):
+    c, host, _ = make_page(langs=(lang,), bots=False)
+    start(c)
+    play_here_both(c, 5)
+    gid = c.entry.id
+    stored = host.storage[game_key(gid)]
+    actions = c.board.actions
+    c.handle("click", "games", None)
+    c.handle("click", "game-replay", gid)
+    s = c.screen()
+    assert s.game.replay is not None and s.game.replay.at_start
+    assert all(not cmd.enabled and cmd.reason_key == "why.replay" for cmd in s.commands)
+    assert s.status.text == c.t("status.round", round=1)
+    for _ in range(4):
+        c.handle("click", "replay-next", None)
+    assert c.page.replay.step == 4
+    shown = games_ui.board_at(c.page.replay.record, 4)
+    assert c.screen().players[0].tiles == sm.build_screen(
+        c.page.__class__(), shown, c.texts).players[0].tiles
+    assert len(c.screen().log.entries) == len(sm.log_view(shown.log(), ["Ann", "Bo"],
+                                                           c.texts).entries)
+    c.handle("keydown", None, None, key="ArrowLeft")
+    assert c.page.replay.step == 3
+    rounds = c.screen().game.replay.rounds
+    assert [r[1] for r in rounds][:2] == [c.t("replay.round_option", round=1),
+                                          c.t("replay.round_option", round=2)]
+    c.handle("change", "replay-round", None, form={"value": str(rounds[1][0])})
+    assert c.screen().status.text == c.t("status.round", round=2)
+    c.handle("click", "take", "0")  # refused: a replay never changes the game
+    c.handle("click", "replay-last", None)
+    assert c.page.replay.step == len(actions) and c.screen().game.replay.at_end
+    html = board_view.render(c.screen())["turn"]
+    assert 'data-testid="replay"' in html and 'id="act-roll"' not in html
+    c.handle("click", "replay-close", None)
+    assert c.page.replay is None and c.board.actions == actions
+    assert host.storage[game_key(gid)] == stored
+
+
+# ---------------------------------------------------------------------------- two devices
+
+
+def test_two_devices_play_a_correspondence_game_to_the_end():
+    a, host_a, _ = make_page(bots=False)
+    b, host_b, _ = make_page(langs=("de",), bots=False)
+    start(a, ("Ann", "Bo"), ("human", "friend"))
+    play_here(a)
+    assert isinstance(a.page.dialog, SendDialog) and a.page.dialog.seat == 1
+    link = a.page.dialog.link
+    lengths = [len(link)]
+    # A refuses moves for Bo
+    a.handle("click", "close", None)
+    assert all(not cmd.enabled for cmd in a.screen().commands)
+    a.handle("click", "take", "0")
+    assert a.page.notices[-1].key == "corr.not_yours" and a.page.takes == []
+    assert "Bo" in a.screen().game.corr.text
+    # B opens it: an unknown game, it asks for the seat (Bo suggested)
+    b.handle("hashchange", None, fragment(link))
+    assert isinstance(b.page.dialog, ClaimDialog) and b.page.dialog.suggested == 1
+    b.handle("submit", "corr-claim", None, form={"seat1": "on"})
+    assert b.entry.seats == ("friend", "here") and b.board.actions == a.board.actions
+    old_link = link
+    turns = 0
+    stale_done = tampered_done = False
+    while not a.board.is_game_over():
+        for me, other in ((b, a), (a, b)):
+            if me.board.is_game_over():
+                break
+            play_here(me)
+            d = me.page.dialog
+            assert isinstance(d, SendDialog), (turns, me.board.state)
+            link = d.link
+            lengths.append(len(link))
+            me.handle("click", "close", None)
+            if not tampered_done:
+                body = link.rsplit(".", 1)
+                bad = body[0] + "." + body[1][:20] + ("A" if body[1][20] != "A" else "B") + \
+                    body[1][21:]
+                before = dict(other.host.storage)
+                other.handle("hashchange", None, fragment(bad))
+                assert other.page.notices[-1].key == "corr.bad_link"
+                assert other.host.storage == before
+                tampered_done = True
+            other.handle("hashchange", None, fragment(link))
+            assert other.board.actions == me.board.actions, "update"
+            if not stale_done and other is a:
+                before = dict(host_a.storage)
+                a.handle("hashchange", None, fragment(old_link))
+                assert a.page.notices[-1].key == "corr.stale"
+                assert host_a.storage == before
+                stale_done = True
+            turns += 1
+    assert b.board.is_game_over() and a.board.state == b.board.state
+    # a diverging link: an alternative continuation of an earlier position
+    early = parse_game_link(fragment(old_link)).board
+    rng = random.Random(3)
+    while True:
+        alt = early.copy()
+        alt.push(rng.choice(alt.legal_actions()))
+        if alt.actions != b.board.actions[: len(alt.actions)]:
+            break
+    div = make_game_link(alt, ("human", "human"), a.entry.nonce)
+    count = len(a.library.games)
+    a.handle("hashchange", None, "#" + div)
+    assert a.page.notices[-1].key == "corr.diverged"
+    assert len(a.library.games) == count + 1
+    kept = [e for e in a.library.games.entries.values() if e.diverged_from]
+    assert kept and kept[0].board.actions == alt.actions
+    assert a.board.is_game_over()  # the open game was not overwritten
+    assert stale_done and tampered_done
+    assert max(lengths) < 2000, lengths
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_send_dialog_share_copy_and_qr(lang):
+    a, host, _ = make_page(langs=(lang,), bots=False)
+    start(a, ("Ann", "Bo"), ("human", "friend"))
+    play_here(a)
+    s = a.screen()
+    assert isinstance(s.dialog, games_ui.SendView) and not s.dialog.can_share
+    a.handle("click", "corr-copy", None)
+    assert host.copied[-1] == a.page.dialog.link and a.page.dialog.copied
+    host.share_ok = True
+    assert a.screen().dialog.can_share
+    a.handle("click", "corr-share", None)
+    assert host.shared[-1] == a.page.dialog.link and a.page.dialog.shared
+    a.handle("click", "corr-qr", None)
+    svg = a.page.dialog.qr
+    assert svg.startswith("<svg") and 'class="qr"' in svg
+    html = board_view.render(a.screen())["dialog"]
+    assert 'data-testid="qr"' in html and a.t("corr.qr_label") in html
+    host.qr_ok = False
+    a.page.dialog.qr = None
+    a.handle("click", "corr-qr", None)
+    assert a.page.dialog.qr == "failed"
+    assert a.screen().dialog.qr_status == a.t("corr.qr_failed")
+
+
+def test_claim_needs_a_seat():
+    a, _, _ = make_page(bots=False)
+    b, _, _ = make_page(bots=False)
+    start(a, ("Ann", "Bo"), ("human", "friend"))
+    play_here(a)
+    b.handle("hashchange", None, fragment(a.page.dialog.link))
+    b.handle("submit", "corr-claim", None, form={})
+    assert b.page.dialog.error == b.t("corr.claim_none")
+    assert len(b.library.games) == 1  # only its own default game
+
+
+def test_every_new_string_is_in_both_tables():
+    tables = {lang: json.loads((Path(games_ui.__file__).parent / "i18n" / f"{lang}.json")
+                               .read_text(encoding="utf-8")) for lang in LANGS}
+    keys = {k for k in tables["en"] if k.startswith(("games.", "replay.", "corr."))}
+    assert len(keys) > 60 and keys <= set(tables["de"])
+    for key in keys:
+        assert tables["de"][key] != "" and tables["en"][key] != ""
+
+
+def test_options_of_seats_offer_a_friend_only_with_several_players():
+    c, _, _ = make_page(bots=False)
+    c.handle("click", "newgame", None)
+    c.handle("change", "ng-change", None, form={"count": "1"})
+    assert "friend" not in [o.value for o in c.screen().dialog.names[0].seat_options]
+    c.handle("change", "ng-change", None, form={"count": "2"})
+    assert "friend" in [o.value for o in c.screen().dialog.names[1].seat_options]
