@@ -1178,7 +1178,15 @@ class ScenarioTable:
         return i
 
     def lookup_pair(self, t: int, counts: Sequence[int]) -> tuple[float, float, bool]:
-        """(expected points still to come, P(met), exact?) with ``t >= 1`` turns left."""
+        """(expected points still to come, P(met), exact?) with ``t >= 1`` turns left.
+
+        Lone low-rise ground floors beyond the table's cap are forgotten by the model, but
+        they still count against Toronto and Shanghai at the end: for those the lookup counts
+        each such floor as a building the scenario counter cannot lose again."""
+        extra = counts[0] - self.caps[0]
+        if extra > 0 and self.scenario in ("toronto", "shanghai"):
+            x = counts[-1] + extra if self.scenario == "toronto" else self.caps[-1]
+            counts = (*counts[:-1], x)
         idx, s_vals, p_vals = self._level(t)
         i = self.index(counts)
         j = bisect_left(idx, i)
