@@ -274,3 +274,21 @@ def test_install_scenario_table_checks_what_it_gets():
     assert sv.load_scenario_table("essen", "standard").meta["scenario"] == "essen"
     missing = sv.MissingScenarioTable("essen", "nine", "data/scenarios/essen-nine.bin")
     assert isinstance(missing, LookupError) and missing.path.endswith("essen-nine.bin")
+
+
+@needs_essen
+def test_simulate_cli_prints_the_success_rate(capsys):
+    from skyline.__main__ import main
+
+    code = main(["simulate", "--players", "1", "--bot", "expert", "--scenario", "essen",
+                 "--games", "3", "--seed", "cli", "--json", "--no-progress"])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert code == 0
+    result = json.loads(out[-1])
+    assert result["scenario"] == "essen" and result["games"] == 3
+    assert result["success_rate"] == 1.0 and result["success_se"] == 0.0
+    assert any("scenario essen: met in 100.00% of games" in line for line in out)
+    code = main(["simulate", "--players", "2", "--scenario", "essen", "--games", "2",
+                 "--no-progress"])
+    assert code == 2
+    assert "scenario" in capsys.readouterr().out
