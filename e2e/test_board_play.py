@@ -124,7 +124,7 @@ def test_pass_and_play_district_abandon_demolish(app_page: Page) -> None:
     assert page.locator("[data-testid=prompt]").get_attribute("data-phase") == "choose"
     page.click("#col-1-0")
     assert page.locator("[data-testid=player-1] [data-testid=column]").count() == 0
-    assert page.locator("[data-testid=player-1] .no-buildings").count() == 1
+    assert page.locator("[data-testid=player-1] .art-empty").count() == 1
     page.click("#act-end")
 
     assert page.locator("[data-testid=round]").inner_text() == "Round 2 of 9"
@@ -132,7 +132,7 @@ def test_pass_and_play_district_abandon_demolish(app_page: Page) -> None:
     log = page.locator("[data-testid=log]").inner_text()
     assert "Ann abandons" in log
     assert "Bob takes the abandoned district (5 dice)." in log
-    assert "Bob uses a" in log and "to demolish: unfinished mid-rise, 1 high." in log
+    assert "Bob demolishes with a" in log and ": unfinished mid-rise, 1 high." in log
     assert "Round 1 is over." in log
     board = Board.from_record(record(page))
     assert [str(a) for a in board.actions][-1] == "e"
@@ -152,7 +152,8 @@ def test_unavailable_commands_stay_visible_and_greyed(app_page: Page) -> None:
     roll = page.locator("#act-roll")
     assert roll.get_attribute("title") == "Take three dice or the abandoned district first."
     reason = page.locator("#" + roll.get_attribute("aria-describedby"))
-    assert reason.inner_text() == "Take three dice or the abandoned district first."
+    # the visible reason line names the greyed commands, then the reason
+    assert reason.inner_text().endswith(": Take three dice or the abandoned district first.")
     assert page.get_by_role("button", name="Roll").is_disabled()
 
     new_game(page, ("Ann", "Bob"), seed="grey1")
@@ -200,7 +201,7 @@ def test_build_asks_for_the_tower_of_the_highlighted_die(
     assert prompt.get_attribute("data-phase") == "choose"
     assert "Choose the tower for the highlighted die" in prompt.inner_text()
     assert "focus-die" in page.locator("#die-1").get_attribute("class")
-    targets = page.locator("#players button.column.target")
+    targets = page.locator("#players button[data-testid=column].target")
     assert targets.count() == 2
     assert page.locator("#col-0-2").is_visible() and page.locator("#col-0-3").is_visible()
     first_column = page.locator("[data-testid=player-0] [data-testid=column]").first
@@ -211,12 +212,13 @@ def test_build_asks_for_the_tower_of_the_highlighted_die(
     page.keyboard.press("Escape")  # cancels the remaining placement, builds nothing
     assert prompt.get_attribute("data-phase") == "resolve"
     assert record(page) == CHOICE_RECORD
-    assert page.locator("#players button.column.target").count() == 0
+    assert page.locator("#players button[data-testid=column].target").count() == 0
 
     page.click("#act-build")
     page.click("#col-0-3")  # the column of height 1
     assert record(page).endswith(" b1@3")
-    heights = page.locator("[data-testid=player-0] [data-testid=column] .col-h").all_inner_texts()
+    heights = page.locator("[data-testid=player-0] [data-testid=column]").evaluate_all(
+        "els => els.map((e) => e.dataset.height)")
     assert heights == ["1", "1", "2", "2"]
     assert saved(page)["game"]["state"]["players"][0]["columns"][3] == ["b", 2]
     page.click("#act-undo")

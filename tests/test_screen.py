@@ -33,7 +33,7 @@ from page_state import (
 )
 from web_fakes import FakeHost, FakeTimer, make_page, tables
 
-from skyline import Board, DieType, Options, Phase, plan_build
+from skyline import Board, DieType, Options, Phase, Roll, plan_build
 from skyline.bots import BOTS
 
 LANGS = ("en", "de")
@@ -214,15 +214,22 @@ def test_tower_choice(lang):
     board = walk(lambda b: b.state.phase is Phase.RESOLVE and tower_selection(b.state), 2,
                  seeds=range(1, 20))
     dice = tower_selection(board.state)
-    c, _, _ = make_page()
+    c, host, _ = make_page()
     c._set_board(board.copy())
     c.page.dialog = None
     c.texts.lang = lang
     for die in dice:
         c.handle("click", "die", str(die))
+    host.focused.clear()
     c.handle("click", "build", None)
     assert isinstance(c.page.choice, BuildChoice)
     s = c.screen()
+    # issue 8 B 8: the first highlighted tower is scrolled into view, once per choice
+    seat = c.board.state.seat
+    first = next(col for p in s.players if p.active for col in p.columns if col.target)
+    assert host.focused.count(f"reveal:col-{seat}-{first.index}") == 1
+    c.render()
+    assert sum(f.startswith("reveal:") for f in host.focused) == 1
     assert s.game.turn.phase == "choose" and s.game.turn.choosing
     assert s.prompt == c.t("prompt.choose_tower")
     assert all(cmd.reason_key == "why.choosing" for cmd in s.commands)
@@ -345,6 +352,55 @@ def test_computer_plays_through_the_controller(level):
     again = Controller(FakeHost(dict(host.storage)), TABLES)
     again.boot()
     assert again.page.seats == {1: level}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_region_narrates_rolls_computer_moves_turns_and_the_end(lang):
+    """Screen.announce (the polite live region): each roll's faces, each computer move,
+    whose turn it is, the end of the game; nothing new for a selection or a dialog."""
+    c, host, timer = make_page(langs=(lang,))
+    t = c.t
+    assert host.announced == []  # the default game behind the welcome dialog: no news
+    c.handle("submit", "ng-start", None, form={
+        "count": "2", "name0": "Ann", "name1": "Robo", "seat1": "greedy", "seed": "nar",
+        "start": "0"})
+    assert host.announced == [t("announce.new_game") + " "
+                              + t("announce.turn", name="Ann", round=1)]
+    for i in (0, 1, 2):
+        c.handle("click", "take", str(i))
+    c.handle("click", "roll", None)
+    words = ", ".join(sm.die_word(t, d.type.letter + d.face.letter) for d in c.board.state.dice)
+    assert host.announced[-1] == t("log.roll", name="Ann", dice=words)
+    count = len(host.announced)
+    c.handle("click", "die", str(c.board.state.dice[0].id))  # a selection is no news
+    c.handle("click", "rules", None)
+    c.handle("keydown", None, None, key="Escape")
+    assert len(host.announced) == count
+    while c.board.state.seat == 0:  # Ann plays her turn out
+        c.dispatch(BOTS["greedy"](c.board.state, random.Random(1)))
+    c.render()
+    assert host.announced[-1].endswith(t("announce.turn", name="Robo", round=1))
+    c.wake_driver()
+    moves = len(c.board.actions)
+    timer.run(until=lambda: len(c.board.actions) > moves)  # one computer action
+    assert host.announced[-1] == t("log.take", name="Robo", dice=", ".join(
+        t("log.type." + d.letter) for d in c.board.actions[-1].types))
+    timer.run(until=lambda: not c.computer_turn())
+    assert host.announced[-1].endswith(t("announce.turn", name="Ann", round=2))
+    # the end of the game: the last move, the end, the result
+    board = finished(1)
+    c2, host2, _ = make_page(langs=(lang,))
+    c2.page.dialog = None
+    c2._set_board(Board(board.options))
+    for action in board.actions[:-1]:
+        c2.board.push(action)
+    c2.dispatch(board.actions[-1])
+    c2.render()
+    assert c2.board.is_game_over()
+    text = host2.announced[-1]
+    assert t("log.game_over") in text
+    assert text.endswith(c2.screen().scoring.headline)
+    assert sm.build_screen(c2.page, c2.board, c2.texts).announce == text
 
 
 def test_human_seat_has_the_hint():
@@ -572,4 +628,71 @@ def test_hint_and_solo_review(lang):
     review = c.screen().review
     assert review.done and review.accuracy and review.rows
     assert all(row.chosen and row.best for row in review.rows)
-    assert 'data-testid="review"' in host.html["log"]
+    html = host.html["players"]
+    assert 'data-testid="review"' in html and 'data-testid="review"' not in host.html["log"]
+    check_compact_review(review, html, c.board)
+
+
+def check_compact_review(review: sm.ReviewView, html: str, board: Board) -> None:
+    """Issue 8 B 11: the review shows the accuracy, the few decisions that cost points
+    (worst first), one cell per round, and every decision only on demand."""
+    lost = [row for row in review.rows if row.lost]
+    assert len(review.costly) == min(len(lost), sm.COSTLY_SHOWN)
+    assert all(row.lost for row in review.costly)
+    losses = [float(row.loss.replace(",", ".")) for row in review.costly]
+    assert losses == sorted(losses, reverse=True)
+    assert not lost or losses[0] == max(float(r.loss.replace(",", ".")) for r in lost)
+    assert [x.round for x in review.rounds] == sorted({row.round for row in review.rows})
+    assert len(review.rounds) == board.state.round
+    assert {x.round for x in review.rounds if x.lost} <= {row.round for row in lost}
+    assert str(len(review.rows)) in review.all_label
+    # the full list sits inside a closed <details>; up front only the costly rows
+    before, details = html.split('<details class="review-all"', 1)
+    assert 'data-testid="review-row"' not in before
+    assert details.count('data-testid="review-row"') == len(review.rows)
+    assert before.count('data-testid="review-costly"') == len(review.costly)
+    assert " open" not in details.split(">", 1)[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_roll_is_marked_once(lang):
+    """TurnView.just_rolled names the dice the roll just threw; the next event clears it,
+    so the tray animates a roll once (a re-render for a selection does not replay it)."""
+    c, host, _timer = make_page(langs=(lang,))
+    c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Ann", "seed": "jr"})
+    for _ in range(3):
+        c.handle("click", "take", "0")
+    s = c.screen()
+    assert s.game.turn.just_rolled == () and "art-rolling" not in host.html["turn"]
+    c.handle("click", "roll", None)
+    ids = tuple(d.id for d in c.board.state.dice)
+    turn = c.screen().game.turn
+    assert c.board.state.phase is not Phase.ROLL
+    assert turn.just_rolled == ids and all(d.just_rolled for d in turn.tray)
+    assert host.html["turn"].count("art-rolling") == len(ids)
+    c.handle("click", "die", str(ids[0]))
+    turn = c.screen().game.turn
+    assert turn.just_rolled == () and not any(d.just_rolled for d in turn.tray)
+    assert "art-rolling" not in host.html["turn"]
+
+
+def test_reroll_marks_only_the_rerolled_dice():
+    c, host, _timer = make_page(langs=("en",))
+    c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Ann", "seed": "jr2"})
+    rng = random.Random(5)
+    for _ in range(2000):  # greedy play until a reroll of some (not all) dice is legal
+        state = c.board.state
+        rolls = [a for a in c.board.legal_actions() if isinstance(a, Roll)]
+        if state.phase is Phase.CONTINUE and len(state.dice) >= 2 and rolls:
+            break
+        c.page.takes = []
+        c.dispatch(BOTS["greedy"](state, rng))
+    else:  # pragma: no cover - the greedy bot rerolls within a game
+        pytest.fail("no position with a reroll")
+    first = c.board.state.dice[0].id
+    c.page.selected = {first}
+    c.handle("click", "roll", None)
+    assert c.board.actions[-1] == Roll((first,))
+    expected = (first,) if c.board.state.phase in (Phase.RESOLVE, Phase.CONTINUE) else ()
+    assert c.screen().game.turn.just_rolled == expected
+    assert host.html["turn"].count("art-rolling") == len(expected)

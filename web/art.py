@@ -285,31 +285,41 @@ def skyline_html(t: Translate, lots: Iterable[Lot], label: str) -> str:
     (points of a completed building, "unfinished" otherwise) repeats what the label
     says and is hidden from screen readers.
     """
-    items = []
-    for lot in lots:
-        name = _esc(lot_label(t, lot))
+    items = [
+        (lot, lot_label(t, lot),
+         t("tile.points", points=lot.points) if lot.completed else t("art.unfinished_cap"))
+        for lot in lots
+    ]
+    return street_html(items, label, t("skyline.empty"))
+
+
+def street_html(items: Iterable[tuple[Lot, str, str]], label: str, empty: str) -> str:
+    """``skyline_html`` with the words already translated: (lot, accessible name,
+    caption) per lot, the group's label and the text shown for an empty street.
+    The board (web/board_view.py) calls this with the texts of its ``Screen``."""
+    out = []
+    for lot, name, cap in items:
+        name = _esc(name)
         svg = building_svg(lot.kind, lot.height, lot.completed)
         testid = "tile" if lot.completed else "column"
         state = "done" if lot.completed else "open"
+        data = f'data-testid="{testid}" data-height="{lot.height}" data-kind="{lot.kind}"'
         if lot.target:
             pic = (
-                f'<button type="button" class="art-pic target" id="{_esc(lot.dom_id)}" '
-                f'data-action="{_esc(lot.action)}" data-arg="{_esc(lot.arg)}" data-testid="{testid}" '
+                f'<button type="button" class="art-pic target t-{lot.target}" id="{_esc(lot.dom_id)}" '
+                f'data-action="{_esc(lot.action)}" data-arg="{_esc(lot.arg)}" {data} '
                 f'aria-label="{name}">{svg}</button>'
             )
         else:
-            pic = f'<div class="art-pic" role="img" data-testid="{testid}" aria-label="{name}">{svg}</div>'
-        cap = (
-            t("tile.points", points=lot.points) if lot.completed else t("art.unfinished_cap")
-        )
-        items.append(
+            pic = f'<div class="art-pic" role="img" {data} aria-label="{name}">{svg}</div>'
+        out.append(
             f'<li class="art-lot k-{lot.kind} {state}">{pic}'
             f'<span class="art-cap" aria-hidden="true">{_esc(cap)}</span></li>'
         )
-    if not items:
-        body = f'<p class="art-empty">{_esc(t("skyline.empty"))}</p>'
+    if not out:
+        body = f'<p class="art-empty">{_esc(empty)}</p>'
     else:
-        body = f'<ul class="art-row">{"".join(items)}</ul>'
+        body = f'<ul class="art-row">{"".join(out)}</ul>'
     return (
         f'<div class="art-street" role="group" tabindex="0" aria-label="{_esc(label)}">{body}</div>'
     )

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from html import escape
 
+import art
 import games_ui
 import rules_panel
 import stats_ui
-from screen import DieView, Game, NewGameView, PlayerView, Screen
+from screen import DieView, Game, NewGameView, PlayerView, ReviewView, Screen
 
 KIND_CLASS = {"p": "k-p", "b": "k-b", "o": "k-o"}
 
@@ -30,49 +31,8 @@ def attr_disabled(enabled: bool) -> str:
 
 # ---------------------------------------------------------------------------- dice
 
-_GLYPHS = {
-    # low-rise: short and wide, one row of windows
-    "p": '<rect class="g" x="12" y="25" width="24" height="13" rx="1"/>'
-    '<rect class="w" x="16" y="29" width="4" height="4"/><rect class="w" x="28" y="29" width="4" height="4"/>',
-    # mid-rise: narrow tower, two columns of windows
-    "b": '<rect class="g" x="16" y="13" width="16" height="25" rx="1"/>'
-    '<rect class="w" x="19" y="17" width="3" height="4"/><rect class="w" x="26" y="17" width="3" height="4"/>'
-    '<rect class="w" x="19" y="25" width="3" height="4"/><rect class="w" x="26" y="25" width="3" height="4"/>',
-    # high-rise: tall and wide with an antenna
-    "o": '<rect class="g" x="11" y="9" width="26" height="29" rx="1"/><rect class="g" x="23" y="4" width="2" height="6"/>'
-    '<rect class="w" x="15" y="13" width="4" height="4"/><rect class="w" x="22" y="13" width="4" height="4"/>'
-    '<rect class="w" x="29" y="13" width="4" height="4"/><rect class="w" x="15" y="21" width="4" height="4"/>'
-    '<rect class="w" x="22" y="21" width="4" height="4"/><rect class="w" x="29" y="21" width="4" height="4"/>',
-}
-_PENT_GLYPHS = {
-    # blue penthouse: a pitched roof
-    "b": '<path class="g" d="M11 33 L24 17 L37 33 Z"/><rect class="g" x="14" y="34" width="20" height="4"/>',
-    # orange penthouse: a crown with a spire
-    "o": '<path class="g" d="M9 37 V21 L16 27 L24 9 L32 27 L39 21 V37 Z"/>',
-    # blank: an empty dashed frame
-    "x": '<rect class="blank" x="12" y="12" width="24" height="24" rx="3"/>',
-}
-# die type marks: ground floor = ground line, upper floor = floor slab, penthouse = roof corner
-_TYPE_MARK = {
-    "G": '<rect class="m" x="7" y="40" width="34" height="3" rx="1"/>',
-    "U": '<rect class="m" x="7" y="40" width="6" height="3"/><rect class="m" x="21" y="40" width="6" height="3"/>'
-    '<rect class="m" x="35" y="40" width="6" height="3"/>',
-    "P": '<path class="m" d="M6 11 L11 5 L16 11 Z"/>',
-}
-
-
-def die_svg(type_letter: str, face_letter: str | None) -> str:
-    if face_letter is None:
-        glyph = '<text class="q" x="24" y="32" text-anchor="middle">?</text>'
-    elif type_letter == "P":
-        glyph = _PENT_GLYPHS[face_letter]
-    else:
-        glyph = _GLYPHS[face_letter]
-    return (
-        '<svg class="die-svg" viewBox="0 0 48 48" aria-hidden="true" focusable="false">'
-        '<rect class="bg" x="2" y="2" width="44" height="44" rx="8"/>'
-        f"{glyph}{_TYPE_MARK[type_letter]}</svg>"
-    )
+# The drawings (dice, buildings) live in web/art.py, shared with scripts/cvd_check.py.
+die_svg = art.die_svg
 
 
 def die_classes(type_letter: str, face_letter: str | None) -> str:
@@ -111,7 +71,7 @@ def topbar(s: Screen) -> str:
             )
     return (
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'
-        f'<div class="status" aria-live="polite">{status}</div>'
+        f'<div class="status">{status}</div>'
         '<nav class="tools">'
         f'<button type="button" id="btn-games" data-action="games">{esc(L["btn.games"])}</button>'
         f'<button type="button" id="btn-new" data-action="newgame">{esc(L["btn.new_game"])}</button>'
@@ -120,8 +80,9 @@ def topbar(s: Screen) -> str:
         f'<button type="button" id="btn-stats" data-action="stats">{esc(L["btn.stats"])}</button>'
         f'<button type="button" id="btn-rules" data-action="rules" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
-        f'<button type="button" id="btn-lang" class="lang" data-action="lang" data-arg="{other}" '
-        f'lang="{other}" aria-label="{esc(L["btn.lang_label"])}">{esc(L["btn.lang"])}</button>'
+        f'<button type="button" id="btn-lang" class="lang" data-action="lang" data-arg="{other}">'
+        f'<span lang="{other}">{esc(L["btn.lang"])}</span>'
+        f'<span class="vh"> – {esc(L["btn.lang_label"])}</span></button>'
         "</nav>"
     )
 
@@ -132,7 +93,7 @@ def notices(s: Screen) -> str:
         items.append(
             f'<div class="notice n-{n.level}" data-testid="notice" data-key="{esc(n.key)}">'
             f'<p>{esc(n.text)}</p>{notice_button(n.button)}'
-            f'<button type="button" class="x" data-action="dismiss" data-arg="{i}" '
+            f'<button type="button" class="x" id="dismiss-{i}" data-action="dismiss" data-arg="{i}" '
             f'aria-label="{esc(s.labels["btn.dismiss"])}">×</button></div>'
         )
     return "".join(items)
@@ -216,8 +177,9 @@ def tray(s: Screen, dice: tuple[DieView, ...], open_slots: int) -> str:
             cls = die_classes(d.type, d.face) + (" sel" if d.selected else "")
             if d.focus:
                 cls += " focus-die"
+            rolling = " art-rolling" if d.just_rolled else ""
             items.append(
-                f'<div class="slot"><button type="button" class="{cls}" id="die-{d.id}" '
+                f'<div class="slot{rolling}"><button type="button" class="{cls}" id="die-{d.id}" '
                 f'data-testid="die" data-die="{d.id}" data-face="{d.face}" data-type="{d.type}" '
                 f'data-action="die" data-arg="{d.id}" aria-pressed="{"true" if d.selected else "false"}" '
                 f'aria-label="{esc(d.label)}"{attr_disabled(d.selectable)}>{die_svg(d.type, d.face)}</button>{cap}</div>'
@@ -298,46 +260,23 @@ def supply(s: Screen, g: Game) -> str:
 # ---------------------------------------------------------------------------- players
 
 
-def floors(kind: str, height: int) -> str:
-    return "".join(f'<span class="floor {KIND_CLASS[kind]}"></span>' for _ in range(height))
+def lots(s: Screen, p: PlayerView) -> list[tuple[art.Lot, str, str]]:
+    """The player's buildings as art lots with their texts: completed ones, then the
+    unfinished ones (ids, data-actions and testids ``tile``/``column`` as before)."""
+    out = []
+    for b in p.tiles:
+        target = "demolish" if b.target else None
+        lot = art.Lot(b.kind, b.height, True, target, "tile", str(b.index), f"tile-{p.seat}-{b.index}")
+        out.append((lot, b.target_label if b.target else b.label, b.points_text))
+    for col in p.columns:
+        lot = art.Lot(col.kind, col.height, False, col.target, "col", str(col.index),
+                      f"col-{p.seat}-{col.index}")
+        out.append((lot, col.target_label if col.target else col.label, s.labels["art.unfinished_cap"]))
+    return out
 
 
 def player_card(s: Screen, p: PlayerView) -> str:
     L = s.labels
-    tiles = []
-    for b in p.tiles:
-        inner = (
-            f'<span class="tile-h">{floors(b.kind, b.height)}</span>'
-            f'<span class="tile-num"><b>{b.height}</b><small>{esc(b.points_text)}'
-            "</small></span>"
-        )
-        if b.target:
-            tiles.append(
-                f'<button type="button" class="tile {KIND_CLASS[b.kind]} target" id="tile-{p.seat}-{b.index}" '
-                f'data-action="tile" data-arg="{b.index}" data-testid="tile" '
-                f'aria-label="{esc(b.target_label)}">{inner}</button>'
-            )
-        else:
-            tiles.append(
-                f'<div class="tile {KIND_CLASS[b.kind]}" role="img" data-testid="tile" '
-                f'aria-label="{esc(b.label)}">{inner}</div>'
-            )
-    cols = []
-    for col in p.columns:
-        inner = f'<span class="stack">{floors(col.kind, col.height)}</span><span class="col-h">{col.height}</span>'
-        if col.target:
-            cols.append(
-                f'<button type="button" class="column {KIND_CLASS[col.kind]} target" id="col-{p.seat}-{col.index}" '
-                f'data-action="col" data-arg="{col.index}" data-testid="column" '
-                f'aria-label="{esc(col.target_label)}">{inner}</button>'
-            )
-        else:
-            cols.append(
-                f'<div class="column {KIND_CLASS[col.kind]}" role="img" data-testid="column" '
-                f'aria-label="{esc(col.label)}">{inner}</div>'
-            )
-    if not tiles and not cols:
-        cols.append(f'<p class="no-buildings">{esc(L["skyline.empty"])}</p>')
     star_html = (
         f'<span class="star" title="{esc(L["player.start"])}" aria-label="{esc(L["player.start"])}" '
         'role="img">★</span>'
@@ -353,21 +292,26 @@ def player_card(s: Screen, p: PlayerView) -> str:
         f'<header class="player-head">{star_html}<h3 class="pname"><bdi>{esc(p.name)}</bdi></h3>{badge}'
         f'<span class="pscore" data-testid="score-{p.seat}" aria-label="{esc(p.score_label)}">'
         f"{p.score}\u202f<small>{esc(p.score_unit)}</small></span></header>"
-        f'<div class="skyline"><div class="tiles">{"".join(tiles)}</div>'
-        f'<div class="columns">{"".join(cols)}</div><div class="ground"></div></div></section>'
+        f'{art.street_html(lots(s, p), p.label, L["skyline.empty"])}</section>'
     )
 
 
 def players(s: Screen, g: Game) -> str:
+    """The skylines: the player to move first and largest, the others after it in seat
+    order; at the end of the game the scoring (and a solo game's review) above them."""
     parts = []
     if g.daily is not None:
         parts.append(stats_ui.render_daily(g.daily, s.labels))
     if g.scoring is not None:
         parts.append(scoring(s, g))
+    if g.review is not None:
+        parts.append(review(s, g.review))
     if g.beat is not None:
         parts.append(f'<p class="beat" data-testid="beat">{esc(g.beat)}</p>')
-    cards = "".join(player_card(s, p) for p in g.players)
-    parts.append(f'<div class="player-list n{len(g.players)}">{cards}</div>')
+    ordered = [p for p in g.players if p.active] + [p for p in g.players if not p.active]
+    cards = "".join(player_card(s, p) for p in ordered)
+    over = " over" if g.scoring is not None else ""
+    parts.append(f'<div class="player-list n{len(g.players)}{over}">{cards}</div>')
     return "".join(parts)
 
 
@@ -394,7 +338,7 @@ def scoring(s: Screen, g: Game) -> str:
         f'<section class="scoring" data-testid="scoring" aria-labelledby="scoring-title">'
         f'<h2 id="scoring-title">{esc(L["score.title"])}</h2>'
         f'<p class="headline" data-testid="result">{esc(sc.headline)}</p>{extra}'
-        f'<div class="table-wrap"><table><thead><tr><th scope="col">{esc(L["score.player"])}</th>'
+        f'<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">{esc(L["score.player"])}</th>'
         f'<th scope="col">{esc(L["score.buildings"])}</th><th scope="col">{esc(L["score.lowrise"])}</th>'
         f'<th scope="col">{esc(L["score.total"])}</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
         f'</div><p class="score-note">{esc(L["score.note"])}</p></section>'
@@ -417,15 +361,18 @@ def log_list(s: Screen, g: Game) -> str:
     ]
     if not items:
         items.append(f'<li class="ev">{esc(s.labels["log.empty"])}</li>')
-    html = f'<ol class="log-list" data-testid="log" reversed>{"".join(items)}</ol>'
+    # The list scrolls: tabindex lets keyboard users reach it and scroll it with the arrows.
+    html = (
+        f'<ol class="log-list" id="log-list" data-testid="log" reversed tabindex="0" aria-labelledby="log-title">'
+        f'{"".join(items)}</ol>'
+    )
     _log_cache[0], _log_cache[1] = key, html
     return html
 
 
 def log_panel(s: Screen, g: Game) -> str:
     return (
-        f'<h2 class="panel-title">{esc(s.labels["log.title"])}</h2>{log_list(s, g)}'
-        f'<section class="panel extra">{helpers_panel(s, g)}</section>'
+        f'<h2 class="panel-title" id="log-title">{esc(s.labels["log.title"])}</h2>{log_list(s, g)}'
     )
 
 
@@ -460,31 +407,48 @@ def turn_helpers(s: Screen, g: Game) -> str:
     return f'<div class="turn-helpers" data-testid="turn-helpers">{"".join(parts)}</div>' if parts else ""
 
 
-def helpers_panel(s: Screen, g: Game) -> str:
-    """The solo review (after the game)."""
+def _review_table(s: Screen, rows, testid: str) -> str:
     L = s.labels
-    parts = []
-    r = g.review
-    if r is not None:
-        if not r.done:
-            parts.append(f'<p data-testid="review-progress">{esc(r.progress)}</p>')
-        else:
-            rows = "".join(
-                f'<tr{LOST if row.lost else ""} data-testid="review-row"><td>{row.round}</td>'
-                f"<td>{esc(row.chosen)}</td><td>{esc(row.best)}</td><td>{esc(row.loss)}</td></tr>"
-                for row in r.rows
-            )
-            head = "".join(
-                f"<th>{esc(L[k])}</th>" for k in ("review.round", "review.chosen", "review.best", "review.lost")
-            )
-            parts.append(
-                f'<div class="review" data-testid="review"><h3>{esc(L["review.title"])}</h3>'
-                f'<p data-testid="review-accuracy">{esc(r.accuracy)}</p>'
-                f'<table class="review-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
-            )
-    if not parts:
-        return ""
-    return "".join(parts)
+    body = "".join(
+        f'<tr{LOST if row.lost else ""} data-testid="{testid}"><td class="num">{row.round}</td>'
+        f'<td>{esc(row.chosen)}</td><td>{esc(row.best)}</td><td class="num">{esc(row.loss)}</td></tr>'
+        for row in rows
+    )
+    head = "".join(
+        f'<th scope="col">{esc(L[k])}</th>'
+        for k in ("review.round", "review.chosen", "review.best", "review.lost")
+    )
+    return (
+        f'<div class="table-wrap"><table class="review-table"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+def review(s: Screen, r: ReviewView) -> str:
+    """The solo review: accuracy, the costly decisions, a strip of the loss per round and
+    every decision behind a <details> (the full list is long: one row per decision)."""
+    L = s.labels
+    if not r.done:
+        return f'<section class="review"><p data-testid="review-progress">{esc(r.progress)}</p></section>'
+    if r.costly:
+        costly = _review_table(s, r.costly, "review-costly")
+    else:
+        costly = f'<p class="review-none" data-testid="review-none">{esc(L["review.no_costly"])}</p>'
+    cells = "".join(
+        f'<li class="rl{" lost" if x.lost else ""}" aria-label="{esc(x.label)}">'
+        f'<span class="rl-n" aria-hidden="true">{x.round}</span>'
+        f'<span class="rl-v" aria-hidden="true">{esc(x.loss)}</span></li>'
+        for x in r.rounds
+    )
+    return (
+        f'<section class="review" data-testid="review" aria-labelledby="review-title">'
+        f'<h2 id="review-title">{esc(L["review.title"])}</h2>'
+        f'<p data-testid="review-accuracy">{esc(r.accuracy)}</p>'
+        f'<h3>{esc(L["review.rounds"])}</h3><ol class="review-rounds" data-testid="review-rounds">{cells}</ol>'
+        f'<h3>{esc(L["review.costly"])}</h3>{costly}'
+        f'<details class="review-all" data-testid="review-all"><summary>{esc(r.all_label)}</summary>'
+        f'{_review_table(s, r.rows, "review-row")}</details></section>'
+    )
 
 
 # ---------------------------------------------------------------------------- dialogs
@@ -518,11 +482,12 @@ def dialog(s: Screen) -> str:
         if closable
         else ""
     )
+    # A <dialog>: main.DomHost opens it with showModal() (focus moves in and is trapped,
+    # the page behind is inert) and gives focus back to the opener when it goes.
     return (
-        f'<div class="overlay"><div class="dialog dlg-{kind}" role="dialog" aria-modal="true" '
-        f'aria-labelledby="dlg-title" data-testid="dialog-{kind}">'
-        f'<header class="dlg-head"><h2 id="dlg-title">{esc(d.title)}</h2>{close}</header>'
-        f'<div class="dlg-body">{body}</div></div></div>'
+        f'<dialog class="dialog dlg-{kind}" aria-labelledby="dlg-title" data-testid="dialog-{kind}">'
+        f'<div class="dlg-head"><h2 id="dlg-title">{esc(d.title)}</h2>{close}</div>'
+        f'<div class="dlg-body">{body}</div></dialog>'
     )
 
 

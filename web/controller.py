@@ -49,6 +49,7 @@ from page_state import (
     GamesDialog,
     HintResult,
     Level,
+    Narration,
     NewGameDialog,
     Notice,
     NoticeButton,
@@ -88,6 +89,7 @@ from skyline import (
     Roll,
     Take,
     TakeDistrict,
+    apply_action,
     validate_options,
 )
 from skyline.board import describe
@@ -171,6 +173,7 @@ class Controller:
         self.pending_link: str | None = None  # a link opened while another tab had the game
         self.last_html: dict[str, str] = {}
         self.focus_id: str | None = None
+        self._revealed: object = None  # the choice whose target render() scrolled to
         self.timings: list[float] = []
         self.think_ms: list[float] = []
         # game log events, one list per action (kept in step with board.actions)
@@ -179,6 +182,7 @@ class Controller:
         self._log_view: tuple[tuple, screen_model.LogView] | None = None
         self.listeners: list[Callable[[Controller, object], None]] = []
         self.driver: ComputerDriver | None = None
+        self.narrations = 0  # Narration.seq: grows across games, so no news is missed
 
     # ------------------------------------------------------------------ helpers
 
@@ -417,6 +421,7 @@ class Controller:
         self.page.takes = []
         self.page.selected = set()
         self.page.choice = None
+        self.page.narration = None
         self._log = None
 
     def _start(self, options: Options, beat: int | None = None,
@@ -689,6 +694,7 @@ class Controller:
         if board is not None and board.state.solo:
             name = board.options.names[0]
         self._start(daily_options(day, name))
+        self._narrate([], self.board.state, new_game=True)
         self.page.dialog = None
         self.focus_id = "yard-G"
         self.notify("notice.daily_started", day=day)
@@ -749,11 +755,14 @@ class Controller:
         page = self.page
         state = self.board.state
         self.log_version += 1
-        if self._log is not None:
-            if describe_log:
-                self._log.append(describe(before, action, state))
-            else:
-                self._log = None
+        if describe_log:
+            events = describe(before, action, state)
+            self._narrate(events, before)
+            if self._log is not None:
+                self._log.append(events)
+        else:
+            self._log = None
+        page.rolled = tuple(action.dice) if isinstance(action, Roll) else ()
         if isinstance(action, Roll):
             page.selected = set()
             self._auto_select()
@@ -783,6 +792,16 @@ class Controller:
         page.hint = None
         for listener in self.listeners:
             listener(self, action)
+
+    def _narrate(self, events: list[dict], before, new_game: bool = False) -> None:
+        """The live region's news: the latest action's events and whether the turn
+        changed (``screen`` words it)."""
+        state = self.board.state
+        self.narrations += 1
+        seq = self.narrations
+        changed = new_game or (state.phase is not Phase.OVER
+                               and (state.seat, state.round) != (before.seat, before.round))
+        self.page.narration = Narration(seq, tuple(events), changed, new_game)
 
     def _fault_point(self, where: str) -> None:
         """Test hook: raise here if the host says so (main.DomHost.fault reads the
@@ -886,6 +905,13 @@ class Controller:
         for action in new:
             # build_selection pushed them all: describe one alone, rebuild the log for several
             self._after(action, before, describe_log=len(new) == 1)
+        if len(new) > 1:
+            events, state = [], before
+            for action in new:
+                after = apply_action(state, action)
+                events += describe(state, action, after)
+                state = after
+            self._narrate(events, before)
 
     def choose_column(self, index: int) -> None:
         choice = self.page.choice
@@ -1073,6 +1099,7 @@ class Controller:
             d.error = self.error_text(exc)
             return
         self._start(options, None, tuple(d.seats[:count]))
+        self._narrate([], self.board.state, new_game=True)
         self.page.dialog = None
         self.focus_id = "act-roll"
 
@@ -1091,6 +1118,7 @@ class Controller:
         """One DOM event, already reduced to its data-action / data-arg (see main.py)."""
         started = time.perf_counter()
         self.focus_id = target_id
+        self.page.rolled = ()  # a roll animates (and is announced) once, not on every render
         try:
             if kind == "keydown":
                 if not self._key(key, in_field):
@@ -1168,9 +1196,9 @@ class Controller:
                     button=("take-control", "", "btn.play_here"))
 
     def _close_dialog(self) -> None:
-        first = isinstance(self.page.dialog, NewGameDialog) and self.page.dialog.first
+        """The host gives the focus back to the dialog's opener (main.DomHost)."""
         self.page.dialog = None
-        self.focus_id = "act-roll" if first else "btn-rules"
+        self.focus_id = None
 
     def _key(self, key: str, in_field: bool) -> bool:
         page = self.page
@@ -1283,6 +1311,7 @@ class Controller:
             d = page.dialog
             if isinstance(d, ConfirmLinkDialog):
                 self._start(d.options, d.beat, d.seats)
+                self._narrate([], self.board.state, new_game=True)
                 page.dialog = None
                 self.notify("notice.link_started")
         elif action == "daily":
@@ -1532,12 +1561,29 @@ class Controller:
                                          base=self.host.page_base())
 
     def render(self) -> None:
-        regions = board_view.render(self.screen())
+        """Write the regions that changed, tell the live region any news, then settle
+        the focus: ``host.focus(id)`` after an event (None: keep it where it is; the
+        host never leaves it on <body> when a region re-render or a dialog took it)."""
+        screen = self.screen()
+        regions = board_view.render(screen)
         for name in REGIONS:
             html = regions.get(name, "")
             if self.last_html.get(name) != html:
                 self.host.set_html(name, html)
                 self.last_html[name] = html
-        if self.focus_id:
-            self.host.focus(self.focus_id)
-            self.focus_id = None
+        if screen.announce:
+            self.host.announce(screen.announce_seq, screen.announce)
+        self.host.focus(self.focus_id)
+        self.focus_id = None
+        self._reveal_choice(screen)
+
+    def _reveal_choice(self, screen: screen_model.Screen) -> None:
+        """A new tower or demolition choice: scroll its first target into view once."""
+        choice = self.page.choice
+        if choice is None or choice is self._revealed:
+            self._revealed = choice
+            return
+        self._revealed = choice
+        target = screen_model.first_target(screen)
+        if target is not None:
+            self.host.reveal(target)

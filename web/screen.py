@@ -96,7 +96,8 @@ LABEL_KEYS = (
     "player.start", "player.to_move", "player.points_short", "score.title", "score.player",
     "score.buildings", "score.lowrise", "score.total", "score.note", "log.title", "log.empty",
     "bot.panel_title", "bot.skip", "hint.button", "hint.options", "hint.none", "review.title",
-    "review.round", "review.chosen", "review.best", "review.lost",
+    "review.round", "review.chosen", "review.best", "review.lost", "review.costly",
+    "review.no_costly", "review.rounds", "art.unfinished_cap",
     "newgame.count", "newgame.names", "newgame.start", "newgame.scenario", "newgame.nine",
     "newgame.seed", "newgame.seed_placeholder", "newgame.intro", "newgame.start_btn",
     "newgame.play_default", "link.question", "link.accept", "link.keep", "share.explain",
@@ -152,6 +153,7 @@ class DieView:
     focus: bool = False  # the die a pending choice is about
     put_back: str | None = None  # accessible label of its "put back" button, if any
     put_back_text: str = ""
+    just_rolled: bool = False  # rolled by the action just taken (the roll animation)
 
 
 @dataclass(frozen=True)
@@ -354,11 +356,28 @@ class ReviewRow:
 
 
 @dataclass(frozen=True)
+class RoundLoss:
+    """One round of the solo review's per-round strip."""
+
+    round: int
+    loss: str  # expected points lost in the round, as a number
+    label: str  # "Round 3: 1.2" (its accessible name)
+    lost: bool
+
+
+@dataclass(frozen=True)
 class ReviewView:
+    """The solo review: the accuracy, the few decisions that cost the most
+    (``costly``, worst first), the loss per round and every decision (``rows``,
+    in play order) for the list shown on demand (``all_label`` opens it)."""
+
     done: bool
     progress: str | None
     accuracy: str | None
     rows: tuple[ReviewRow, ...]
+    costly: tuple[ReviewRow, ...] = ()
+    rounds: tuple[RoundLoss, ...] = ()
+    all_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -383,6 +402,7 @@ class TurnView:
     tray: tuple[DieView, ...]
     open_slots: int  # empty yard-pick slots shown after the picks (take phase)
     commands: tuple[Command, ...]  # in the order shown
+    just_rolled: tuple[int, ...] = ()  # ids of the dice the action just taken rolled
     # the disabled commands' reasons, shown (no hover needed): (command names, line)
     why: tuple[tuple[tuple[str, ...], str], ...] = ()
 
@@ -430,6 +450,8 @@ class Screen:
     notices: tuple[NoticeView, ...]
     dialog: DialogView | None
     game: Game | None
+    announce: str = ""  # the live region's news about the latest action ("" = none)
+    announce_seq: int = 0  # grows with each new announcement (page_state.Narration.seq)
 
     def command(self, name: str) -> Command:
         """The command called ``name`` (KeyError if the screen does not show it)."""
@@ -482,6 +504,18 @@ class Screen:
     @property
     def log(self) -> LogView | None:
         return self.game.log if self.game else None
+
+
+def first_target(screen: Screen) -> str | None:
+    """The element id of the first build or demolition target on the screen, if any."""
+    for p in screen.players:
+        for b in p.tiles:
+            if b.target:
+                return f"tile-{p.seat}-{b.index}"
+        for col in p.columns:
+            if col.target:
+                return f"col-{p.seat}-{col.index}"
+    return None
 
 
 # ---------------------------------------------------------------------------- engine reads
@@ -815,6 +849,27 @@ def action_text(t: Callable[..., str], state: GameState, action) -> str:
 # ---------------------------------------------------------------------------- builders
 
 
+def _announce(page: PageState, board: Board, t, names, scoring: Scoring | None) -> str:
+    """The latest action for the polite live region: its events (each roll's faces, each
+    computer move), then whose turn it is now, or the result once the game is over."""
+    news = page.narration
+    if news is None:
+        return ""
+    state = board.state
+    parts = [event_text(t, e, names) for e in news.events]
+    if news.new_game:
+        parts.insert(0, t("announce.new_game"))
+    if state.phase is Phase.OVER:
+        if scoring is not None and any(e["event"] == "game_over" for e in news.events):
+            parts.append(scoring.headline)
+    elif news.turn_changed:
+        if state.solo:
+            parts.append(t("announce.round", round=state.round))
+        else:
+            parts.append(t("announce.turn", name=names[state.seat], round=state.round))
+    return " ".join(parts)
+
+
 def _status(page: PageState, board: Board, t, names) -> Status:
     state = board.state
     if state.phase is Phase.OVER:
@@ -857,6 +912,7 @@ def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
     # a computer's dice cannot be put back by the player
     from_yard = (state.phase is Phase.ROLL and isinstance(last, Take)
                  and page.seat_kind(state.seat) == HUMAN)
+    rolled = set(just_rolled(page, board))
     for i, die in enumerate(state.dice):
         letter = TYPE_LETTERS[die.type]
         face = None if die.face is None else FACE_LETTERS[die.face]
@@ -870,6 +926,7 @@ def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
         items.append(DieView(
             die.id, i, letter, face, label, short, button=True,
             selectable=choice is None, selected=die.id in page.selected, focus=die.id == focus,
+            just_rolled=die.id in rolled,
         ))
     return tuple(items)
 
@@ -907,6 +964,17 @@ def _commands(page: PageState, board: Board, t) -> tuple[Command, ...]:
     )
 
 
+def just_rolled(page: PageState, board: Board) -> tuple[int, ...]:
+    """The dice the last action rolled, while that roll is new (``page.rolled`` is set
+    by the controller after a roll and cleared by the next event): the tray animates
+    them once and the narration can announce their faces."""
+    state = board.state
+    if not page.rolled or state.phase not in (Phase.RESOLVE, Phase.CONTINUE):
+        return ()
+    alive = {d.id for d in state.dice if d.face is not None}
+    return tuple(i for i in page.rolled if i in alive)
+
+
 def _turn(page: PageState, board: Board, t, names) -> TurnView:
     state = board.state
     over = state.phase is Phase.OVER
@@ -926,6 +994,7 @@ def _turn(page: PageState, board: Board, t, names) -> TurnView:
         open_slots=3 - len(page.takes) if state.phase is Phase.TAKE else 0,
         commands=cmds,
         why=() if over else _why(t, cmds),
+        just_rolled=() if over else just_rolled(page, board),
     )
 
 
@@ -1050,6 +1119,10 @@ def _hint(page: PageState, board: Board, t, lang: str) -> HintView | None:
     return HintView(t("hint.best", action=action_text(t, state, hint.rows[0]["action"])), options)
 
 
+LOSS_SHOWN = 0.05  # expected points: a decision losing less is as good as the best
+COSTLY_SHOWN = 5  # the review lists at most this many costly decisions up front
+
+
 def _review(page: PageState, board: Board, t, lang: str) -> ReviewView | None:
     r = page.review
     if r is None or not board.is_game_over() or not board.state.solo:
@@ -1060,12 +1133,23 @@ def _review(page: PageState, board: Board, t, lang: str) -> ReviewView | None:
     rows = tuple(
         ReviewRow(d["round"], action_text(t, d["state"], d["chosen"]),
                   action_text(t, d["state"], d["best"]), number(lang, d["loss"]),
-                  d["loss"] >= 0.05)
+                  d["loss"] >= LOSS_SHOWN)
         for d in r.decisions
     )
     accuracy = t("review.accuracy", accuracy=number(lang, r.accuracy),
                  lost=number(lang, r.total), optimum=number(lang, r.start))
-    return ReviewView(True, None, accuracy, rows)
+    worst = sorted((i for i, d in enumerate(r.decisions) if d["loss"] >= LOSS_SHOWN),
+                   key=lambda i: (-r.decisions[i]["loss"], i))[:COSTLY_SHOWN]
+    per_round: dict[int, float] = {}
+    for d in r.decisions:
+        per_round[d["round"]] = per_round.get(d["round"], 0.0) + d["loss"]
+    rounds = tuple(
+        RoundLoss(n, number(lang, loss), t("review.round_cell", round=n, lost=number(lang, loss)),
+                  loss >= LOSS_SHOWN)
+        for n, loss in sorted(per_round.items())
+    )
+    return ReviewView(True, None, accuracy, rows, tuple(rows[i] for i in worst), rounds,
+                      t("review.all", n=len(rows)))
 
 
 def _seat_options(t, current: str, friend: bool = False) -> tuple[Option, ...]:
@@ -1173,6 +1257,7 @@ def build_screen(
     lang = texts.lang
     labels = Labels(lang, MappingProxyType({k: t(k) for k in LABEL_KEYS}))
     game = None
+    announce = ""
     names: tuple[str, ...] = ()
     if board is not None:
         state = board.state
@@ -1209,6 +1294,7 @@ def build_screen(
             replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
             corr=games_ui.corr_view(page, board, texts),
         )
+        announce = _announce(page, board, t, names, game.scoring)
     return Screen(
         lang=lang,
         other_lang="de" if lang == "en" else "en",
@@ -1217,16 +1303,19 @@ def build_screen(
         notices=_notices(page, t, names),
         dialog=_dialog(page, texts, board, games, current, can_share),
         game=game,
+        announce=announce,
+        announce_seq=page.narration.seq if announce and page.narration is not None else 0,
     )
 
 
 __all__ = [
     "Screen", "Game", "TurnView", "Command", "DieView", "Yard", "YardRow", "District",
     "PlayerView", "TileView", "ColumnView", "Scoring", "ScoreRow", "NoticeView", "BotBar",
-    "HintView", "ReviewView", "ReviewRow", "LogView", "LogEntry", "NewGameView", "RulesView",
+    "HintView", "ReviewView", "ReviewRow", "RoundLoss", "LogView", "LogEntry", "NewGameView",
+    "RulesView",
     "ConfirmLinkView", "ShareView", "ExportView", "Labels", "Status", "ScenarioView",
     "build_screen", "scenario_view", "unbuildable_reasons", "player_names", "default_name",
     "is_default_name",
     "commands", "prompt_key", "computer_turn", "build_target_columns", "build_choice_for",
-    "read_summary", "dialog_kind",
+    "read_summary", "dialog_kind", "just_rolled", "first_target",
 ]
