@@ -30,7 +30,7 @@ def close_first_dialog(page: Page) -> None:
     """The first visit opens the new-game dialog over a default solo game."""
     page.locator("[data-testid=dialog-newgame]").wait_for()
     page.click("#ng-cancel")
-    assert page.locator("#dialog .overlay").count() == 0
+    assert page.locator("#dialog dialog").count() == 0
 
 
 def new_game(
@@ -54,7 +54,7 @@ def new_game(
         page.check("#ng-nine")
     page.fill("#ng-seed", seed)
     page.click("#ng-start-btn")
-    assert page.locator("#dialog .overlay").count() == 0
+    assert page.locator("#dialog dialog").count() == 0
 
 
 def take(page: Page, types: str) -> None:

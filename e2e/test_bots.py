@@ -22,7 +22,7 @@ def start(page: Page, names, seats, seed: str) -> None:
         page.select_option("#ng-start", "0")
     page.fill("#ng-seed", seed)
     page.click("#ng-start-btn")
-    assert page.locator("#dialog .overlay").count() == 0
+    assert page.locator("#dialog dialog").count() == 0
 
 
 def human_turn_steps(page: Page) -> None:

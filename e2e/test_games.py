@@ -63,7 +63,7 @@ def test_game_list(app_page: Page, lang: str, tmp_path: Path) -> None:
     assert f"{w['round']} 1" in texts[1]
     # open the first game again
     page.click(f"#game-open-{first}")
-    assert page.locator("#dialog .overlay").count() == 0
+    assert page.locator("#dialog dialog").count() == 0
     assert page.locator("[data-testid=player-1]").count() == 1  # Ann and Bob
     assert len(page.locator("#turn [data-testid=die]").all()) == 3
     # rename it (markup stays text)

@@ -52,7 +52,7 @@ def load(page: Page, wait_ready, raw: str, lang: str) -> None:
                   [raw, lang])
     page.reload()
     wait_ready(page)
-    if page.locator("#dialog .overlay").count():
+    if page.locator("#dialog dialog").count():
         page.keyboard.press("Escape")
 
 

@@ -311,7 +311,7 @@ def start_game(page: Page, seed: str) -> None:
     if page.locator("[data-action=link-accept]").count():
         page.click("[data-action=link-accept]")
     page.wait_for_function(
-        "() => document.querySelector('#yard-G') && !document.querySelector('#dialog .overlay')",
+        "() => document.querySelector('#yard-G') && !document.querySelector('#dialog dialog')",
         timeout=10_000,
     )
     if page.locator("[data-testid=scoring]").count():

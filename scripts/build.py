@@ -65,6 +65,13 @@ WHEEL_SOURCE_IGNORE = (
     "test-results",
 )
 TEMPLATE_FILES = {"index.html", "pyscript.json", "sw.js"}  # rendered, not copied
+# The scenario value tables are not in the page's wheel (the start-up path): they are
+# served as separate files, fetched only when a scenario game is played, and handed to
+# skyline.solo_value.install_scenario_table.
+SCENARIO_TABLES = Path("skyline") / "data" / "scenarios"
+# Whether the service worker precaches them (offline scenario play; the SW install then
+# downloads them in the background on the first visit, though the page itself does not).
+PRECACHE_SCENARIO_TABLES = True
 
 
 def log(msg: str) -> None:
@@ -100,7 +107,15 @@ def build_wheel(tmp: Path) -> Path:
     leave stale modules in the wheel and litter the work tree.
     """
     src = tmp / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(*WHEEL_SOURCE_IGNORE))
+    patterns = shutil.ignore_patterns(*WHEEL_SOURCE_IGNORE)
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        skipped = set(patterns(folder, names))
+        if Path(folder).resolve() == (ROOT / SCENARIO_TABLES).parent.resolve():
+            skipped.add(SCENARIO_TABLES.name)
+        return skipped
+
+    shutil.copytree(ROOT, src, ignore=ignore)
     env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "PIP_NO_INPUT": "1"}
     cmd = [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w", str(tmp)]
     # Reuse the local setuptools/wheel when both are importable: no PyPI round trip.
@@ -253,6 +268,7 @@ def write_service_worker(out: Path) -> tuple[str, list[str]]:
         rel
         for rel in (p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
         if rel != "sw.js"  # the SW script is not precached: the browser updates it itself
+        and (PRECACHE_SCENARIO_TABLES or not rel.startswith("data/scenarios/"))
     )
     digest = hashlib.sha256()
     for rel in files:
@@ -266,6 +282,17 @@ def write_service_worker(out: Path) -> tuple[str, list[str]]:
     return cache, urls
 
 
+def copy_scenario_tables(out: Path) -> None:
+    """dist/data/scenarios/<scenario>-<mode>.bin: the lazily fetched scenario tables."""
+    src = ROOT / SCENARIO_TABLES
+    if not src.is_dir():
+        return
+    dest = out / "data" / "scenarios"
+    dest.mkdir(parents=True, exist_ok=True)
+    for table in sorted(src.glob("*.bin")):
+        shutil.copy2(table, dest / table.name)
+
+
 def build(out: Path) -> str:
     ensure_node_modules()
     pyodide_version = npm_package_version("pyodide")
@@ -276,6 +303,7 @@ def build(out: Path) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         wheel = build_wheel(Path(tmp))
         shutil.copy2(wheel, out / wheel.name)
+    copy_scenario_tables(out)
     py_files = copy_web(out)
     copy_qr_wheel(out)
     pyscript_dir = copy_pyscript(out, pyscript_version)

@@ -354,6 +354,55 @@ def test_computer_plays_through_the_controller(level):
     assert again.page.seats == {1: level}
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_region_narrates_rolls_computer_moves_turns_and_the_end(lang):
+    """Screen.announce (the polite live region): each roll's faces, each computer move,
+    whose turn it is, the end of the game; nothing new for a selection or a dialog."""
+    c, host, timer = make_page(langs=(lang,))
+    t = c.t
+    assert host.announced == []  # the default game behind the welcome dialog: no news
+    c.handle("submit", "ng-start", None, form={
+        "count": "2", "name0": "Ann", "name1": "Robo", "seat1": "greedy", "seed": "nar",
+        "start": "0"})
+    assert host.announced == [t("announce.new_game") + " "
+                              + t("announce.turn", name="Ann", round=1)]
+    for i in (0, 1, 2):
+        c.handle("click", "take", str(i))
+    c.handle("click", "roll", None)
+    words = ", ".join(sm.die_word(t, d.type.letter + d.face.letter) for d in c.board.state.dice)
+    assert host.announced[-1] == t("log.roll", name="Ann", dice=words)
+    count = len(host.announced)
+    c.handle("click", "die", str(c.board.state.dice[0].id))  # a selection is no news
+    c.handle("click", "rules", None)
+    c.handle("keydown", None, None, key="Escape")
+    assert len(host.announced) == count
+    while c.board.state.seat == 0:  # Ann plays her turn out
+        c.dispatch(BOTS["greedy"](c.board.state, random.Random(1)))
+    c.render()
+    assert host.announced[-1].endswith(t("announce.turn", name="Robo", round=1))
+    c.wake_driver()
+    moves = len(c.board.actions)
+    timer.run(until=lambda: len(c.board.actions) > moves)  # one computer action
+    assert host.announced[-1] == t("log.take", name="Robo", dice=", ".join(
+        t("log.type." + d.letter) for d in c.board.actions[-1].types))
+    timer.run(until=lambda: not c.computer_turn())
+    assert host.announced[-1].endswith(t("announce.turn", name="Ann", round=2))
+    # the end of the game: the last move, the end, the result
+    board = finished(1)
+    c2, host2, _ = make_page(langs=(lang,))
+    c2.page.dialog = None
+    c2._set_board(Board(board.options))
+    for action in board.actions[:-1]:
+        c2.board.push(action)
+    c2.dispatch(board.actions[-1])
+    c2.render()
+    assert c2.board.is_game_over()
+    text = host2.announced[-1]
+    assert t("log.game_over") in text
+    assert text.endswith(c2.screen().scoring.headline)
+    assert sm.build_screen(c2.page, c2.board, c2.texts).announce == text
+
+
 def test_human_seat_has_the_hint():
     board = Board(Options(("Ann",), "hint", 0, False, None))
     page = PageState()

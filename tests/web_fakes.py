@@ -33,6 +33,8 @@ class FakeHost:
         self.fail_set: type[Exception] | None = None  # e.g. a QuotaExceededError stand-in
         self.fail_get: type[Exception] | None = None  # e.g. a SecurityError stand-in
         self.focused: list[str] = []
+        self.announced: list[str] = []  # the live region's texts, oldest first
+        self.announce_seq = 0
         self.copied: list[str] = []
         self.copy_ok = True
         self.lang = "en"
@@ -52,8 +54,15 @@ class FakeHost:
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
 
-    def focus(self, element_id: str) -> None:
-        self.focused.append(element_id)
+    def focus(self, element_id: str | None) -> None:
+        if element_id:
+            self.focused.append(element_id)
+
+    def announce(self, seq: int, text: str) -> None:
+        """The live region: a new text only for a new ``seq`` (like main.DomHost)."""
+        if seq != self.announce_seq:
+            self.announce_seq = seq
+            self.announced.append(text)
 
     def storage_get(self, key: str) -> str | None:
         if self.fail_get:

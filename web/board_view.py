@@ -71,7 +71,7 @@ def topbar(s: Screen) -> str:
             )
     return (
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'
-        f'<div class="status" aria-live="polite">{status}</div>'
+        f'<div class="status">{status}</div>'
         '<nav class="tools">'
         f'<button type="button" id="btn-games" data-action="games">{esc(L["btn.games"])}</button>'
         f'<button type="button" id="btn-new" data-action="newgame">{esc(L["btn.new_game"])}</button>'
@@ -80,8 +80,9 @@ def topbar(s: Screen) -> str:
         f'<button type="button" id="btn-stats" data-action="stats">{esc(L["btn.stats"])}</button>'
         f'<button type="button" id="btn-rules" data-action="rules" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
-        f'<button type="button" id="btn-lang" class="lang" data-action="lang" data-arg="{other}" '
-        f'lang="{other}" aria-label="{esc(L["btn.lang_label"])}">{esc(L["btn.lang"])}</button>'
+        f'<button type="button" id="btn-lang" class="lang" data-action="lang" data-arg="{other}">'
+        f'<span lang="{other}">{esc(L["btn.lang"])}</span>'
+        f'<span class="vh"> – {esc(L["btn.lang_label"])}</span></button>'
         "</nav>"
     )
 
@@ -92,7 +93,7 @@ def notices(s: Screen) -> str:
         items.append(
             f'<div class="notice n-{n.level}" data-testid="notice" data-key="{esc(n.key)}">'
             f'<p>{esc(n.text)}</p>{notice_button(n.button)}'
-            f'<button type="button" class="x" data-action="dismiss" data-arg="{i}" '
+            f'<button type="button" class="x" id="dismiss-{i}" data-action="dismiss" data-arg="{i}" '
             f'aria-label="{esc(s.labels["btn.dismiss"])}">×</button></div>'
         )
     return "".join(items)
@@ -337,7 +338,7 @@ def scoring(s: Screen, g: Game) -> str:
         f'<section class="scoring" data-testid="scoring" aria-labelledby="scoring-title">'
         f'<h2 id="scoring-title">{esc(L["score.title"])}</h2>'
         f'<p class="headline" data-testid="result">{esc(sc.headline)}</p>{extra}'
-        f'<div class="table-wrap"><table><thead><tr><th scope="col">{esc(L["score.player"])}</th>'
+        f'<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">{esc(L["score.player"])}</th>'
         f'<th scope="col">{esc(L["score.buildings"])}</th><th scope="col">{esc(L["score.lowrise"])}</th>'
         f'<th scope="col">{esc(L["score.total"])}</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
         f'</div><p class="score-note">{esc(L["score.note"])}</p></section>'
@@ -360,14 +361,18 @@ def log_list(s: Screen, g: Game) -> str:
     ]
     if not items:
         items.append(f'<li class="ev">{esc(s.labels["log.empty"])}</li>')
-    html = f'<ol class="log-list" data-testid="log" reversed>{"".join(items)}</ol>'
+    # The list scrolls: tabindex lets keyboard users reach it and scroll it with the arrows.
+    html = (
+        f'<ol class="log-list" id="log-list" data-testid="log" reversed tabindex="0" aria-labelledby="log-title">'
+        f'{"".join(items)}</ol>'
+    )
     _log_cache[0], _log_cache[1] = key, html
     return html
 
 
 def log_panel(s: Screen, g: Game) -> str:
     return (
-        f'<h2 class="panel-title">{esc(s.labels["log.title"])}</h2>{log_list(s, g)}'
+        f'<h2 class="panel-title" id="log-title">{esc(s.labels["log.title"])}</h2>{log_list(s, g)}'
     )
 
 
@@ -477,11 +482,12 @@ def dialog(s: Screen) -> str:
         if closable
         else ""
     )
+    # A <dialog>: main.DomHost opens it with showModal() (focus moves in and is trapped,
+    # the page behind is inert) and gives focus back to the opener when it goes.
     return (
-        f'<div class="overlay"><div class="dialog dlg-{kind}" role="dialog" aria-modal="true" '
-        f'aria-labelledby="dlg-title" data-testid="dialog-{kind}">'
-        f'<header class="dlg-head"><h2 id="dlg-title">{esc(d.title)}</h2>{close}</header>'
-        f'<div class="dlg-body">{body}</div></div></div>'
+        f'<dialog class="dialog dlg-{kind}" aria-labelledby="dlg-title" data-testid="dialog-{kind}">'
+        f'<div class="dlg-head"><h2 id="dlg-title">{esc(d.title)}</h2>{close}</div>'
+        f'<div class="dlg-body">{body}</div></dialog>'
     )
 
 

@@ -49,6 +49,7 @@ from page_state import (
     GamesDialog,
     HintResult,
     Level,
+    Narration,
     NewGameDialog,
     Notice,
     NoticeButton,
@@ -88,6 +89,7 @@ from skyline import (
     Roll,
     Take,
     TakeDistrict,
+    apply_action,
     validate_options,
 )
 from skyline.board import describe
@@ -180,6 +182,7 @@ class Controller:
         self._log_view: tuple[tuple, screen_model.LogView] | None = None
         self.listeners: list[Callable[[Controller, object], None]] = []
         self.driver: ComputerDriver | None = None
+        self.narrations = 0  # Narration.seq: grows across games, so no news is missed
 
     # ------------------------------------------------------------------ helpers
 
@@ -418,6 +421,7 @@ class Controller:
         self.page.takes = []
         self.page.selected = set()
         self.page.choice = None
+        self.page.narration = None
         self._log = None
 
     def _start(self, options: Options, beat: int | None = None,
@@ -690,6 +694,7 @@ class Controller:
         if board is not None and board.state.solo:
             name = board.options.names[0]
         self._start(daily_options(day, name))
+        self._narrate([], self.board.state, new_game=True)
         self.page.dialog = None
         self.focus_id = "yard-G"
         self.notify("notice.daily_started", day=day)
@@ -750,11 +755,13 @@ class Controller:
         page = self.page
         state = self.board.state
         self.log_version += 1
-        if self._log is not None:
-            if describe_log:
-                self._log.append(describe(before, action, state))
-            else:
-                self._log = None
+        if describe_log:
+            events = describe(before, action, state)
+            self._narrate(events, before)
+            if self._log is not None:
+                self._log.append(events)
+        else:
+            self._log = None
         page.rolled = tuple(action.dice) if isinstance(action, Roll) else ()
         if isinstance(action, Roll):
             page.selected = set()
@@ -785,6 +792,16 @@ class Controller:
         page.hint = None
         for listener in self.listeners:
             listener(self, action)
+
+    def _narrate(self, events: list[dict], before, new_game: bool = False) -> None:
+        """The live region's news: the latest action's events and whether the turn
+        changed (``screen`` words it)."""
+        state = self.board.state
+        self.narrations += 1
+        seq = self.narrations
+        changed = new_game or (state.phase is not Phase.OVER
+                               and (state.seat, state.round) != (before.seat, before.round))
+        self.page.narration = Narration(seq, tuple(events), changed, new_game)
 
     def _fault_point(self, where: str) -> None:
         """Test hook: raise here if the host says so (main.DomHost.fault reads the
@@ -888,6 +905,13 @@ class Controller:
         for action in new:
             # build_selection pushed them all: describe one alone, rebuild the log for several
             self._after(action, before, describe_log=len(new) == 1)
+        if len(new) > 1:
+            events, state = [], before
+            for action in new:
+                after = apply_action(state, action)
+                events += describe(state, action, after)
+                state = after
+            self._narrate(events, before)
 
     def choose_column(self, index: int) -> None:
         choice = self.page.choice
@@ -1075,6 +1099,7 @@ class Controller:
             d.error = self.error_text(exc)
             return
         self._start(options, None, tuple(d.seats[:count]))
+        self._narrate([], self.board.state, new_game=True)
         self.page.dialog = None
         self.focus_id = "act-roll"
 
@@ -1171,9 +1196,9 @@ class Controller:
                     button=("take-control", "", "btn.play_here"))
 
     def _close_dialog(self) -> None:
-        first = isinstance(self.page.dialog, NewGameDialog) and self.page.dialog.first
+        """The host gives the focus back to the dialog's opener (main.DomHost)."""
         self.page.dialog = None
-        self.focus_id = "act-roll" if first else "btn-rules"
+        self.focus_id = None
 
     def _key(self, key: str, in_field: bool) -> bool:
         page = self.page
@@ -1286,6 +1311,7 @@ class Controller:
             d = page.dialog
             if isinstance(d, ConfirmLinkDialog):
                 self._start(d.options, d.beat, d.seats)
+                self._narrate([], self.board.state, new_game=True)
                 page.dialog = None
                 self.notify("notice.link_started")
         elif action == "daily":
@@ -1535,6 +1561,9 @@ class Controller:
                                          base=self.host.page_base())
 
     def render(self) -> None:
+        """Write the regions that changed, tell the live region any news, then settle
+        the focus: ``host.focus(id)`` after an event (None: keep it where it is; the
+        host never leaves it on <body> when a region re-render or a dialog took it)."""
         screen = self.screen()
         regions = board_view.render(screen)
         for name in REGIONS:
@@ -1542,9 +1571,10 @@ class Controller:
             if self.last_html.get(name) != html:
                 self.host.set_html(name, html)
                 self.last_html[name] = html
-        if self.focus_id:
-            self.host.focus(self.focus_id)
-            self.focus_id = None
+        if screen.announce:
+            self.host.announce(screen.announce_seq, screen.announce)
+        self.host.focus(self.focus_id)
+        self.focus_id = None
         self._reveal_choice(screen)
 
     def _reveal_choice(self, screen: screen_model.Screen) -> None:

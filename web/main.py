@@ -52,12 +52,43 @@ async def load_tables():
     return {"en": en, "de": de}
 
 
+# Where the focus goes when the element that had it is gone or disabled, best first:
+# a pending target, a die to choose, the main command, the yard, any command.
+FOCUS_FALLBACK = (
+    "#players button.target",
+    "#turn button[data-action=die]:not([disabled])",
+    "#turn .cmd.primary:not([disabled])",
+    "#supply button:not([disabled])",
+    "#turn button:not([disabled])",
+    "#log button:not([disabled])",
+    "#btn-new",
+)
+FOCUSABLE = (
+    "button:not([disabled]), input:not([disabled]), select:not([disabled]), "
+    "textarea:not([disabled]), a[href], [tabindex]:not([tabindex='-1'])"
+)
+
+
 class DomHost:
-    """Everything the Controller needs from the browser."""
+    """Everything the Controller needs from the browser.
+
+    Focus and dialogs live here. The dialog region holds at most one <dialog>, opened
+    with showModal() (the page behind is inert, Escape arrives as a keydown for the
+    controller; the dialog's own cancel is prevented so the page state stays the truth),
+    Tab is kept inside it (``trap_tab``), and when it goes the focus returns to the
+    element that had it before (found again by id, since regions are re-rendered).
+    A render that replaces the focused element puts the focus back on the element with
+    the same id, or on the best of FOCUS_FALLBACK: never on <body>."""
 
     def __init__(self):
         self.regions = {}
         self.lock_requests = 0  # only the latest request may report the lock as lost
+        self.lost = False  # a re-render replaced the focused element
+        self.lost_id = None  # its id
+        self.opener_id = None  # id of the element focused when the dialog opened
+        self.restore = None  # the dialog closed: "" or the opener's id
+        self.announce_seq = 0
+        self._announce_flip = False
 
     def region(self, name):
         el = self.regions.get(name)
@@ -65,17 +96,143 @@ class DomHost:
             el = self.regions[name] = document.getElementById(name)
         return el
 
+    def active_id(self):
+        """The id of the focused element (None: <body>, nothing, or no id)."""
+        active = document.activeElement
+        if missing(active) or str(active.tagName) == "BODY" or not active.id:
+            return None
+        return str(active.id)
+
     def set_html(self, name, html):
-        self.region(name).innerHTML = html
+        el = self.region(name)
+        if not self.lost:
+            active = document.activeElement
+            if not missing(active) and el.contains(active):
+                self.lost = True
+                self.lost_id = self.active_id()
+        if name == "dialog":
+            self.set_dialog(el, html)
+        else:
+            el.innerHTML = html
+
+    def open_dialog(self):
+        el = document.querySelector("#dialog dialog[open]")
+        return None if missing(el) else el
+
+    def set_dialog(self, region, html):
+        old = region.querySelector("dialog")
+        if missing(old):
+            if html:
+                self.opener_id = self.lost_id or self.active_id()
+                region.innerHTML = html
+                region.querySelector("dialog").showModal()
+            return
+        if not html:
+            if old.open:
+                old.close()
+            region.innerHTML = ""
+            self.restore = self.opener_id or ""
+            self.opener_id = None
+            return
+        template = document.createElement("template")
+        template.innerHTML = html
+        fresh = template.content.firstElementChild
+        same = str(old.getAttribute("data-testid")) == str(fresh.getAttribute("data-testid"))
+        if same and old.open:
+            old.innerHTML = fresh.innerHTML  # the same dialog: it stays open and modal
+        else:
+            if old.open:
+                old.close()
+            region.replaceChildren(fresh)
+            fresh.showModal()
+
+    def usable(self, el, inside=None):
+        return (
+            not missing(el) and not el.disabled and el.getClientRects().length > 0
+            and (inside is None or inside.contains(el))
+        )
 
     def focus(self, element_id):
-        el = document.getElementById(element_id)
-        if missing(el) or el.disabled:
-            el = document.querySelector(
-                "#dialog input, #dialog select, #dialog button, #turn button:not([disabled])"
-            )
-        if not missing(el):
-            el.focus()
+        """Settle the focus after a render: ``element_id`` (the event's target or the
+        controller's choice) if usable; after a dialog closed, its opener first; if the
+        render took the focus, the element with the same id; else a sensible fallback.
+        Without any of these the focus stays where it is (computer moves never steal it)."""
+        restore, self.restore = self.restore, None
+        lost, lost_any = self.lost_id, self.lost
+        self.lost_id, self.lost = None, False
+        dialog = self.open_dialog()
+        wanted = []
+        if restore and dialog is None:
+            wanted.append(restore)
+        if element_id:
+            wanted.append(element_id)
+        if lost:
+            wanted.append(lost)
+        active = document.activeElement
+        at_body = missing(active) or str(active.tagName) == "BODY"
+        settled = not at_body and (dialog is None or dialog.contains(active))
+        if not wanted and restore is None and settled:
+            return
+        if not wanted and restore is None and at_body and dialog is None and not lost_any:
+            return  # nothing had the focus and nothing asked for it
+        for name in wanted:
+            el = document.getElementById(name)
+            if self.usable(el, dialog):
+                el.focus()
+                return
+        self.focus_fallback(dialog)
+
+    def focus_fallback(self, dialog=None):
+        if dialog is not None:
+            items = [el for el in dialog.querySelectorAll(FOCUSABLE) if self.usable(el)]
+            if items:
+                items[0].focus()
+            return
+        for selector in FOCUS_FALLBACK:
+            for el in document.querySelectorAll(selector):
+                if self.usable(el):
+                    el.focus()
+                    return
+
+    def settle_dialog_focus(self):
+        """A dialog opened before the page was shown could not take the focus: give it."""
+        dialog = self.open_dialog()
+        if dialog is not None and not dialog.contains(document.activeElement):
+            first = document.getElementById("dlg-first")
+            if self.usable(first, dialog):
+                first.focus()
+            else:
+                self.focus_fallback(dialog)
+
+    def trap_tab(self, event):
+        """Tab and Shift+Tab cycle inside the open dialog."""
+        dialog = self.open_dialog()
+        if dialog is None:
+            return
+        items = [el for el in dialog.querySelectorAll(FOCUSABLE) if self.usable(el)]
+        if not items:
+            return
+        active = document.activeElement
+        first, last = items[0], items[-1]
+        back = bool(event.shiftKey)
+        inside = not missing(active) and dialog.contains(active)
+        if not inside or (back and active.isSameNode(first)) or (
+            not back and active.isSameNode(last)
+        ):
+            event.preventDefault()
+            (last if back else first).focus()
+
+    def announce(self, seq, text):
+        """The one polite live region (#announce in index.html): only its text changes,
+        and only for news; a trailing no-break space alternates so that the same words
+        twice in a row are spoken twice."""
+        if seq == self.announce_seq:
+            return
+        self.announce_seq = seq
+        self._announce_flip = not self._announce_flip
+        document.getElementById("announce").textContent = text + (
+            "\u00a0" if self._announce_flip else ""
+        )
 
     def storage_get(self, key):
         value = window.localStorage.getItem(key)
@@ -279,7 +436,13 @@ def on_event(event):
             if not missing(action):
                 controller.handle("submit", str(action), None, form=form_values(target))
             return
+        if kind == "cancel":  # Escape on a modal <dialog>: the keydown already handled it
+            event.preventDefault()
+            return
         if kind == "keydown":
+            if str(event.key) == "Tab":
+                host.trap_tab(event)
+                return
             tag = str(target.tagName or "")
             controller.handle(
                 "keydown", None, None, key=str(event.key),
@@ -370,6 +533,7 @@ document.documentElement.lang = controller.texts.lang
 _proxy = create_proxy(on_event)
 for _kind in ("click", "keydown", "change", "submit"):
     document.addEventListener(_kind, _proxy)
+document.addEventListener("cancel", _proxy, True)  # <dialog>'s cancel does not bubble
 window.addEventListener("hashchange", _proxy)
 window.addEventListener("storage", create_proxy(on_storage))
 window.skylineStats = create_proxy(stats)
@@ -380,3 +544,4 @@ bots = bots_ui.install(controller)
 window.skylineBots = create_proxy(bots.js_api)
 # Contract with boot.js and the e2e tests: the app is usable from here on.
 document.body.dataset.ready = "1"
+host.settle_dialog_focus()

@@ -227,6 +227,22 @@ class ReviewProgress:
     accuracy: float = 100.0
 
 
+# ---------------------------------------------------------------------------- narration
+
+
+@dataclass(frozen=True)
+class Narration:
+    """What the live region says about the latest game action (``screen`` translates it).
+
+    ``seq`` grows with every new narration, so the page speaks again even when two
+    actions read the same."""
+
+    seq: int
+    events: tuple[dict, ...]  # skyline.board.describe() events of the latest action
+    turn_changed: bool  # another seat (or round) is to move now
+    new_game: bool = False  # a game was just started
+
+
 @dataclass
 class ReplayState:
     """A game of the list replayed move by move: ``step`` actions of ``record`` are
@@ -264,6 +280,7 @@ class PageState:
     daily_copied: bool | None = None  # the daily result line: copied, failed, not yet
     replay: ReplayState | None = None
     tz_minutes: int = 0  # the player's offset from UTC, for the list's times
+    narration: Narration | None = None  # the live region's latest news
 
     @property
     def friend_seats(self) -> tuple[int, ...]:

@@ -450,6 +450,8 @@ class Screen:
     notices: tuple[NoticeView, ...]
     dialog: DialogView | None
     game: Game | None
+    announce: str = ""  # the live region's news about the latest action ("" = none)
+    announce_seq: int = 0  # grows with each new announcement (page_state.Narration.seq)
 
     def command(self, name: str) -> Command:
         """The command called ``name`` (KeyError if the screen does not show it)."""
@@ -847,6 +849,27 @@ def action_text(t: Callable[..., str], state: GameState, action) -> str:
 # ---------------------------------------------------------------------------- builders
 
 
+def _announce(page: PageState, board: Board, t, names, scoring: Scoring | None) -> str:
+    """The latest action for the polite live region: its events (each roll's faces, each
+    computer move), then whose turn it is now, or the result once the game is over."""
+    news = page.narration
+    if news is None:
+        return ""
+    state = board.state
+    parts = [event_text(t, e, names) for e in news.events]
+    if news.new_game:
+        parts.insert(0, t("announce.new_game"))
+    if state.phase is Phase.OVER:
+        if scoring is not None and any(e["event"] == "game_over" for e in news.events):
+            parts.append(scoring.headline)
+    elif news.turn_changed:
+        if state.solo:
+            parts.append(t("announce.round", round=state.round))
+        else:
+            parts.append(t("announce.turn", name=names[state.seat], round=state.round))
+    return " ".join(parts)
+
+
 def _status(page: PageState, board: Board, t, names) -> Status:
     state = board.state
     if state.phase is Phase.OVER:
@@ -1234,6 +1257,7 @@ def build_screen(
     lang = texts.lang
     labels = Labels(lang, MappingProxyType({k: t(k) for k in LABEL_KEYS}))
     game = None
+    announce = ""
     names: tuple[str, ...] = ()
     if board is not None:
         state = board.state
@@ -1270,6 +1294,7 @@ def build_screen(
             replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
             corr=games_ui.corr_view(page, board, texts),
         )
+        announce = _announce(page, board, t, names, game.scoring)
     return Screen(
         lang=lang,
         other_lang="de" if lang == "en" else "en",
@@ -1278,6 +1303,8 @@ def build_screen(
         notices=_notices(page, t, names),
         dialog=_dialog(page, texts, board, games, current, can_share),
         game=game,
+        announce=announce,
+        announce_seq=page.narration.seq if announce and page.narration is not None else 0,
     )
 
 
