@@ -58,9 +58,11 @@ from solve_solo import (  # noqa: E402
     P1,
     T2,
     TURNS,
+    TYPES3,
     Ops,
     add_one,
     hands_of_size,
+    play_turn,
     remove_one,
     type_outcomes,
 )
@@ -171,7 +173,6 @@ def solve(scenario: str, mode: str, caps=SCENARIO_CAPS, turns: int = TURNS, verb
             else:
                 build_x[kind, j] = ident
     hands1, hands2 = hands_of_size(1), hands_of_size(2)
-    type_multisets = list(itertools.combinations_with_replacement(range(3), 3))
     end_arrays = None
     tmp = po.get()
 
@@ -259,7 +260,7 @@ def solve(scenario: str, mode: str, caps=SCENARIO_CAPS, turns: int = TURNS, verb
         best = po.pair(NEG, 0.0)
         acc = po.pair()
         buf = po.pair()
-        for tys in type_multisets:
+        for tys in TYPES3:
             acc[0].fill(0.0)
             acc[1].fill(0.0)
             for h, p in type_outcomes(tys):
@@ -344,7 +345,6 @@ def forward(scenario: str, mode: str, table: ArrayTable, min_prob: float, verbos
     score = 0.0
     success = 0.0
     dropped = 0.0
-    types3 = list(itertools.combinations_with_replacement(range(3), 3))
     for t in range(TURNS, 0, -1):
         t0 = time.time()
         for (cols, _m), p in dist.items():
@@ -357,21 +357,11 @@ def forward(scenario: str, mode: str, table: ArrayTable, min_prob: float, verbos
         dist = {k: p for k, p in dist.items() if p >= min_prob}
         visited.append(dict(dist))
         s = sv._solver(mode, t, scenario)
-        buckets: dict[tuple[int, bool], dict[tuple, float]] = {
-            (k, f): {} for k in range(4) for f in (False, True)
-        }
-        # likeliest first: a lookup is recorded with the first (likeliest) configuration whose
-        # turn search needs it (the search is memoised within the turn)
-        for (cols, m), p in sorted(dist.items(), key=lambda kv: -kv[1]):
+        nxt: dict[tuple, float] = {}
+
+        def before(cols, p, t=t):
             table.current = p
             table._at(t, cols)
-            vals = [s.take_value(cols, tys, m) for tys in types3]
-            tys = types3[max(range(len(vals)), key=lambda i, v=vals: (v[i], -i))]
-            for h, q in sv._OUTCOMES[tys]:
-                key = (cols, m, h, False)
-                b = buckets[3, False]
-                b[key] = b.get(key, 0.0) + p * q
-        nxt: dict[tuple, float] = {}
 
         def finish(cols, m, ended, p, t=t):
             nonlocal score, success
@@ -381,32 +371,14 @@ def forward(scenario: str, mode: str, table: ArrayTable, min_prob: float, verbos
             else:
                 nxt[cols, m] = nxt.get((cols, m), 0.0) + p
 
-        for size in (3, 2, 1, 0):
-            for flag in (True, False):
-                for (cols, m, hand, ended), p in buckets[size, flag].items():
-                    if not hand:
-                        finish(cols, m, ended, p)
-                        continue
-                    opts = sv._node_options(s, cols, hand, flag, ended, m)
-                    best = max(range(len(opts)), key=lambda i, o=opts: (o[i][1], -i), default=-1)
-                    if best < 0:
-                        finish(cols, m, ended, p)
-                        continue
-                    raw = opts[best][0]
-                    if raw[0] == "end":
-                        finish(cols, m, ended, p)
-                    elif raw[0] == "reroll":
-                        _, kept, tys = raw
-                        for h2, q in sv._REROLL_DIST[kept, tys]:
-                            key = (cols, m, h2, ended)
-                            bb = buckets[size, False]
-                            bb[key] = bb.get(key, 0.0) + p * q
-                    else:
-                        _, _kind, _what, gain, c2, rest, e2, m2 = raw
-                        score += p * gain
-                        key = (c2, m2, rest, e2)
-                        bb = buckets[size - 1, True]
-                        bb[key] = bb.get(key, 0.0) + p
+        def placed(_what, gain, p):
+            nonlocal score
+            score += p * gain
+
+        # likeliest first: a lookup is recorded with the first (likeliest) configuration whose
+        # turn search needs it (the search is memoised within the turn)
+        starts = sorted(dist.items(), key=lambda kv: -kv[1])
+        play_turn(sv, s, starts, finish, placed, before)
         if verbose:
             print(f"  [{scenario}/{mode}] forward t={t}: {len(visited[-1])} configurations, "
                   f"{len(table.queried[t - 1])} lookups, {time.time() - t0:.1f}s",
