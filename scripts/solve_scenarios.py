@@ -59,6 +59,7 @@ from solve_solo import (  # noqa: E402
     T2,
     TURNS,
     TYPES3,
+    ArrayPool,
     Ops,
     add_one,
     hands_of_size,
@@ -84,26 +85,18 @@ def _height(pts: int) -> int:
     return int(round(pts**0.5))
 
 
-class PairOps:
+class PairOps(ArrayPool):
     """Pairs (J, P) of arrays of shape (x values,) + column shape; x is the outer axis."""
 
     def __init__(self, caps: tuple[int, ...], model: ScenarioModel):
         self.ops = Ops(caps)
         self.nx = model.cap + 1
         self.shape = (self.nx, *self.ops.shape)
+        self.dtype = np.float32
         self.size = int(np.prod(self.shape))
         self.mask = np.empty(self.ops.size, bool)
         self.tmp = np.empty(self.ops.size, np.float32)
         self._free: list[np.ndarray] = []
-
-    def get(self, fill: float | None = None) -> np.ndarray:
-        a = self._free.pop() if self._free else np.empty(self.shape, np.float32)
-        if fill is not None:
-            a.fill(fill)
-        return a
-
-    def put(self, *arrays: np.ndarray) -> None:
-        self._free.extend(arrays)
 
     def pair(self, fill_j: float | None = None, fill_p: float | None = None):
         return (self.get(fill_j), self.get(fill_p))

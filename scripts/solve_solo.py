@@ -130,7 +130,25 @@ def type_outcomes(types: tuple[int, ...]) -> list[tuple[tuple[int, ...], float]]
 PHYS = (O5, O4, O3, T2, O2, B2, O1, B1, B3, P1)
 
 
-class Ops:
+class ArrayPool:
+    """Reusable arrays of one shape and dtype (``shape``, ``dtype`` and the free list
+    ``_free`` are set by the subclass)."""
+
+    shape: tuple[int, ...]
+    dtype: type
+    _free: list[np.ndarray]
+
+    def get(self, fill: float | None = None) -> np.ndarray:
+        a = self._free.pop() if self._free else np.empty(self.shape, self.dtype)
+        if fill is not None:
+            a.fill(fill)
+        return a
+
+    def put(self, *arrays: np.ndarray) -> None:
+        self._free.extend(arrays)
+
+
+class Ops(ArrayPool):
     """In-place "maximum of shifted array" operations on the capped count arrays."""
 
     def __init__(self, caps: tuple[int, ...], dtype: type = np.float32):
@@ -143,15 +161,6 @@ class Ops:
         self.scratch = np.empty(self.size, dtype)
         self._pairs: dict[tuple[int | None, int | None], list[tuple[tuple, tuple]]] = {}
         self._free: list[np.ndarray] = []
-
-    def get(self, fill: float | None = None) -> np.ndarray:
-        a = self._free.pop() if self._free else np.empty(self.shape, self.dtype)
-        if fill is not None:
-            a.fill(fill)
-        return a
-
-    def put(self, *arrays: np.ndarray) -> None:
-        self._free.extend(arrays)
 
     def canonical(self, a: np.ndarray) -> np.ndarray:
         """View of a physical-order array indexed by class id order."""
