@@ -4,8 +4,15 @@ kept off the start-up path like every data file; scripts/build.py, web/main.py).
 
 from __future__ import annotations
 
-from board_helpers import new_game
+import json
+import random
+
+from board_helpers import new_game, saved, write_saved
 from playwright.sync_api import Page
+
+from skyline import Board, Options
+from skyline.bots import BOTS
+from skyline.expert import review
 
 FETCHED = "performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)"
 TABLE = "/data/scenarios/tucson-standard.bin"
@@ -34,3 +41,31 @@ def test_scenario_hint_fetches_its_table_lazily_and_shows_the_chance(app_page: P
     page.click("#btn-hint")  # asked again: already in the package folder, no new fetch
     page.locator("[data-testid=hint-option]").first.wait_for()
     assert page.evaluate(FETCHED).count(TABLE) == 1
+
+
+def test_failed_scenario_review_names_the_decision_that_lost_it(app_page: Page) -> None:
+    """A finished Tucson game that a completed high-rise failed (played by the greedy bot
+    in the engine and loaded as the save): the review says so and names that decision."""
+    page = app_page
+    new_game(page, ("Sam",), seed="sc1", scenario="tucson")
+    board = Board(Options(("Sam",), "sc1", 0, False, "tucson"))
+    rng = random.Random(3)
+    while not board.is_game_over():
+        board.push(BOTS["greedy"](board.state, rng))
+    expected = review(board)
+    culprit = expected["failed_by"]
+    assert expected["failed_scenario"] == "tucson" and culprit is not None
+    envelope = saved(page)
+    envelope["game"] = json.loads(board.to_json())
+    write_saved(page, envelope)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    verdict = page.locator("[data-testid=review-scenario]")
+    verdict.wait_for(timeout=30000)
+    text = verdict.inner_text()
+    assert text.startswith("Scenario Tucson failed.")
+    assert f"The decision that lost it: round {culprit['round']}, you chose " in text
+    assert f"that cost {100 * culprit['p_loss']:.1f} percentage points" in text
+    acc = page.locator("[data-testid=review-accuracy]").inner_text()
+    assert acc.startswith(f"Accuracy on the Tucson objective {expected['accuracy']:.1f}%")
+    assert "/data/scenarios/tucson-standard.bin" in page.evaluate(FETCHED)
