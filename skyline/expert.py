@@ -12,9 +12,12 @@ and maps that choice back to a legal engine action:
   (-> :class:`Demolish`), reroll some dice (-> :class:`Roll`) or end the turn.
 
 Solo, this *is* the optimal policy of the model (the solver's expected value is the
-bot's expected score). With 2-4 players the same machinery values the expert's own
-skyline (its remaining turns are known: one per round, only this one if a 6-high
-building was completed this round), and these heuristics are added:
+bot's expected score). With 2-4 players the expert plays to win: its options come from
+:mod:`skyline.table_expert` (a search over its own turn valued by the chance of
+finishing first). The earlier 2-4 player play stays as the benchmark baseline
+``expert1`` (``expert_options(state, baseline=True)``): the same machinery values the
+expert's own skyline (its remaining turns are known: one per round, only this one if a
+6-high building was completed this round), and these heuristics are added:
 
 * **district**: taking it is weighed against the best yard take; a district of at most
   three dice is never better than choosing those types from the yard; a bigger one is
@@ -226,15 +229,21 @@ def _subsets(state: GameState, dice: Sequence[Die]) -> list[tuple[Die, ...]]:
 # --------------------------------------------------------------------------- options
 
 
-def expert_options(state: GameState) -> list[ExpertOption]:
+def expert_options(state: GameState, baseline: bool = False) -> list[ExpertOption]:
     """Every choice the expert considers at this decision, best (highest utility) first.
 
-    Ties keep the solver's order. ``[]`` when the game is over."""
+    Ties keep the solver's order. ``[]`` when the game is over. With 2-4 players the
+    choices come from :mod:`skyline.table_expert` (utility: the chance of winning), unless
+    ``baseline`` asks for the earlier heuristics (the ``expert1`` bot)."""
     phase = state.phase
     if phase is Phase.OVER:
         return []
-    pos = position(state)
     multi = not state.solo
+    if multi and not baseline:
+        from .table_expert import table_options
+
+        return [ExpertOption(o.action, o.value, o.win, False) for o in table_options(state)]
+    pos = position(state)
     if phase is Phase.TAKE:
         out = [ExpertOption(_to_engine(state, (), o.action), o.value, o.value, o.exact)
                for o in sv.turn_options(pos)]
@@ -362,14 +371,29 @@ def _end_trigger(state: GameState, option: ExpertOption) -> ExpertOption:
 
 @register("expert")
 def expert_bot(state: GameState, rng: random.Random) -> Action:
-    """Optimal solo play (value table + exact turn search); with more players the same
-    search for its own skyline plus district, abandoning and end-trigger heuristics.
+    """Optimal solo play (value table + exact turn search); with more players a search
+    over its own turn that maximises its chance of winning (:mod:`skyline.table_expert`).
     Deterministic (``rng`` unused)."""
     options = expert_options(state)
     if not options:
         if state.phase is Phase.OVER:
             raise ValueError("the game is over")
         # nothing to decide (should not happen: the engine skips such states)
+        from .core import legal_actions
+
+        return legal_actions(state)[0]
+    return options[0].action
+
+
+@register("expert1")
+def expert1_bot(state: GameState, rng: random.Random) -> Action:
+    """The expert's earlier play with 2-4 players (solo value search plus hand-set
+    district, abandon and end-trigger heuristics), kept as a benchmark baseline; solo it
+    is the expert. Not offered in the page."""
+    options = expert_options(state, baseline=True)
+    if not options:
+        if state.phase is Phase.OVER:
+            raise ValueError("the game is over")
         from .core import legal_actions
 
         return legal_actions(state)[0]
