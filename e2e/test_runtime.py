@@ -108,3 +108,28 @@ def test_qr_code_library_and_its_modules_load_on_demand(app_page: Page) -> None:
     assert "/qr/stdlib.zip" in fetched
     assert any(p.startswith("/qr/segno-") for p in fetched)
 
+
+
+def test_first_visit_sources_then_bytecode_from_the_service_worker(
+    persistent_context: Callable[..., BrowserContext],
+    site_url: str,
+    guard: Guard,
+    open_app: Callable[..., Page],
+) -> None:
+    """A first visit loads the standard library as sources (fewer bytes); once the
+    service worker controls the page, the precached bytecode archive (no compiling)."""
+    ctx = persistent_context()
+    guard.attach(ctx)
+    page = ctx.new_page()
+    open_app(page, site_url)
+    libs = [p for p in page.evaluate(FETCHED) if "/stdlib-" in p]
+    assert len(libs) == 1 and not libs[0].endswith("-pyc.zip"), libs
+    page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
+    page.close()
+    page = ctx.new_page()
+    open_app(page, site_url)
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    libs = [p for p in page.evaluate(FETCHED) if "/stdlib-" in p]
+    assert len(libs) == 1 and libs[0].endswith("-pyc.zip"), libs
+    assert page.evaluate("[...document.querySelectorAll('link[rel=preload]')]"
+                         ".filter(l => l.href.includes('/stdlib-')).length") == 1

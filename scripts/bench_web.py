@@ -9,6 +9,9 @@ One run prints:
   ``--repeat`` times each, medians and the ratio of the medians;
 * **warm** start: the next visit in the same profile once the service worker controls
   the page (plus, for reference, the bare page's second visit from the HTTP cache);
+* **repeat visit** in the middle of a game (service worker, the board's snapshot in
+  localStorage): time to ready and time to the first contentful paint, which is the
+  snapshot of the board (web/boot.js) when ``snapshot painted`` is true;
 * **click-to-render** latency p50/p95 over a scripted solo game (fixed seed, started
   from a share link, a simple deterministic policy clicking the page's buttons):
   from the click event (capture listener on ``window``, runs before the page's own
@@ -16,28 +19,34 @@ One run prints:
   been forced (bubbling listener on ``window`` reading ``offsetHeight``), the same
   measure as ``e2e/test_board_play.py``; the time to the next animation frame is
   shown as well, for information;
-* **layout shift** while the page loads and the board replaces the loading screen:
-  the sum of the ``layout-shift`` entries without recent input (PerformanceObserver,
-  ``buffered: true``) from navigation until one second after the board is ready, on
-  a cold visit at 1280x800 and at 360x740 (aim: below 0.1, the "good" CLS limit);
-* **bytes** of the cold visit up to the ready board (Resource Timing
-  ``transferSize``, headers included), split into runtime (``runtime/``: Pyodide and
-  PyScript) and our own (everything else), with the ten largest files; plus what the
-  server sent in all during a cold visit (the service worker's precache included).
+* **layout shift** while the page loads: the sum of the ``layout-shift`` entries without
+  recent input (PerformanceObserver, ``buffered: true``) from navigation until one second
+  after the board is ready, at 1280x800 and at 360x740, on a cold visit (loading screen,
+  then the board) and on a repeat visit (the snapshot, then the live board; aim < 0.1);
+* **bytes** of the cold visit up to the ready board (Resource Timing ``transferSize``:
+  compressed as served, headers included; serve.py compresses like the host, Brotli when
+  accepted), in all (aim: 4.5 MB) and split into runtime (``runtime/``: Pyodide and
+  PyScript) and our own (everything else, aim 300 KB), with the ten largest files; plus
+  what the server sent in all during a cold visit (the service worker's precache
+  included);
+* with ``--lighthouse``: Lighthouse's desktop scores and timings (total blocking time).
 
 All times are taken inside the page with ``performance.now()`` (milliseconds since
 the navigation started), so browser launch and Playwright round trips are excluded.
-The last stdout line is one JSON object with the keys ``cold_s``, ``bare_pyodide_s``,
-``cold_ratio``, ``warm_s``, ``click_p50_ms``, ``click_p95_ms``, ``own_bytes``,
-``runtime_bytes``, ``cls_1280x800`` and ``cls_360x740``. Aims (reported, never a
-failing exit): cold start within 1.15x the bare Pyodide boot, click p95 under 50 ms,
-own bytes under 300 KB, layout shift under 0.1.
+The last stdout line is one JSON object with every figure (``cold_s``,
+``bare_pyodide_s``, ``cold_ratio``, ``warm_s``, ``repeat_s``, ``first_paint_ms``,
+``cold_transfer_bytes``, ``click_p50_ms``, ``click_p95_ms``, ``own_bytes``, the layout
+shifts, the load average, ``lighthouse_*``). Aims (reported, never a failing exit): cold
+start within 1.0x the bare Pyodide boot, repeat visit ready within 1.5 s and painted
+within 300 ms, click p95 under 50 ms, own bytes under 300 KB, cold transfer under
+4.5 MB, layout shift under 0.1.
 
 The site is built into a private temporary folder (others may rebuild ``dist/`` while
 this runs); ``--no-build`` benchmarks a copy of the existing ``dist/`` instead.
 
 Usage: ``python scripts/bench_web.py [--repeat 3] [--no-build] [--screenshots DIR]
-[--cls-only]`` (``--cls-only``: only the layout-shift figures).
+[--cls-only] [--lighthouse] [--no-bytecode]`` (``--cls-only``: only the layout-shift
+figures; ``--no-bytecode``: build without the bytecode archive, to compare).
 """
 
 from __future__ import annotations

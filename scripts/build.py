@@ -241,12 +241,16 @@ def copy_pyodide(
     if full_stdlib:
         return rel, py_mm, "pyodide.mjs"
     stdlib = trim_stdlib(src / "python_stdlib.zip", read_stdlib_modules())
-    if bytecode:
-        log("compiling the standard library to bytecode (Pyodide in Node)")
-        stdlib = compile_bytecode(stdlib, STDLIB_RUNTIME_PATH)
     stdlib_name = f"stdlib-{sha256(stdlib)[:12]}.zip"
     (dst / stdlib_name).write_bytes(stdlib)
+    pyc_name = ""
+    if bytecode:
+        log("compiling the standard library to bytecode (Pyodide in Node)")
+        pyc = compile_bytecode(stdlib, STDLIB_RUNTIME_PATH)
+        pyc_name = f"stdlib-{sha256(pyc)[:12]}-pyc.zip"
+        (dst / pyc_name).write_bytes(pyc)
     loader = LOADER_TEMPLATE.replace("@STDLIB@", stdlib_name).replace(
+        "@STDLIB_PYC@", pyc_name).replace(
         "@LOCK@", json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":"))
     )
     loader_name = f"loader-{sha256(loader.encode())[:12]}.mjs"
@@ -256,16 +260,22 @@ def copy_pyodide(
 
 # PyScript's `interpreter` may be any module exporting what pyodide.mjs exports; this one
 # adds the options PyScript does not pass (see BROWSER-STACK.md): the cut standard
-# library and a lock file listing no packages (the page loads none; saves a 119 KB fetch).
+# library (sources, or bytecode once the service worker has it) and a lock file listing
+# no packages (the page loads none; saves a 119 KB fetch).
 LOADER_TEMPLATE = """// Written by scripts/build.py: Pyodide with the page's own standard library.
 import { loadPyodide as load } from "./pyodide.mjs";
 export * from "./pyodide.mjs";
 const base = new URL("./", import.meta.url).href;
+// The library as bytecode (no compiling at start-up) when the service worker has it
+// precached, i.e. on every visit it controls; a first visit downloads the smaller
+// sources (scripts/build.py; web/boot.js preloads the same choice).
+const bytecode = "@STDLIB_PYC@";
+const controlled = Boolean(globalThis.navigator?.serviceWorker?.controller);
 export function loadPyodide(options = {}) {
   return load({
     ...options,
     indexURL: base,
-    stdLibURL: base + "@STDLIB@",
+    stdLibURL: base + (controlled && bytecode ? bytecode : "@STDLIB@"),
     lockFileContents: @LOCK@,
   });
 }
@@ -313,11 +323,10 @@ STDLIB_MODULES_QR = ROOT / "scripts" / "stdlib_modules_qr.txt"
 QR_STDLIB_PATH = "/lib/skyline-qr-stdlib.zip"
 
 
-def write_qr_stdlib(out: Path, bytecode: bool) -> None:
+def write_qr_stdlib(out: Path) -> None:
+    """dist/qr/stdlib.zip (sources: fetched and compiled only when a QR code is drawn)."""
     extra = read_stdlib_modules(STDLIB_MODULES_QR) - read_stdlib_modules()
     archive = trim_stdlib(NODE_MODULES / "pyodide" / "python_stdlib.zip", extra)
-    if bytecode:
-        archive = compile_bytecode(archive, QR_STDLIB_PATH)
     (out / "qr").mkdir(parents=True, exist_ok=True)
     (out / "qr" / "stdlib.zip").write_bytes(archive)
 
@@ -384,13 +393,11 @@ def preload_links(out: Path, pyodide_dir: str, interpreter: str, wheel: str) -> 
     """<link> tags that start every runtime download at once, in parallel, instead of
     one after the other as each module discovers the next (PyScript, then Pyodide's
     loader, then the wasm and the standard library, then the wheel)."""
-    runtime = out / pyodide_dir
-    stdlib = sorted(runtime.glob("stdlib-*.zip")) or [runtime / "python_stdlib.zip"]
     modules = dict.fromkeys([interpreter, f"{pyodide_dir}/pyodide.mjs",
                              f"{pyodide_dir}/pyodide.asm.mjs"])
     # fetch() requests are CORS-mode with same-origin credentials: "crossorigin" matches.
-    fetches = [f"{pyodide_dir}/pyodide.asm.wasm", stdlib[0].relative_to(out).as_posix(),
-               "pyscript.json", wheel]
+    # The standard library is preloaded by web/boot.js: sources or bytecode (see the loader).
+    fetches = [f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", wheel]
     links = [f'<link rel="modulepreload" href="./{m}">' for m in modules]
     links += [f'<link rel="preload" href="./{f}" as="fetch" crossorigin>' for f in fetches]
     return "\n  ".join(links)
@@ -442,9 +449,10 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, preload: str) -
     build = build_id(out)
     # Bytes boot.js counts for its progress bar (see TRACKED there).
     runtime = out / pyodide_dir
-    boot_bytes = (runtime / "pyodide.asm.wasm").stat().st_size + sum(
-        p.stat().st_size for p in runtime.glob("*stdlib*.zip")
-    )
+    sources = sorted(p for p in runtime.glob("stdlib-*.zip") if not p.name.endswith("-pyc.zip"))
+    sources = sources or [runtime / "python_stdlib.zip"]
+    bytecode = sorted(runtime.glob("stdlib-*-pyc.zip"))
+    boot_bytes = (runtime / "pyodide.asm.wasm").stat().st_size + sources[0].stat().st_size
     html = (WEB / "index.html").read_text()
     for key, value in {
         "@PYSCRIPT_DIR@": pyscript_dir,
@@ -452,6 +460,10 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, preload: str) -
         "@BOOT_BYTES@": str(boot_bytes),
         "@PRELOAD@": preload,
         "@BUILD@": build,
+        # the standard library web/boot.js preloads: sources on a first visit, the
+        # bytecode when the service worker controls the page (as the loader chooses)
+        "@STDLIB@": sources[0].relative_to(out).as_posix(),
+        "@STDLIB_PYC@": bytecode[0].relative_to(out).as_posix() if bytecode else "",
     }.items():
         html = html.replace(key, value)
     if re.search(r"@[A-Z_]+@", html) or "cdn" in html.lower():
@@ -496,7 +508,7 @@ def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
     pyscript_dir = copy_pyscript(out, pyscript_version)
     pyodide_dir, py_mm, loader = copy_pyodide(out, pyodide_version, full_stdlib, bytecode)
     if not full_stdlib:
-        write_qr_stdlib(out, bytecode)
+        write_qr_stdlib(out)
     interpreter = f"{pyodide_dir}/{loader}"
     write_pyscript_config(out, interpreter, py_mm, wheel.name, py_files)
     prerender_rules(out)

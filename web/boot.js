@@ -14,6 +14,19 @@ const root = document.documentElement;
 const langs = (root.dataset.langs || "en").split(" ");
 const BUILD = root.dataset.build || "";
 
+// The standard library the interpreter module will ask for, preloaded at once: its
+// bytecode when the service worker controls the page (precached), else the sources.
+{
+  const controlled = Boolean(navigator.serviceWorker?.controller);
+  const stdlib = (controlled && root.dataset.stdlibPyc) || root.dataset.stdlib;
+  if (stdlib) {
+    const link = document.createElement("link");
+    Object.assign(link, { rel: "preload", href: `./${stdlib}`, as: "fetch" });
+    link.crossOrigin = "anonymous";
+    document.head.append(link);
+  }
+}
+
 // --- snapshot ------------------------------------------------------------------
 // After each render (debounced) and when the page is hidden, the regions' HTML, the
 // page language and the attributes the styles read go to localStorage; the next visit
@@ -26,6 +39,7 @@ const SNAPSHOT_MAX = 400_000; // characters; a bigger render is not kept
 const SNAPSHOT_REGIONS = ["topbar", "turn", "supply", "players", "log", "dialog"];
 // Attributes of <html> and <body> that are the page's own state, never the build's.
 const SKIP_ATTRS = new Set(["data-langs", "data-boot-bytes", "data-build", "data-ready",
+  "data-stdlib", "data-stdlib-pyc",
   "aria-busy", "class"]);
 
 function readSnapshot() {
