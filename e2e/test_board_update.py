@@ -42,10 +42,12 @@ def test_offline_mid_game_then_update_keeps_the_game(
 ) -> None:
     """Play online; the site goes away and the network too: a reload resumes the game
     on the cached version, and a move offline is kept. A new build is deployed (new
-    main.py, so a new service-worker cache) and the stored save is in the older v1
-    format: back online the new version takes over (after the SW update) and shows
-    the same game, rewritten as a v2 save, and play goes on. Catches an offline boot
-    failure, a save lost or refused across versions, or a stale version forever."""
+    main.py, so a new service-worker cache): back online the page says a new version
+    is ready and switches only when the player accepts. Declined, the old version
+    plays on (also after a reload); accepted (with the stored save in the older v1
+    format), the new version shows the same game, rewritten as a v2 save, and play
+    goes on. Catches an offline boot failure, a silent switch, a save lost or refused
+    across versions, or a stale version forever."""
     guard.allow_console(r"(?i)service ?worker|sw\.js|ERR_INTERNET_DISCONNECTED")
     url, server = serve_dir(site_copy)
     port = server.server_address[1]
@@ -84,20 +86,41 @@ def test_offline_mid_game_then_update_keeps_the_game(
         page.reload(wait_until="commit")  # still the cached version; the SW update starts
         wait_ready(page)
         assert record(page) == played
-        deadline = time.monotonic() + 60
-        while page.evaluate("caches.keys()") != [new]:
-            assert time.monotonic() < deadline, page.evaluate("caches.keys()")
-            page.wait_for_timeout(200)
+        bar = page.locator("#update")
+        bar.wait_for(state="visible", timeout=60_000)  # the new version installed, waits
+        assert "new version is ready" in bar.inner_text()
+        assert page.evaluate("document.body.dataset.variant") is None
 
-        # the older version's save format, then the new version starts
-        page.evaluate("s => localStorage.setItem('skyline.save', s)", as_v1(saved(page)))
+        # decline: the old version goes on (also after a reload), the game too
+        page.click("#update-later")
+        assert bar.is_hidden()
+        page.click("#act-end")
+        played += " e"
         page.reload(wait_until="commit")
+        wait_ready(page)
+        assert page.evaluate("document.body.dataset.variant") is None
+        assert record(page) == played
+        assert new in page.evaluate("caches.keys()")  # waiting, not yet in charge
+
+        # the older version's save format, then accept: the new version starts
+        page.evaluate("s => localStorage.setItem('skyline.save', s)", as_v1(saved(page)))
+        bar.wait_for(state="visible", timeout=60_000)
+        with page.expect_navigation(wait_until="commit"):
+            page.click("#update-reload")
         wait_ready(page)
         assert page.evaluate("document.body.dataset.variant") == "new"
         assert record(page) == played
         assert saved(page)["v"] == 2  # migrated at once
         assert page.locator("[data-key='notice.save_broken']").count() == 0
-        page.click("#act-end")  # and the game goes on, saved
-        assert saved(page)["game"]["record"] == played + " e"
-        s.kept("game resumed offline (+1 move offline), same record after the update, "
-               "v1 save migrated to v2")
+        deadline = time.monotonic() + 60
+        while page.evaluate("caches.keys()") != [new]:  # the old version's cache is gone
+            assert time.monotonic() < deadline, page.evaluate("caches.keys()")
+            page.wait_for_timeout(200)
+        assert bar.is_hidden()
+        take(page, "GUP")  # and the game goes on, saved
+        page.click("#act-roll")
+        after = saved(page)["game"]["record"]
+        assert after.startswith(played + " t") and " r" in after[len(played):]
+        s.kept("game resumed offline (+1 move offline), new version offered: declined "
+               "(old version played on, +1 move), then accepted: same game, v1 save "
+               "migrated to v2")

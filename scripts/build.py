@@ -5,19 +5,34 @@ Steps:
 1. build the ``skyline`` wheel from this repo (reproducibly: fixed zip timestamps),
 2. ``npm ci`` when ``node_modules`` is missing or older than ``package-lock.json``,
 3. copy the ``web/`` tree (minus tests), the PyScript files the page imports, the
-   Pyodide core files and the wheel into ``dist/``,
-4. write ``dist/pyscript.json`` (``web/pyscript.json`` plus the local interpreter and
-   the ``[files]`` entries) and ``dist/sw.js`` (``web/sw.js`` with the precache list
-   and a cache name derived from a content hash of every precached file).
+   Pyodide core files and the wheel into ``dist/``; the package's data files
+   (``skyline/data/``: value tables) are left out of the wheel and served as
+   ``dist/data/...``, fetched by the page when first needed,
+4. cut Pyodide's standard library down to the modules the page and the engine import
+   (``scripts/stdlib_modules.txt``, made by ``scripts/stdlib_modules.py``) and write a
+   small interpreter module (``loader-<hash>.mjs``) that boots Pyodide with it and with
+   an inline lock file listing no packages (no ``pyodide-lock.json`` download); the cut
+   library is compiled to bytecode by Pyodide itself under Node (``compile_pyc.mjs``;
+   ``--no-bytecode`` ships the sources); the QR code library's extra modules go to
+   ``dist/qr/stdlib.zip`` (fetched on demand),
+5. prerender the rules dialog per language (``dist/rules/<lang>.html``, the page's own
+   web/ modules run under CPython) for web/boot.js to open before Python is ready,
+6. write ``dist/pyscript.json`` (``web/pyscript.json`` plus that interpreter and
+   the ``[files]`` entries), ``dist/index.html`` (preload links for the runtime files,
+   a build id for the snapshot of the last render) and ``dist/sw.js`` (``web/sw.js``
+   with the precache list and a cache name derived from a content hash of every
+   precached file).
 
-Only Python + pip + npm are needed; nothing is fetched from a CDN, ever.
-Usage: ``python scripts/build.py [--out DIST]``.
+Only Python + pip + npm (Node) are needed; nothing is fetched from a CDN, ever.
+Usage: ``python scripts/build.py [--out DIST] [--full-stdlib] [--no-bytecode]``
+(``--full-stdlib``: Pyodide's whole standard library, for ``scripts/stdlib_modules.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import os
 import re
@@ -25,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,13 +50,17 @@ LOCK = ROOT / "package-lock.json"
 # npm ci writes this stamp; a different lock hash means node_modules is stale.
 NPM_STAMP = NODE_MODULES / ".skyline-lock-sha256"
 
-PYODIDE_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-)
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+# The full standard library and lock file: shipped only with --full-stdlib.
+PYODIDE_FULL = ("python_stdlib.zip", "pyodide-lock.json")
+# The standard-library modules the page and the engine import, one per line (written by
+# scripts/stdlib_modules.py from a real page; e2e/test_runtime.py checks it is complete).
+STDLIB_MODULES = ROOT / "scripts" / "stdlib_modules.txt"
+# Package data (the solo value table, the scenario tables in data/scenarios/): not in the
+# wheel, served as dist/data/... (same path as inside the skyline package) and fetched by
+# the page on first need (main.DomHost.fetch_data); the service worker, registered after
+# start-up, precaches them in the background for offline play.
+PACKAGE_DATA = ROOT / "skyline" / "data"
 # PyScript loads every plugin chunk unless pyscript.json disables it with "!name";
 # web/pyscript.json (and <mpy-config> in index.html) disable all but "error". Pyodide
 # unpacks the [files] wheel itself (no "zip-" chunk); a JSON config spares "toml-".
@@ -65,13 +85,6 @@ WHEEL_SOURCE_IGNORE = (
     "test-results",
 )
 TEMPLATE_FILES = {"index.html", "pyscript.json", "sw.js"}  # rendered, not copied
-# The scenario value tables are not in the page's wheel (the start-up path): they are
-# served as separate files, fetched only when a scenario game is played, and handed to
-# skyline.solo_value.install_scenario_table.
-SCENARIO_TABLES = Path("skyline") / "data" / "scenarios"
-# Whether the service worker precaches them (offline scenario play; the SW install then
-# downloads them in the background on the first visit, though the page itself does not).
-PRECACHE_SCENARIO_TABLES = True
 
 
 def log(msg: str) -> None:
@@ -111,8 +124,8 @@ def build_wheel(tmp: Path) -> Path:
 
     def ignore(folder: str, names: list[str]) -> set[str]:
         skipped = set(patterns(folder, names))
-        if Path(folder).resolve() == (ROOT / SCENARIO_TABLES).parent.resolve():
-            skipped.add(SCENARIO_TABLES.name)
+        if Path(folder).resolve() == PACKAGE_DATA.parent:
+            skipped.add(PACKAGE_DATA.name)  # served beside the page instead
         return skipped
 
     shutil.copytree(ROOT, src, ignore=ignore)
@@ -212,26 +225,160 @@ def copy_pyscript(out: Path, version: str) -> str:
     return rel
 
 
-def copy_pyodide(out: Path, version: str) -> tuple[str, str]:
-    """Copy the Pyodide core; return (folder, python major.minor)."""
+def copy_pyodide(
+    out: Path, version: str, full_stdlib: bool = False, bytecode: bool = True
+) -> tuple[str, str, str]:
+    """Copy the Pyodide core, a cut standard library and the interpreter module that
+    boots with it; return (folder, python major.minor, interpreter module file name)."""
     src = NODE_MODULES / "pyodide"
     rel = f"runtime/pyodide-{version}"
     dst = out / rel
     dst.mkdir(parents=True)
-    for name in PYODIDE_FILES:
+    for name in PYODIDE_FILES + (PYODIDE_FULL if full_stdlib else ()):
         shutil.copy2(src / name, dst / name)
-    info = json.loads((src / "pyodide-lock.json").read_text())["info"]
-    py_mm = ".".join(info["python"].split(".")[:2])
-    return rel, py_mm
+    lock = json.loads((src / "pyodide-lock.json").read_text())
+    py_mm = ".".join(lock["info"]["python"].split(".")[:2])
+    if full_stdlib:
+        return rel, py_mm, "pyodide.mjs"
+    stdlib = trim_stdlib(src / "python_stdlib.zip", read_stdlib_modules())
+    stdlib_name = f"stdlib-{sha256(stdlib)[:12]}.zip"
+    (dst / stdlib_name).write_bytes(stdlib)
+    pyc_name = ""
+    if bytecode:
+        log("compiling the standard library to bytecode (Pyodide in Node)")
+        pyc = compile_bytecode(stdlib, STDLIB_RUNTIME_PATH)
+        pyc_name = f"stdlib-{sha256(pyc)[:12]}-pyc.zip"
+        (dst / pyc_name).write_bytes(pyc)
+    loader = LOADER_TEMPLATE.replace("@STDLIB@", stdlib_name).replace(
+        "@STDLIB_PYC@", pyc_name).replace(
+        "@LOCK@", json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":"))
+    )
+    loader_name = f"loader-{sha256(loader.encode())[:12]}.mjs"
+    (dst / loader_name).write_text(loader)
+    return rel, py_mm, loader_name
+
+
+# PyScript's `interpreter` may be any module exporting what pyodide.mjs exports; this one
+# adds the options PyScript does not pass (see BROWSER-STACK.md): the cut standard
+# library (sources, or bytecode once the service worker has it) and a lock file listing
+# no packages (the page loads none; saves a 119 KB fetch).
+LOADER_TEMPLATE = """// Written by scripts/build.py: Pyodide with the page's own standard library.
+import { loadPyodide as load } from "./pyodide.mjs";
+export * from "./pyodide.mjs";
+const base = new URL("./", import.meta.url).href;
+// The library as bytecode (no compiling at start-up) when the service worker has it
+// precached, i.e. on every visit it controls; a first visit downloads the smaller
+// sources (scripts/build.py; web/boot.js preloads the same choice).
+const bytecode = "@STDLIB_PYC@";
+const controlled = Boolean(globalThis.navigator?.serviceWorker?.controller);
+export function loadPyodide(options = {}) {
+  return load({
+    ...options,
+    indexURL: base,
+    stdLibURL: base + (controlled && bytecode ? bytecode : "@STDLIB@"),
+    lockFileContents: @LOCK@,
+  });
+}
+"""
+
+
+# Where the archives' files live inside Pyodide (for the code objects' file names).
+STDLIB_RUNTIME_PATH = "/lib/python314.zip"
+COMPILE_PYC = ROOT / "scripts" / "compile_pyc.mjs"
+
+
+def compile_bytecode(archive: bytes, runtime_path: str) -> bytes:
+    """``archive`` with every ``.py`` compiled to ``.pyc`` by the Pyodide the page runs
+    (CPython 3.14 under Node, scripts/compile_pyc.mjs): unchecked-hash pycs (PEP 552),
+    fixed member dates and order, so identical input gives identical output. Pyodide
+    never writes bytecode (sys.dont_write_bytecode), so without this every visit
+    compiles every module it imports."""
+    node = shutil.which("node")
+    if node is None:
+        sys.exit("[build] node not found: install Node.js (Debian: apt-get install -y nodejs)")
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = Path(tmp) / "in.zip", Path(tmp) / "out.zip"
+        src.write_bytes(archive)
+        result = subprocess.run([node, str(COMPILE_PYC), str(src), str(dst), runtime_path],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"[build] compile_pyc.mjs failed:\n{result.stderr[-2000:]}")
+        return dst.read_bytes()
+
+
+def read_stdlib_modules(path: Path = STDLIB_MODULES) -> set[str]:
+    names = {
+        line.strip()
+        for line in path.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    if not names:
+        sys.exit(f"[build] {path} lists no modules")
+    return names
+
+
+# The QR code library's extra standard-library modules (dist/qr/stdlib.zip, fetched on
+# demand with its wheel and put on sys.path at QR_STDLIB_PATH by main.DomHost.load_qr).
+STDLIB_MODULES_QR = ROOT / "scripts" / "stdlib_modules_qr.txt"
+QR_STDLIB_PATH = "/lib/skyline-qr-stdlib.zip"
+
+
+def write_qr_stdlib(out: Path) -> None:
+    """dist/qr/stdlib.zip (sources: fetched and compiled only when a QR code is drawn)."""
+    extra = read_stdlib_modules(STDLIB_MODULES_QR) - read_stdlib_modules()
+    archive = trim_stdlib(NODE_MODULES / "pyodide" / "python_stdlib.zip", extra)
+    (out / "qr").mkdir(parents=True, exist_ok=True)
+    (out / "qr" / "stdlib.zip").write_bytes(archive)
+
+
+def trim_stdlib(source: Path, modules: set[str]) -> bytes:
+    """The standard-library archive with only ``modules`` (and their packages' data
+    files), compressed at DEFLATE level 9, with fixed timestamps (reproducible)."""
+    with zipfile.ZipFile(source) as zf:
+        infos = [i for i in zf.infolist() if not i.is_dir()]
+        names = {i.filename for i in infos}
+        keep: set[str] = set()
+        packages: set[str] = set()
+        for module in modules:
+            path = module.replace(".", "/")
+            if f"{path}/__init__.py" in names:
+                keep.add(f"{path}/__init__.py")
+                packages.add(path + "/")
+            elif f"{path}.py" in names:
+                keep.add(f"{path}.py")
+        # data files beside a kept package's __init__ (py.typed, ...), never subfolders
+        for name in names:
+            folder, _, base = name.rpartition("/")
+            if folder + "/" in packages and not base.endswith(".py"):
+                keep.add(name)
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+            for name in sorted(keep):
+                info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                out.writestr(info, zf.read(name), compresslevel=9)
+    return buffer.getvalue()
+
+
+def copy_package_data(out: Path) -> list[str]:
+    """dist/data/...: the package's data files (value tables), fetched on first need."""
+    copied = []
+    for src in sorted(PACKAGE_DATA.rglob("*")):
+        if src.is_file() and "__pycache__" not in src.parts:
+            rel = src.relative_to(PACKAGE_DATA.parent)
+            (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, out / rel)
+            copied.append(rel.as_posix())
+    return copied
 
 
 def write_pyscript_config(
-    out: Path, pyodide_dir: str, py_mm: str, wheel: str, py_files: list[Path]
+    out: Path, interpreter: str, py_mm: str, wheel: str, py_files: list[Path]
 ) -> None:
     """web/pyscript.json + local interpreter + wheel and glue modules in [files]."""
     config = json.loads((WEB / "pyscript.json").read_text())
     # Resolved against the page URL (not this file's), see BROWSER-STACK.md.
-    config["interpreter"] = f"./{pyodide_dir}/pyodide.mjs"
+    config["interpreter"] = f"./{interpreter}"
     files: dict[str, str] = dict(config.get("files", {}))
     # A target ending in "/*" makes PyScript unzip the wheel there.
     files[f"./{wheel}"] = f"/lib/python{py_mm}/site-packages/*"
@@ -242,19 +389,81 @@ def write_pyscript_config(
     (out / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
 
 
-def render_index(out: Path, pyscript_dir: str, pyodide_dir: str) -> None:
-    """Fill index.html's placeholders: runtime folder, languages, boot download size."""
+def preload_links(out: Path, pyodide_dir: str, interpreter: str, wheel: str) -> str:
+    """<link> tags that start every runtime download at once, in parallel, instead of
+    one after the other as each module discovers the next (PyScript, then Pyodide's
+    loader, then the wasm and the standard library, then the wheel)."""
+    modules = dict.fromkeys([interpreter, f"{pyodide_dir}/pyodide.mjs",
+                             f"{pyodide_dir}/pyodide.asm.mjs"])
+    # fetch() requests are CORS-mode with same-origin credentials: "crossorigin" matches.
+    # The standard library is preloaded by web/boot.js: sources or bytecode (see the loader).
+    fetches = [f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", wheel]
+    links = [f'<link rel="modulepreload" href="./{m}">' for m in modules]
+    links += [f'<link rel="preload" href="./{f}" as="fetch" crossorigin>' for f in fetches]
+    return "\n  ".join(links)
+
+
+def prerender_rules(out: Path) -> list[str]:
+    """dist/rules/<lang>.html: the rules dialog exactly as the page renders it (the
+    page's own web/ modules, run here under CPython), so web/boot.js can open it before
+    Python is ready in the browser."""
+    added = [str(WEB), str(ROOT)]
+    sys.path[:0] = added
+    try:
+        import board_view
+        from i18n import LANGS, Texts
+        from page_state import PageState, RulesDialog
+        from screen import build_screen
+
+        tables = {
+            lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+            for lang in LANGS
+        }
+        (out / "rules").mkdir(exist_ok=True)
+        written = []
+        for lang in LANGS:
+            page = PageState()
+            page.dialog = RulesDialog()
+            html = board_view.dialog(build_screen(page, None, Texts(tables, lang)))
+            (out / "rules" / f"{lang}.html").write_text(html + "\n", encoding="utf-8")
+            written.append(f"rules/{lang}.html")
+        return written
+    finally:
+        for path in added:
+            sys.path.remove(path)
+
+
+def build_id(out: Path) -> str:
+    """A content hash of everything in ``out`` so far (the page itself is not written
+    yet): the page's snapshot of its last render is shown only by the same build."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(out).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, preload: str) -> None:
+    """Fill index.html's placeholders: runtime folder, languages, boot download size,
+    build id."""
     langs = sorted(p.stem for p in (out / "i18n").glob("*.json")) or ["en"]
+    build = build_id(out)
     # Bytes boot.js counts for its progress bar (see TRACKED there).
-    boot_bytes = sum(
-        (out / pyodide_dir / name).stat().st_size
-        for name in ("pyodide.asm.wasm", "python_stdlib.zip")
-    )
+    runtime = out / pyodide_dir
+    sources = sorted(p for p in runtime.glob("stdlib-*.zip") if not p.name.endswith("-pyc.zip"))
+    sources = sources or [runtime / "python_stdlib.zip"]
+    bytecode = sorted(runtime.glob("stdlib-*-pyc.zip"))
+    boot_bytes = (runtime / "pyodide.asm.wasm").stat().st_size + sources[0].stat().st_size
     html = (WEB / "index.html").read_text()
     for key, value in {
         "@PYSCRIPT_DIR@": pyscript_dir,
         "@I18N_LANGS@": " ".join(langs),
         "@BOOT_BYTES@": str(boot_bytes),
+        "@PRELOAD@": preload,
+        "@BUILD@": build,
+        # the standard library web/boot.js preloads: sources on a first visit, the
+        # bytecode when the service worker controls the page (as the loader chooses)
+        "@STDLIB@": sources[0].relative_to(out).as_posix(),
+        "@STDLIB_PYC@": bytecode[0].relative_to(out).as_posix() if bytecode else "",
     }.items():
         html = html.replace(key, value)
     if re.search(r"@[A-Z_]+@", html) or "cdn" in html.lower():
@@ -268,7 +477,6 @@ def write_service_worker(out: Path) -> tuple[str, list[str]]:
         rel
         for rel in (p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
         if rel != "sw.js"  # the SW script is not precached: the browser updates it itself
-        and (PRECACHE_SCENARIO_TABLES or not rel.startswith("data/scenarios/"))
     )
     digest = hashlib.sha256()
     for rel in files:
@@ -282,18 +490,7 @@ def write_service_worker(out: Path) -> tuple[str, list[str]]:
     return cache, urls
 
 
-def copy_scenario_tables(out: Path) -> None:
-    """dist/data/scenarios/<scenario>-<mode>.bin: the lazily fetched scenario tables."""
-    src = ROOT / SCENARIO_TABLES
-    if not src.is_dir():
-        return
-    dest = out / "data" / "scenarios"
-    dest.mkdir(parents=True, exist_ok=True)
-    for table in sorted(src.glob("*.bin")):
-        shutil.copy2(table, dest / table.name)
-
-
-def build(out: Path) -> str:
+def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
     ensure_node_modules()
     pyodide_version = npm_package_version("pyodide")
     pyscript_version = npm_package_version("@pyscript/core")
@@ -302,20 +499,29 @@ def build(out: Path) -> str:
     out.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         wheel = build_wheel(Path(tmp))
+        # The wheel stays source: as bytecode it doubles (89 -> 187 KB) for a saving
+        # lost in the noise here (README, "Start-up"); compile_pyc.mjs handles wheels.
         shutil.copy2(wheel, out / wheel.name)
-    copy_scenario_tables(out)
+    data = copy_package_data(out)
     py_files = copy_web(out)
     copy_qr_wheel(out)
     pyscript_dir = copy_pyscript(out, pyscript_version)
-    pyodide_dir, py_mm = copy_pyodide(out, pyodide_version)
-    write_pyscript_config(out, pyodide_dir, py_mm, wheel.name, py_files)
-    render_index(out, pyscript_dir, pyodide_dir)
+    pyodide_dir, py_mm, loader = copy_pyodide(out, pyodide_version, full_stdlib, bytecode)
+    if not full_stdlib:
+        write_qr_stdlib(out)
+    interpreter = f"{pyodide_dir}/{loader}"
+    write_pyscript_config(out, interpreter, py_mm, wheel.name, py_files)
+    prerender_rules(out)
+    render_index(out, pyscript_dir, pyodide_dir,
+                 preload_links(out, pyodide_dir, interpreter, wheel.name))
     cache, urls = write_service_worker(out)
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     runtime = sum(p.stat().st_size for p in (out / "runtime").rglob("*") if p.is_file())
+    data_bytes = sum((out / rel).stat().st_size for rel in data)
     log(
         f"dist ready: {len(urls)} precached URLs, {total / 1e6:.2f} MB total, "
-        f"{(total - runtime) / 1e3:.1f} kB own, cache {cache}"
+        f"{(total - runtime - data_bytes) / 1e3:.1f} kB own + {data_bytes / 1e3:.1f} kB "
+        f"data fetched on first need, cache {cache}"
     )
     return cache
 
@@ -323,8 +529,12 @@ def build(out: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder")
+    parser.add_argument("--full-stdlib", action="store_true",
+                        help="ship Pyodide's whole standard library and lock file")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="ship Python sources instead of compiled bytecode")
     args = parser.parse_args()
-    build(args.out.resolve())
+    build(args.out.resolve(), args.full_stdlib, not args.no_bytecode)
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ from .registry import register
 from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
 
 __all__ = ["ABANDON_COST", "EXTRA_DIE", "ExpertOption", "expert_bot", "expert_options",
-           "grade", "hint", "position", "review", "scenario_details"]
+           "grade", "hint", "position", "review", "scenario_details", "scenario_verdict"]
 
 #: Points credited for each district die beyond three (see the module docstring).
 EXTRA_DIE = 2.0
@@ -602,16 +602,19 @@ def review(game: Any) -> dict[str, Any]:
     }
     scenario = _scenario(state)
     if scenario:
-        out.update(_scenario_verdict(state, scenario, decisions))
+        out.update(scenario_verdict(state, scenario, decisions))
     return out
 
 
-def _scenario_verdict(
+def scenario_verdict(
     state: GameState, scenario: str, decisions: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """The scenario part of a review: whether it was met, its probability at the start, and
     for a failed scenario the decision that lost it (the one that gave away the most
-    probability of meeting it; None if no decision gave any away: the dice failed it)."""
+    probability of meeting it; None if no decision gave any away: the dice failed it).
+
+    ``state`` is the final state of the game, ``decisions`` its :func:`grade` rows (a page
+    that grades in slices calls this once every decision is graded)."""
     start = sv.scenario_value(position(new_game(state.options)))
     met = scenario_met(scenario, state.players[0])
     failed = state.phase is Phase.OVER and not met

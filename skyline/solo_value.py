@@ -83,8 +83,9 @@ completed 3-high buildings for Dubai), kept by the turn search through every bui
 demolition.  Values are then the objective ``expected final score + SUCCESS_WEIGHT *
 P(met)`` (``Option.value``), from the scenario's own table
 ``data/scenarios/<scenario>-<mode>.bin`` (``scripts/solve_scenarios.py``), read only when
-that scenario is played (``load_scenario_table``; a page that fetches the file itself hands
-the bytes to ``install_scenario_table``).  ``scenario_options`` adds to each option the
+that scenario is played (``load_scenario_table``; where the file is not in the package, e.g.
+on the web page, it raises ``MissingScenarioTable``, a ``MissingTable`` carrying the path the
+host fetches before asking again).  ``scenario_options`` adds to each option the
 probability of meeting the scenario and the expected final score (``ScenarioOption``).
 
 Example::
@@ -121,6 +122,7 @@ __all__ = [
     "CAPS",
     "COLUMN_CLASSES",
     "MissingScenarioTable",
+    "MissingTable",
     "Option",
     "ScenarioOption",
     "ScenarioTable",
@@ -133,6 +135,7 @@ __all__ = [
     "scenario_value",
     "SoloPosition",
     "best_turn_choice",
+    "defer_table",
     "ValueTable",
     "load_table",
     "prepare",
@@ -464,27 +467,55 @@ _TABLE: ValueTable | None = None
 TABLE_RESOURCE = "data/solo_values.bin"
 
 
-def table_available() -> bool:
-    """Whether a table is loaded or the shipped one is there to load (the expert bot
-    needs it; :mod:`skyline.registry` asks)."""
-    if _TABLE is not None:
-        return True
+#: Package data files (paths inside ``skyline``) that a host delivers on request instead of
+#: shipping them in the package: the web page keeps the value table off its start-up path
+#: and fetches it when a computer player, Hint or the review first needs it.
+_DEFERRED: set[str] = set()
+
+
+class MissingTable(LookupError):
+    """A deferred data file (see :func:`defer_table`) is not there yet: the host fetches
+    ``path`` (relative to the ``skyline`` package), puts it into the package folder and
+    asks again."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"data file {path!r} is not loaded yet; the host delivers it")
+        self.path = path
+
+
+def defer_table(path: str = TABLE_RESOURCE) -> None:
+    """Declare that the host delivers the data file ``path`` on request: until then it
+    counts as available (:func:`table_available`), and reading it raises
+    :class:`MissingTable` instead of ``FileNotFoundError``."""
+    _DEFERRED.add(path)
+
+
+def _resource(path: str):  # noqa: ANN202 - an importlib.resources Traversable
     from importlib import resources
 
+    return resources.files("skyline").joinpath(path)
+
+
+def table_available() -> bool:
+    """Whether a table is loaded, the shipped one is there to load, or the host delivers
+    it on request (the expert bot needs it; :mod:`skyline.registry` asks)."""
+    if _TABLE is not None or TABLE_RESOURCE in _DEFERRED:
+        return True
     try:
-        return resources.files("skyline").joinpath(TABLE_RESOURCE).is_file()
+        return _resource(TABLE_RESOURCE).is_file()
     except (OSError, ValueError):
         return False
 
 
 def load_table() -> ValueTable:
-    """The shipped table (loaded once)."""
+    """The shipped table (loaded once); :class:`MissingTable` while a deferred table has
+    not been delivered yet."""
     global _TABLE
     if _TABLE is None:
-        from importlib import resources
-
-        data = resources.files("skyline").joinpath(TABLE_RESOURCE).read_bytes()
-        _TABLE = ValueTable.from_bytes(data)
+        resource = _resource(TABLE_RESOURCE)
+        if TABLE_RESOURCE in _DEFERRED and not resource.is_file():
+            raise MissingTable(TABLE_RESOURCE)
+        _TABLE = ValueTable.from_bytes(resource.read_bytes())
     return _TABLE
 
 
@@ -1210,7 +1241,6 @@ class ScenarioTable:
 
 
 _SCENARIO_TABLES: dict[tuple[str, str], ScenarioTable] = {}
-_SCENARIO_BYTES: dict[tuple[str, str], bytes] = {}
 
 
 def scenario_table_path(scenario: str, mode: str) -> str:
@@ -1228,7 +1258,6 @@ def install_scenario_table(scenario: str, mode: str, data: bytes) -> None:
     table = ScenarioTable.from_bytes(bytes(data))
     if table.scenario != scenario or table.mode != mode:
         raise ValueError("scenario table for another scenario or mode")
-    _SCENARIO_BYTES[scenario, mode] = bytes(data)
     _SCENARIO_TABLES[scenario, mode] = table
     for key in [k for k in _SOLVERS if k[2] == scenario and k[0] == mode]:
         del _SOLVERS[key]
@@ -1243,12 +1272,15 @@ def has_scenario_table(scenario: str, mode: str) -> bool:
     return resources.files("skyline").joinpath(scenario_table_path(scenario, mode)).is_file()
 
 
-class MissingScenarioTable(LookupError):
-    """The table of a scenario is neither installed nor in the package (the web build
-    serves it as a separate file: fetch ``path`` and call ``install_scenario_table``)."""
+class MissingScenarioTable(MissingTable):
+    """The table of a scenario is neither installed nor in the package.  The web build
+    serves every scenario table as a separate file, like the solo table: the host fetches
+    ``path`` (relative to the ``skyline`` package) when a scenario game first needs it, puts
+    it into the package folder and asks again (or hands the bytes to
+    ``install_scenario_table``)."""
 
     def __init__(self, scenario: str, mode: str, path: str) -> None:
-        super().__init__(f"scenario table {path} is not loaded")
+        super().__init__(path)
         self.scenario = scenario
         self.mode = mode
         self.path = path

@@ -273,7 +273,8 @@ def test_install_scenario_table_checks_what_it_gets():
     assert sv.has_scenario_table("essen", "standard")
     assert sv.load_scenario_table("essen", "standard").meta["scenario"] == "essen"
     missing = sv.MissingScenarioTable("essen", "nine", "data/scenarios/essen-nine.bin")
-    assert isinstance(missing, LookupError) and missing.path.endswith("essen-nine.bin")
+    assert isinstance(missing, sv.MissingTable) and missing.path.endswith("essen-nine.bin")
+    assert (missing.scenario, missing.mode) == ("essen", "nine")
 
 
 @needs_essen

@@ -1,32 +1,257 @@
-// Boot helper, loaded before PyScript: translates the loading screen, shows real
+// Boot helper, a classic script at the end of <body> (it runs before the first paint and
+// before PyScript): paints the last render's snapshot (see "snapshot" below), opens the
+// prerendered rules before Python is ready, translates the loading screen, shows real
 // progress (bytes of the big runtime downloads, then PyScript's py:ready, then the
 // app's ready flag), shows a failure message, and registers the service worker only
 // once the app is ready (so the first visit does not download everything twice).
-// Contract with main.py: set document.body.dataset.ready = "1" when the app is usable.
-
+// Contract with main.py: window.skylineBoot.live() right before the first render (the
+// app stops being inert), document.body.dataset.ready = "1" when the app is usable.
+// Updates: a new deploy's service worker waits; the bar "A new version is ready" lets
+// the player switch now (the game is saved after every move, so it carries over) or
+// keep playing this version until the next cold start.
+(() => {
 const root = document.documentElement;
 const langs = (root.dataset.langs || "en").split(" ");
+const BUILD = root.dataset.build || "";
+
+// The standard library the interpreter module will ask for, preloaded at once: its
+// bytecode when the service worker controls the page (precached), else the sources.
+{
+  const controlled = Boolean(navigator.serviceWorker?.controller);
+  const stdlib = (controlled && root.dataset.stdlibPyc) || root.dataset.stdlib;
+  if (stdlib) {
+    const link = document.createElement("link");
+    Object.assign(link, { rel: "preload", href: `./${stdlib}`, as: "fetch" });
+    link.crossOrigin = "anonymous";
+    document.head.append(link);
+  }
+}
+
+// --- snapshot ------------------------------------------------------------------
+// After each render (debounced) and when the page is hidden, the regions' HTML, the
+// page language and the attributes the styles read go to localStorage; the next visit
+// of the same build paints them at once, inert and aria-busy, with a "Starting…" bar,
+// and Python's first render replaces them with the same layout. A cache only: every
+// storage failure is ignored, a snapshot of another build or a broken one is dropped.
+const SNAPSHOT_KEY = "skyline.snapshot";
+const SNAPSHOT_MAX = 400_000; // characters; a bigger render is not kept
+// Not kept: notices are transient (a stale one would move the board when it goes).
+const SNAPSHOT_REGIONS = ["topbar", "turn", "supply", "players", "log", "dialog"];
+// Attributes of <html> and <body> that are the page's own state, never the build's.
+const SKIP_ATTRS = new Set(["data-langs", "data-boot-bytes", "data-build", "data-ready",
+  "data-stdlib", "data-stdlib-pyc",
+  "aria-busy", "class"]);
+
+function readSnapshot() {
+  try {
+    const snap = JSON.parse(localStorage.getItem(SNAPSHOT_KEY) || "null");
+    if (snap && snap.build === BUILD && BUILD && snap.regions && langs.includes(snap.lang)) {
+      return snap;
+    }
+    if (snap) localStorage.removeItem(SNAPSHOT_KEY); // another build's: never shown
+  } catch {
+    // unreadable or blocked storage: no snapshot
+  }
+  return null;
+}
+
+function attrs(el) {
+  const out = {};
+  for (const a of el.attributes) if (!SKIP_ATTRS.has(a.name)) out[a.name] = a.value;
+  return out;
+}
+
+const snapshot = readSnapshot();
 const lang =
+  snapshot?.lang ||
   (navigator.languages || [navigator.language])
     .map((l) => l.toLowerCase().split("-")[0])
-    .find((l) => langs.includes(l)) || "en";
+    .find((l) => langs.includes(l)) ||
+  "en";
 root.lang = lang;
 
-const i18n = fetch(`./i18n/${lang}.json`)
-  .then((r) => (r.ok ? r.json() : {}))
-  .catch(() => ({}))
-  .then((strings) => {
-    for (const el of document.querySelectorAll("#loading [data-i18n]")) {
-      el.textContent = strings[el.dataset.i18n] ?? "";
+const app = document.getElementById("app");
+const startBar = document.getElementById("boot-bar");
+let painted = false;
+if (snapshot) {
+  try {
+    for (const [name, value] of Object.entries(snapshot.html || {})) root.setAttribute(name, value);
+    for (const [name, value] of Object.entries(snapshot.body || {})) {
+      document.body.setAttribute(name, value);
+    }
+    for (const name of SNAPSHOT_REGIONS) {
+      const region = document.getElementById(name);
+      if (region) region.innerHTML = snapshot.regions[name] || "";
+    }
+    // A dialog the page had opened with showModal() comes back as a plain open
+    // <dialog>: the styles place it like the modal one (.snapshot dialog[open]).
+    app.inert = true;
+    app.setAttribute("aria-busy", "true");
+    app.classList.add("snapshot");
+    startBar.querySelector("[data-i18n='loading.starting']").textContent =
+      snapshot.labels?.starting || "";
+    startBar.querySelector("[data-i18n='btn.rules']").textContent = snapshot.labels?.rules || "";
+    startBar.hidden = false;
+    document.getElementById("loading").hidden = true;
+    painted = true;
+  } catch (err) {
+    console.warn("skyline: snapshot not shown", err);
+  }
+}
+window.skylineBoot = { painted, live };
+
+const tables = {};
+function table(code) {
+  tables[code] ??= fetch(`./i18n/${code}.json`)
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch(() => ({}));
+  return tables[code];
+}
+const BOOT_TEXTS = "#loading [data-i18n], #update [data-i18n], #boot-bar [data-i18n]";
+const i18n = table(lang).then((strings) => {
+  for (const el of document.querySelectorAll(BOOT_TEXTS)) {
+    el.textContent = strings[el.dataset.i18n] ?? "";
+  }
+});
+
+async function saveSnapshot() {
+  try {
+    if (document.body.dataset.ready !== "1") return;
+    const strings = await table(root.lang);
+    const regions = {};
+    for (const name of SNAPSHOT_REGIONS) {
+      regions[name] = document.getElementById(name)?.innerHTML || "";
+    }
+    const text = JSON.stringify({
+      build: BUILD,
+      lang: root.lang,
+      html: attrs(root),
+      body: attrs(document.body),
+      labels: { starting: strings["loading.starting"] || "", rules: strings["btn.rules"] || "" },
+      regions,
+    });
+    if (text.length > SNAPSHOT_MAX) localStorage.removeItem(SNAPSHOT_KEY);
+    else localStorage.setItem(SNAPSHOT_KEY, text);
+  } catch {
+    // full or blocked storage: the next visit shows the loading screen, nothing more
+  }
+}
+let saveTimer = 0;
+function saveSoon() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveSnapshot, 400);
+}
+
+// The app becomes live: called by main.py right before its first render (so focus and
+// showModal() work there), and again on ready in case it was not.
+// The snapshot's look (.snapshot: shown before ready, cursor) and the bar go on ready.
+let isLive = false;
+function live() {
+  if (isLive) return;
+  isLive = true;
+  app.inert = false;
+  app.removeAttribute("aria-busy");
+  // Python renders the dialog region afresh (a snapshot's <dialog> is not modal).
+  if (painted) document.getElementById("dialog")?.replaceChildren();
+}
+function showLive() {
+  live();
+  app.classList.remove("snapshot");
+  startBar.hidden = true;
+}
+
+// --- rules before Python --------------------------------------------------------
+// The build prerenders the rules dialog (rules/<lang>.html, the same HTML the page
+// renders); the Rules buttons of the loading screen and the "Starting…" bar open it.
+// When Python is ready it takes over: an open prerendered panel is swapped for the
+// live one (same place in the text), unless a live dialog is open (then it stays on
+// top until closed).
+const rulesHost = document.getElementById("boot-rules");
+function closeRules() {
+  rulesHost.querySelector("dialog")?.close();
+  rulesHost.replaceChildren();
+  rulesHost.hidden = true;
+  // back to the live dialog under them (the welcome dialog), if any
+  const under = document.querySelector("#dialog dialog[open]");
+  if (under && !under.contains(document.activeElement)) {
+    under.querySelector("#dlg-first, input, select, button")?.focus();
+  }
+}
+async function openRules() {
+  let html = "";
+  try {
+    const response = await fetch(`./rules/${root.lang}.html`);
+    if (response.ok) html = await response.text();
+  } catch {
+    // offline and not cached: the button does nothing
+  }
+  if (!html || isReady()) {
+    if (html && isReady()) document.getElementById("btn-rules")?.click();
+    return;
+  }
+  rulesHost.innerHTML = html;
+  rulesHost.hidden = false;
+  const native = rulesHost.querySelector("dialog");
+  if (native) native.showModal();
+  rulesHost.querySelector("#dlg-first, button")?.focus();
+}
+function rulesScroller() {
+  return rulesHost.querySelector(".dialog");
+}
+// The panel's own buttons; nothing here reaches the page's listeners (after ready
+// they would act on the live dialog).
+for (const kind of ["click", "keydown"]) {
+  rulesHost.addEventListener(kind, (event) => {
+    event.stopPropagation();
+    if (kind === "keydown") {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        closeRules();
+      }
+      return;
+    }
+    const el = event.target.closest("[data-action]");
+    if (!el) return;
+    if (el.dataset.action === "close") closeRules();
+    else if (el.dataset.action === "rules-goto") {
+      rulesHost.querySelector(`#rules-${el.dataset.arg}`)?.scrollIntoView();
     }
   });
+}
+rulesHost.addEventListener("cancel", (event) => {
+  event.preventDefault(); // closed by the keydown handler (the state stays in one place)
+});
+for (const button of document.querySelectorAll("[data-boot-rules]")) {
+  button.addEventListener("click", () => openRules());
+}
+function handOverRules() {
+  if (rulesHost.hidden) return;
+  if (document.getElementById("dialog")?.childElementCount) {
+    // A live dialog opened (showModal) over them: put the rules back on top, where the
+    // player was reading; the live dialog is there when they are closed.
+    const native = rulesHost.querySelector("dialog");
+    if (native?.open) {
+      const top = native.scrollTop;
+      native.close();
+      native.showModal();
+      native.scrollTop = top;
+    }
+    return;
+  }
+  const top = rulesScroller()?.scrollTop || 0;
+  closeRules();
+  document.getElementById("btn-rules")?.click();
+  const liveDialog = document.querySelector("#dialog .dialog");
+  if (liveDialog) liveDialog.scrollTop = top;
+}
+const isReady = () => document.body?.dataset.ready === "1";
 
 // --- progress ----------------------------------------------------------------
 // Step weights on the bar: runtime download 0-70 %, Python start 70-90 %, game 90-100 %.
 const totalBytes = Number(root.dataset.bootBytes) || 0;
 // The two big fetch() downloads before Python can start (pyodide.asm.mjs is an import,
 // the wheel comes after start-up); the build writes their total size into the page.
-const TRACKED = /(pyodide\.asm\.wasm|python_stdlib\.zip)(\?|$)/;
+const TRACKED = /(pyodide\.asm\.wasm|stdlib[-.\w]*\.zip)(\?|$)/;
 let loadedBytes = 0;
 let step = "runtime";
 
@@ -99,14 +324,51 @@ window.addEventListener("unhandledrejection", (e) => fail(e.reason));
 // --- ready -------------------------------------------------------------------
 function onReady() {
   window.fetch = nativeFetch;
+  showLive();
+  handOverRules();
+  // Snapshot after every render (debounced) and when the page goes away.
+  new MutationObserver(saveSoon).observe(app, { childList: true, subtree: true,
+    characterData: true, attributes: true });
+  saveSoon();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") saveSnapshot();
+  });
+  window.addEventListener("pagehide", () => saveSnapshot());
   setProgress(100);
   document.getElementById("loading")?.setAttribute("hidden", "");
   if ("serviceWorker" in navigator && window.isSecureContext) {
     // Registered only now: everything the SW precaches is already in the HTTP cache.
     window.skylineSW = navigator.serviceWorker
       .register("./sw.js", { scope: "./" })
+      .then(watchUpdates)
       .catch((err) => console.warn("service worker registration failed", err));
   }
+}
+
+// --- updates -----------------------------------------------------------------
+function offerUpdate(worker) {
+  const bar = document.getElementById("update");
+  if (!bar || !navigator.serviceWorker.controller) return; // a first install is no update
+  i18n.then(() => bar.removeAttribute("hidden"));
+  document.getElementById("update-reload").onclick = () => {
+    let reloading = false;
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      if (!reloading) location.reload();
+      reloading = true;
+    });
+    worker.postMessage({ type: "skipWaiting" });
+  };
+  document.getElementById("update-later").onclick = () => bar.setAttribute("hidden", "");
+}
+function watchUpdates(reg) {
+  if (reg.waiting) offerUpdate(reg.waiting);
+  reg.addEventListener("updatefound", () => {
+    const worker = reg.installing;
+    worker?.addEventListener("statechange", () => {
+      if (worker.state === "installed") offerUpdate(worker);
+    });
+  });
+  return reg;
 }
 new MutationObserver((_, observer) => {
   if (document.body.dataset.ready === "1") {
@@ -114,3 +376,4 @@ new MutationObserver((_, observer) => {
     onReady();
   }
 }).observe(document.documentElement, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+})();

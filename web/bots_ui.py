@@ -12,7 +12,9 @@ attached with ``Controller.attach`` (it implements ``controller.ComputerDriver``
   freezes. The computer waits while a dialog is open or a choice is pending.
 - the review of a finished solo game (``page.review``), graded decision by decision in
   ticks of at most ``CHUNK_MS``;
-- ``warm``: the solo value table is decoded one level per idle tick after boot;
+- ``warm``: once the solo value table has been fetched (on first need: a computer
+  player, Hint or the review; ``Controller.need_data``), the rest of it is decoded one
+  level per idle tick;
 - ``js_api``: thinking times and benchmarks for the e2e tests and scripts.
 
 ``schedule(ms, fn)`` is ``setTimeout`` in the browser; tests pass a fake one.
@@ -44,14 +46,17 @@ def _browser_schedule(ms: int, fn: Callable[[], None]) -> None:
 
 
 def load_table_quickly() -> None:
-    """Install the shipped solo table from the package folder unless one is loaded."""
+    """Install the solo table from the package folder unless one is loaded; the page
+    keeps it off the start-up path (``MissingTable`` until it has been fetched)."""
     from pathlib import Path
 
     from skyline import solo_value as sv
 
     if sv._TABLE is not None:  # noqa: SLF001 - loaded already
         return
-    path = Path(sv.__file__).parent / "data" / "solo_values.bin"
+    path = Path(sv.__file__).parent / sv.TABLE_RESOURCE
+    if not path.is_file():
+        raise sv.MissingTable(sv.TABLE_RESOURCE)
     sv.set_table(sv.ValueTable.from_bytes(path.read_bytes()))
 
 
@@ -119,6 +124,12 @@ class BotsUI:
         if steps:
             self.schedule(WARM_MS // 30, lambda: self.warm(steps))
 
+    def table_arrived(self) -> None:
+        """A value table a computer player or the review waited for is here: carry on,
+        and decode the rest of it while the page is idle."""
+        self.schedule(0, self.wake)
+        self.schedule(WARM_MS, self.warm)
+
     def tick(self) -> None:
         self.armed = False
         c = self.c
@@ -133,7 +144,13 @@ class BotsUI:
                 self.review_kick()
                 c.render()
                 return
-            c.step_computer()
+            try:
+                c.step_computer()
+            except LookupError as exc:  # the value table is fetched on first need
+                if getattr(exc, "path", None) is None:
+                    raise
+                c.need_data(exc.path, self.table_arrived)
+                return
             c.render()
         except Exception as exc:  # noqa: BLE001 - keep the page alive
             c.page.skipping = False
@@ -156,7 +173,14 @@ class BotsUI:
         from skyline.expert import position
 
         state = new_game(b.options)
-        c.page.review = ReviewProgress(key, state, sv.value(position(state)))
+        try:
+            start = sv.value(position(state))
+        except LookupError as exc:  # the value table is fetched on first need
+            if getattr(exc, "path", None) is None:
+                raise
+            c.need_data(exc.path, self.table_arrived)
+            return
+        c.page.review = ReviewProgress(key, state, start)
         self.review_job = True
         self.schedule(0, self.review_step)
 
@@ -183,6 +207,11 @@ class BotsUI:
             r.total = sum(d["loss"] for d in r.decisions)
             r.accuracy = (100.0 * r.start / (r.start + r.total)
                           if r.start + r.total > 0 else 100.0)
+            scenario = b.options.scenario if r.state.solo else None
+            if scenario:  # the verdict: met or not, and the decision that lost it
+                from skyline.expert import scenario_verdict
+
+                r.verdict = scenario_verdict(r.state, scenario, r.decisions)
         else:
             self.review_job = True
             self.schedule(0, self.review_step)
@@ -199,6 +228,12 @@ class BotsUI:
         if command == "table":
             from skyline import solo_value as sv
 
+            try:
+                load_table_quickly()  # measured below once it is here
+            except sv.MissingTable as exc:  # fetched on first need: ask again later
+                self.c.need_data(exc.path, lambda: None)
+                return json.dumps({"missing": exc.path})
+            sv.set_table(None)
             started = time.perf_counter()
             load_table_quickly()
             table = sv.load_table()
@@ -224,5 +259,55 @@ class BotsUI:
                     times.append((time.perf_counter() - started) * 1000)
                     state = apply_action(state, action)
             return json.dumps({"decisions_ms": times})
+        if command == "modules":
+            return json.dumps(exercise_imports(arg.split(",") if arg else []))
         return json.dumps({"think_ms": self.think_ms})
+
+
+def exercise_imports(names: list[str]) -> dict:
+    """Import ``names`` (every module the page and the engine name, see
+    scripts/stdlib_modules.py), run the code paths that import lazily (an expert solo
+    game with Hint and the review, a game link, the daily challenge, a traceback), and
+    return what failed and every module now loaded: the standard library the page
+    needs. The value table must be loaded first (``js_api("table")``)."""
+    import importlib
+    import sys
+    import traceback
+
+    failed: dict[str, str] = {}
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # noqa: BLE001 - reported to the caller
+            parent, _, attr = name.rpartition(".")
+            if not (parent in sys.modules and hasattr(sys.modules[parent], attr)):
+                failed[name] = f"{type(exc).__name__}: {exc}"  # not "from m import attr"
+    try:
+        import datetime
+
+        from skyline import Board
+        from skyline import solo_value as sv
+        from skyline.correspondence import make_game_link, parse_game_link
+        from skyline.daily import daily_options
+        from skyline.expert import hint, review
+
+        table = sv.load_table()
+        sv.set_table(None)  # read again the engine's way (importlib.resources)
+        sv.load_table()
+        sv.set_table(table)
+        board = Board.new(["Solo"], seed="modules")
+        rng = random.Random(1)
+        while not board.is_game_over():
+            hint(board.state, 1)
+            board.push(BOTS["expert"](board.state, rng))
+        review(board)
+        parse_game_link(make_game_link(board, ["here"], "n"))
+        daily_options(datetime.date(2026, 1, 1), "Solo")
+    except Exception as exc:  # noqa: BLE001 - reported to the caller
+        failed["<exercise>"] = "".join(traceback.format_exception(exc))
+    try:  # what an uncaught error does on its way to the console
+        raise ValueError("traceback check")
+    except ValueError as exc:
+        traceback.format_exception(exc)
+    return {"failed": failed, "modules": sorted(sys.modules)}
 

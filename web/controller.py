@@ -182,6 +182,8 @@ class Controller:
         self._log_view: tuple[tuple, screen_model.LogView] | None = None
         self.listeners: list[Callable[[Controller, object], None]] = []
         self.driver: ComputerDriver | None = None
+        # deferred data files being fetched (see need_data): path -> callbacks waiting
+        self.data_waiting: dict[str, list[Callable[[], None]]] = {}
         self.narrations = 0  # Narration.seq: grows across games, so no news is missed
 
     # ------------------------------------------------------------------ helpers
@@ -1031,9 +1033,44 @@ class Controller:
         if not screen_model.can_hint(self.page, self.board):
             return
         started = time.perf_counter()
-        rows = hint(self.board.state, 3)
+        try:
+            rows = hint(self.board.state, 3)
+        except LookupError as exc:  # the value table is fetched on first need
+            path = getattr(exc, "path", None)
+            if path is None:
+                raise
+            asked = len(self.board.actions)
+            self.need_data(path, lambda: self._hint_arrived(asked))
+            return
         self._think((time.perf_counter() - started) * 1000)
         self.page.hint = HintResult(len(self.board.actions), tuple(rows))
+
+    def _hint_arrived(self, asked: int) -> None:
+        """The table a Hint waited for is here: show it if the position is unchanged."""
+        if self.board is not None and len(self.board.actions) == asked:
+            self.show_hint()
+            self.render()
+
+    def need_data(self, path: str, then: Callable[[], None]) -> None:
+        """A data file the engine reads on demand (a value table kept off the start-up
+        path, see ``skyline.solo_value.defer_table``; ``path`` is inside the ``skyline``
+        package) is missing: the host fetches it once and puts it into the package
+        folder, then ``then`` runs (for every caller that waited on it)."""
+        waiting = self.data_waiting.setdefault(path, [])
+        waiting.append(then)
+        if len(waiting) > 1:
+            return  # already on its way
+
+        def arrived(ok: bool) -> None:
+            callbacks = self.data_waiting.pop(path, [])
+            if not ok:
+                self.notify("notice.data_failed", "error")
+                self.render()
+                return
+            for callback in callbacks:
+                callback()
+
+        self.host.fetch_data(path, arrived)
 
     # ------------------------------------------------------------------ dialogs
 

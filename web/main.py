@@ -12,12 +12,17 @@ Controller, which renders by assigning innerHTML of a few regions.
 
 import asyncio
 import json
+import re
+from pathlib import Path
 
 import games_ui
 from controller import KEY_SAVE, Controller
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
 from store import KEY_GAME
+
+import skyline
+from skyline import solo_value
 
 try:
     from pyodide.ffi import jsnull
@@ -30,9 +35,16 @@ def missing(value):
     return value is None or value is jsnull
 
 
+# Package data files the build serves beside the page instead of shipping them in the
+# wheel (dist/data/..., the same path as inside the skyline package): value tables.
+PACKAGE_DIR = Path(skyline.__file__).parent
+DATA_PATH = re.compile(r"data/[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.bin")
+
 # The QR code library's wheel, copied into the site by scripts/build.py (qr.json: its
 # URL and sha256), loaded only when a QR code is asked for.
 QR_WHEEL = {"url": f"./qr/{games_ui.QR_WHEEL_NAME}", "sha256": games_ui.QR_WHEEL_SHA256}
+# Where its extra standard-library modules go (scripts/build.py, QR_STDLIB_PATH).
+QR_STDLIB_PATH = "/lib/skyline-qr-stdlib.zip"
 
 LOCK_NAME = "skyline.game"  # Web Locks: the tab holding it may move (see Controller)
 # A promise that never settles: returned from the lock callback, it holds the lock
@@ -293,6 +305,7 @@ class DomHost:
                     importlib.import_module("segno")
                     ok = True
                 except ImportError:
+                    await self._add_qr_stdlib()
                     await self._install_wheel(QR_WHEEL)
                     importlib.invalidate_caches()
                     importlib.import_module("segno")
@@ -302,6 +315,32 @@ class DomHost:
             done(ok)
 
         asyncio.ensure_future(run())
+
+    async def _add_qr_stdlib(self):
+        """The standard-library modules segno needs beyond the page's cut library
+        (scripts/stdlib_modules_qr.txt): an archive from this site put on sys.path."""
+        import sys
+
+        if QR_STDLIB_PATH in sys.path:
+            return
+        response = await window.fetch("./qr/stdlib.zip")
+        if not response.ok:
+            raise OSError(f"HTTP {response.status}")
+        Path(QR_STDLIB_PATH).write_bytes((await response.arrayBuffer()).to_bytes())
+        sys.path.append(QR_STDLIB_PATH)
+        # Modules of packages the cut library already has (importlib.metadata,
+        # urllib.request): the package's __path__ gets the archive's folder too.
+        import importlib.util
+        import zipfile
+
+        with zipfile.ZipFile(QR_STDLIB_PATH) as archive:
+            folders = {name.split("/")[0] for name in archive.namelist() if "/" in name}
+        for folder in sorted(folders):
+            spec = importlib.util.find_spec(folder)
+            where = f"{QR_STDLIB_PATH}/{folder}"
+            if spec is not None and where not in (spec.submodule_search_locations or []):
+                package = importlib.import_module(folder)
+                package.__path__.append(where)
 
     async def _install_wheel(self, wheel):
         import hashlib
@@ -388,6 +427,33 @@ class DomHost:
         options = window.Object.new()
         options.type = "application/json"
         return str(window.URL.createObjectURL(window.Blob.new(to_js([text]), options)))
+
+    def fetch_data(self, path, done):
+        """Fetch the package data file ``path`` (e.g. ``data/solo_values.bin``) from the
+        site, write it into the package folder, then ``done(ok)``. The service worker
+        has it cached once it has installed, so this works offline too."""
+
+        async def run():
+            ok = False
+            try:
+                if not DATA_PATH.fullmatch(path):
+                    raise ValueError(f"not a data file: {path!r}")
+                response = await window.fetch(f"./{path}")
+                if not response.ok:
+                    raise OSError(f"HTTP {response.status}")
+                data = (await response.arrayBuffer()).to_bytes()
+                target = PACKAGE_DIR / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+                ok = True
+            except Exception as exc:  # noqa: BLE001 - offline and not cached, server error
+                window.console.warn(f"skyline: {path}: {type(exc).__name__}: {exc}")
+            try:
+                done(ok)
+            except Exception as exc:  # noqa: BLE001 - keep the page alive, but visible
+                window.console.error(f"skyline: {type(exc).__name__}: {exc}")
+
+        asyncio.ensure_future(run())
 
     def report(self, text):
         window.console.error(text)
@@ -520,6 +586,9 @@ async def first_lock(host):
         return "granted"
 
 
+# The value table is not in the wheel (the start-up path): it is fetched on first need
+# (DomHost.fetch_data), and the expert counts as available meanwhile.
+solo_value.defer_table()
 langs = [str(lang) for lang in (window.navigator.languages or [window.navigator.language])]
 tables = await load_tables()  # noqa: F704 - PyScript runs main.py with top-level await
 host = DomHost()
@@ -527,6 +596,11 @@ controller = Controller(host, tables, langs)
 if await first_lock(host) == "busy":  # noqa: F704
     controller.handle("tab", "busy", None)
 _boot_hash = str(window.location.hash or "")
+# boot.js may have painted the last render's snapshot, inert: the page is live from the
+# first render on (focus and showModal() there need it); the render replaces it.
+_boot_js = getattr(window, "skylineBoot", None)
+if not missing(_boot_js):
+    _boot_js.live()
 controller.boot(_boot_hash)
 document.documentElement.lang = controller.texts.lang
 

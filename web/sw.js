@@ -1,5 +1,8 @@
 // Service worker template: scripts/build.py fills in CACHE_NAME (a content hash of
 // every precached file) and PRECACHE (exactly the files of dist/, plus "./").
+// A new version installs in the background and then waits: the page says so and the
+// player chooses when to switch (boot.js posts "skipWaiting"); otherwise it takes over
+// at the next cold start, once no tab runs the old version.
 const CACHE_NAME = "@CACHE_NAME@";
 const PRECACHE = ["@PRECACHE@"];
 
@@ -15,9 +18,12 @@ self.addEventListener("install", (event) => {
             (url) => new Request(url, { cache: url.startsWith("./runtime/") ? "default" : "no-cache" }),
           ),
         ),
-      )
-      .then(() => self.skipWaiting()),
+      ),
   );
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "skipWaiting") self.skipWaiting();
 });
 
 self.addEventListener("activate", (event) => {

@@ -1,0 +1,135 @@
+"""The cut runtime and the lazily fetched value table (scripts/build.py, web/main.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from board_helpers import POLICY_STEP, close_first_dialog
+from playwright.sync_api import BrowserContext, Page
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import stdlib_modules  # noqa: E402 - scripts/stdlib_modules.py
+
+if TYPE_CHECKING:
+    from conftest import Guard
+
+TABLE = "data/solo_values.bin"
+FETCHED = "performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)"
+
+
+def load_table(page: Page) -> None:
+    """Ask the page for the value table until it has fetched it (fetched on first need)."""
+    for _ in range(300):
+        if "missing" not in json.loads(page.evaluate("window.skylineBots('table', '')")):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the value table never arrived")
+
+
+def test_cut_runtime_imports_every_module_the_page_uses(app_page: Page) -> None:
+    """The page boots Pyodide with the cut standard library and no lock-file download;
+    every module web/*.py and skyline/*.py import (read from their source, the expert
+    included) imports there, and an expert game with Hint, the review and a game link
+    runs. Fails when a new import is missing from scripts/stdlib_modules.txt."""
+    page = app_page
+    fetched = page.evaluate(FETCHED)
+    assert not any(p.endswith(("python_stdlib.zip", "pyodide-lock.json")) for p in fetched)
+    assert any("/stdlib-" in p for p in fetched)
+    assert f"/{TABLE}" not in fetched  # not on the start-up path
+    load_table(page)
+    names = stdlib_modules.page_imports()
+    assert "skyline.expert" in names and "importlib.resources" in names
+    result = json.loads(page.evaluate("(a) => window.skylineBots('modules', a)", ",".join(names)))
+    assert result["failed"] == {}
+    assert "skyline.expert" in result["modules"]
+
+
+def test_value_table_fetched_on_first_need_and_cached_for_offline(
+    persistent_context: Callable[..., BrowserContext],
+    site_copy: Path,
+    serve_dir: Callable[..., tuple],
+    guard: Guard,
+    open_app: Callable[..., Page],
+    wait_ready: Callable[[Page], None],
+) -> None:
+    """Start-up fetches no value table; the service worker caches it in the background;
+    offline, with the server gone, Hint (the expert) still works from that cache."""
+    guard.allow_console(r"(?i)service ?worker|sw\.js|ERR_INTERNET_DISCONNECTED")
+    url, server = serve_dir(site_copy)
+    ctx = persistent_context()
+    page = ctx.new_page()
+    guard.attach(page)
+    open_app(page, url)
+    assert f"/{TABLE}" not in page.evaluate(FETCHED)
+    close_first_dialog(page)
+    page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
+    page.wait_for_function(f"caches.match('./{TABLE}').then(r => !!r)", timeout=60_000)
+    assert page.evaluate(f"caches.match('./{TABLE}').then(r => r.arrayBuffer())"
+                         ".then(b => b.byteLength)") == (site_copy / TABLE).stat().st_size
+
+    server.shutdown()
+    server.server_close()
+    ctx.set_offline(True)
+    page.reload(wait_until="commit")
+    wait_ready(page)
+    page.click("#btn-hint")  # needs the table: fetched (from the SW cache) on this click
+    hint = page.locator("[data-testid=hint]")
+    hint.wait_for()
+    assert hint.inner_text().startswith("Best: ")
+    assert page.locator("[data-testid=hint-option]").count() == 3
+
+
+def test_qr_code_library_and_its_modules_load_on_demand(app_page: Page) -> None:
+    """The QR code library (segno) and the standard-library modules only it needs
+    (dist/qr/stdlib.zip) are not fetched at start-up; asking for a QR code fetches
+    both and draws it."""
+    page = app_page
+    close_first_dialog(page)
+    page.click("#btn-new")
+    page.select_option("#dlg-first", "2")
+    page.fill("#ng-name0", "Ann")
+    page.fill("#ng-name1", "Bo")
+    page.select_option("#ng-seat1", "friend")
+    page.fill("#ng-seed", "qr-e2e")
+    page.click("#ng-start-btn")
+    for _ in range(400):
+        if page.locator("[data-testid=dialog-send]").count():
+            break
+        assert page.evaluate(POLICY_STEP) not in ("stuck", "over")
+    assert not any("/qr/" in p for p in page.evaluate(FETCHED))
+    page.click("#corr-qr")
+    page.locator("[data-testid=qr] svg").wait_for(timeout=30_000)
+    fetched = page.evaluate(FETCHED)
+    assert "/qr/stdlib.zip" in fetched
+    assert any(p.startswith("/qr/segno-") for p in fetched)
+
+
+
+def test_first_visit_sources_then_bytecode_from_the_service_worker(
+    persistent_context: Callable[..., BrowserContext],
+    site_url: str,
+    guard: Guard,
+    open_app: Callable[..., Page],
+) -> None:
+    """A first visit loads the standard library as sources (fewer bytes); once the
+    service worker controls the page, the precached bytecode archive (no compiling)."""
+    ctx = persistent_context()
+    guard.attach(ctx)
+    page = ctx.new_page()
+    open_app(page, site_url)
+    libs = [p for p in page.evaluate(FETCHED) if "/stdlib-" in p]
+    assert len(libs) == 1 and not libs[0].endswith("-pyc.zip"), libs
+    page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
+    page.close()
+    page = ctx.new_page()
+    open_app(page, site_url)
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    libs = [p for p in page.evaluate(FETCHED) if "/stdlib-" in p]
+    assert len(libs) == 1 and libs[0].endswith("-pyc.zip"), libs
+    assert page.evaluate("[...document.querySelectorAll('link[rel=preload]')]"
+                         ".filter(l => l.href.includes('/stdlib-')).length") == 1

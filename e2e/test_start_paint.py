@@ -1,0 +1,257 @@
+"""On screen at once (issue 10): a repeat visit paints the last render's snapshot before
+Python is ready, inert and marked busy, and the live page replaces it without moving;
+the rules can be read before Python is ready (prerendered by scripts/build.py).
+
+Python is held back deterministically: the test routes the big runtime download
+(pyodide.asm.wasm) and lets it through only when the checks before ready are done.
+Service workers are blocked in these contexts so that every request reaches the route
+(localStorage, which keeps the snapshot, works as usual)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import Browser, BrowserContext, Page, Route
+
+if TYPE_CHECKING:
+    from conftest import Guard
+
+WaitReady = Callable[[Page], None]
+LINK = "#play?p=Ann&seed=paint1&start=0&nine=0"
+SNAPSHOT_KEY = "skyline.snapshot"
+# The state of the page, read at once (the regions' boxes: nothing may move).
+STATE = """() => {
+  const app = document.getElementById("app");
+  const box = (id) => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].map(Math.round);
+  };
+  return {
+    ready: document.body.dataset.ready || null,
+    inert: app.inert,
+    busy: app.getAttribute("aria-busy"),
+    snapshot: app.classList.contains("snapshot"),
+    loading: !document.getElementById("loading").hidden,
+    bar: document.getElementById("boot-bar").hidden ? null
+      : document.getElementById("boot-bar").innerText,
+    yard: !!document.querySelector("#turn #yard-G, #supply #yard-G, #yard-G"),
+    boxes: ["topbar", "turn", "supply", "players", "log"].map(box),
+    lang: document.documentElement.lang,
+  };
+}"""
+
+
+def texts(dist: Path, lang: str) -> dict[str, str]:
+    return json.loads((dist / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+@contextmanager
+def held_runtime(page: Page) -> Iterator[Callable[[], None]]:
+    """Hold every request for pyodide.asm.wasm until the returned release() is called."""
+    held: list[Route] = []
+    released = False
+
+    def handler(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    def release() -> None:
+        nonlocal released
+        released = True
+        for route in held:
+            route.continue_()
+        held.clear()
+
+    page.route("**/pyodide.asm.wasm", handler)
+    try:
+        yield release
+    finally:
+        release()
+        page.unroute("**/pyodide.asm.wasm")
+
+
+def new_context(browser: Browser, guard: Guard, locale: str = "en-US") -> BrowserContext:
+    ctx = browser.new_context(locale=locale, service_workers="block")
+    guard.attach(ctx)
+    return ctx
+
+
+def start_game(page: Page, site_url: str, wait_ready: WaitReady) -> None:
+    """A game in progress, so that the snapshot is a board (no dialog)."""
+    page.goto(site_url + LINK, wait_until="commit")
+    wait_ready(page)
+    page.wait_for_function("() => !location.hash && !!document.querySelector('#yard-G')")
+    if page.locator("[data-action=link-accept]").count():
+        page.click("[data-action=link-accept]")
+    page.locator("#dialog").locator("*").first.wait_for(state="detached")
+    page.wait_for_function(
+        f"""() => {{
+          const snap = JSON.parse(localStorage.getItem("{SNAPSHOT_KEY}") || "null");
+          return !!snap && Object.values(snap.regions).join("").includes("yard-G")
+            && snap.regions.dialog === "";
+        }}"""
+    )
+
+
+def test_repeat_visit_paints_snapshot_inert_then_live(
+    browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady
+) -> None:
+    ctx = new_context(browser, guard)
+    try:
+        page = ctx.new_page()
+        start_game(page, site_url, wait_ready)
+        with held_runtime(page) as release:
+            page.goto(site_url, wait_until="domcontentloaded")
+            early = page.evaluate(STATE)
+            # the board is on screen, Python is not ready, nothing can be clicked
+            assert early["ready"] is None
+            assert early["snapshot"] and early["inert"] and early["busy"] == "true"
+            assert not early["loading"]
+            assert early["yard"]
+            assert early["bar"] and texts(dist_dir, "en")["loading.starting"] in early["bar"]
+            release()
+            wait_ready(page)
+        late = page.evaluate(STATE)
+        assert late["ready"] == "1"
+        assert not late["inert"] and late["busy"] is None and not late["snapshot"]
+        assert late["bar"] is None and not late["loading"]
+        assert late["boxes"] == early["boxes"], "the live page moved the snapshot's layout"
+        # live: the page answers a click
+        page.click("#btn-rules")
+        page.locator("#dialog [data-testid=dialog-rules]").wait_for()
+    finally:
+        ctx.close()
+
+
+def test_snapshot_of_another_build_or_broken_is_ignored(
+    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady
+) -> None:
+    ctx = new_context(browser, guard)
+    try:
+        page = ctx.new_page()
+        start_game(page, site_url, wait_ready)
+        for bad in ("old-build", "{not json"):
+            # written before the next page's scripts run (the page going away saves a
+            # fresh snapshot when it is hidden)
+            page.close()
+            page = ctx.new_page()
+            page.add_init_script(
+                f"""(() => {{
+                  const key = "{SNAPSHOT_KEY}", bad = {json.dumps(bad)};
+                  const snap = JSON.parse(localStorage.getItem(key));
+                  localStorage.setItem(key,
+                    bad.startsWith("{{") ? bad : JSON.stringify({{...snap, build: bad}}));
+                }})();"""
+            )
+            page.goto(site_url, wait_until="domcontentloaded")
+            state = page.evaluate(STATE)
+            assert not state["snapshot"] and not state["inert"] and state["loading"]
+            assert state["bar"] is None
+            wait_ready(page)
+            # the page works and writes a fresh snapshot of this build
+            page.wait_for_function(
+                f"() => (localStorage.getItem('{SNAPSHOT_KEY}') || '').includes("
+                "document.documentElement.dataset.build)"
+            )
+    finally:
+        ctx.close()
+
+
+def test_storage_failure_never_breaks_the_page(
+    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady
+) -> None:
+    """localStorage that throws on every snapshot access: the page still starts."""
+    ctx = new_context(browser, guard)
+    ctx.add_init_script(
+        f"""(() => {{
+          const get = Storage.prototype.getItem, set = Storage.prototype.setItem;
+          Storage.prototype.getItem = function (k) {{
+            if (k === "{SNAPSHOT_KEY}") throw new DOMException("blocked", "SecurityError");
+            return get.call(this, k);
+          }};
+          Storage.prototype.setItem = function (k, v) {{
+            if (k === "{SNAPSHOT_KEY}") throw new DOMException("full", "QuotaExceededError");
+            return set.call(this, k, v);
+          }};
+        }})();"""
+    )
+    try:
+        page = ctx.new_page()
+        page.goto(site_url + LINK, wait_until="commit")
+        wait_ready(page)
+        page.reload(wait_until="domcontentloaded")
+        assert page.evaluate(STATE)["loading"]
+        wait_ready(page)
+        page.click("#btn-rules")
+        page.locator("#dialog [data-testid=dialog-rules]").wait_for()
+    finally:
+        ctx.close()
+
+
+def test_rules_readable_before_python_german_cold(
+    browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady
+) -> None:
+    """First visit (loading screen): the Rules button opens the prerendered German rules;
+    when Python is ready the welcome dialog waits under them until they are closed."""
+    de = texts(dist_dir, "de")
+    ctx = new_context(browser, guard, locale="de-DE")
+    try:
+        page = ctx.new_page()
+        with held_runtime(page) as release:
+            page.goto(site_url, wait_until="domcontentloaded")
+            button = page.locator("#loading [data-boot-rules]")
+            page.wait_for_function(
+                "() => document.querySelector('#loading [data-boot-rules]').textContent !== ''"
+            )
+            assert button.inner_text() == de["btn.rules"]
+            button.click()
+            rules = page.locator("#boot-rules [data-testid=dialog-rules]")
+            rules.wait_for()
+            assert page.evaluate("document.body.dataset.ready") is None
+            assert rules.locator("#dlg-title").inner_text() == de["rules.title"]
+            assert de["rules.solo.title"] in rules.inner_text()
+            # the section buttons work before Python
+            rules.locator("[data-action=rules-goto][data-arg=solo]").click()
+            release()
+            wait_ready(page)
+        # the welcome dialog is there, the rules stay on top until closed
+        assert rules.is_visible()
+        page.locator("#boot-rules #dlg-close").click()
+        assert page.locator("#boot-rules").is_hidden()
+        page.locator("#dialog [data-testid=dialog-newgame]").wait_for()
+        assert page.evaluate(
+            "document.querySelector('#dialog dialog').contains(document.activeElement)")
+        assert page.locator("[data-testid=dialog-rules]").count() == 0
+    finally:
+        ctx.close()
+
+
+def test_rules_open_before_python_are_handed_to_the_live_page(
+    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady
+) -> None:
+    """Repeat visit with a game: the Starting… bar's Rules button opens the prerendered
+    rules; when Python is ready they become the live dialog (closable by the page)."""
+    ctx = new_context(browser, guard)
+    try:
+        page = ctx.new_page()
+        start_game(page, site_url, wait_ready)
+        with held_runtime(page) as release:
+            page.goto(site_url, wait_until="domcontentloaded")
+            page.locator("#boot-bar [data-boot-rules]").click()
+            page.locator("#boot-rules [data-testid=dialog-rules]").wait_for()
+            assert page.evaluate("document.body.dataset.ready") is None
+            release()
+            wait_ready(page)
+        page.locator("#dialog [data-testid=dialog-rules]").wait_for()
+        assert page.locator("#boot-rules").is_hidden()
+        assert page.locator("[data-testid=dialog-rules]").count() == 1
+        page.keyboard.press("Escape")
+        page.locator("#dialog [data-testid=dialog-rules]").wait_for(state="detached")
+    finally:
+        ctx.close()
