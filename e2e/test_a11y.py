@@ -157,7 +157,7 @@ def test_every_screen_has_no_axe_violations(
     load(page, Board.from_record(CHOICE_RECORD), wait_ready)
     select_only(page, [1])
     page.click("#act-build")
-    page.locator("#players button.column.target").first.wait_for()
+    page.locator("#players button.target[data-testid=column]").first.wait_for()
     audit("tower choice")
 
     load(page, forced_demolition(), wait_ready)

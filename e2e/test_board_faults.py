@@ -56,7 +56,13 @@ def moves(page: Page) -> list[str]:
 
 
 def shown_names(page: Page) -> list[str]:
-    return page.locator("[data-testid^=player-] .pname bdi").all_text_contents()
+    """The names in seat order (the player to move is drawn first on the board)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid^=player-]')]
+            .filter((p) => p.querySelector('.pname bdi'))
+            .sort((a, b) => a.dataset.testid.split('-')[1] - b.dataset.testid.split('-')[1])
+            .map((p) => p.querySelector('.pname bdi').textContent)"""
+    )
 
 
 def assert_not_run(page: Page, dialogs: list[str]) -> None:

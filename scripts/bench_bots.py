@@ -3,21 +3,26 @@
 
     python scripts/bench_bots.py [--games 10000] [--duel-games 2000] [--seed bench]
                                  [--bots random,beginner,greedy,expert] [--workers 2]
-                                 [--multi 3,4] [--skip-solo] [--skip-duels]
+                                 [--multi 3,4] [--duel expert,expert1,4 ...]
+                                 [--skip-solo] [--skip-duels] [--progress]
 
 * Solo: every bot plays ``--games`` seeded games in each mode (standard, all nine rounds):
   mean, sd, standard error and the share of games reaching each solo level; for the expert
   also the solver's optimum (expected value of the start position) and the ratio.
-* Duels: the expert against greedy and against beginner in ``--duel-games`` two-player
-  games each, seats alternating (game ``i``: the expert sits in seat ``i % 2``; seat 0
-  starts); the expert's win rate (a shared win counts 1/k), its mean and the opponent's.
-* ``--multi 3,4``: the expert against greedy opponents in 3- and 4-player games (the
-  expert's seat rotates), win rate against the fair share 1/n.
+* Duels: one bot against ``n - 1`` copies of another in ``--duel-games`` games of ``n``
+  players, with common random numbers: game ``i`` uses the dice seed of group ``i // n``
+  and puts the bot in seat ``i % n`` (seat 0 starts), so every seed is played once from
+  every seat and every start position. Reported: the bot's win rate (a shared win counts
+  1/k) with its standard error (over the seed groups), its mean score and the best
+  opponent's. Default duels: the expert against greedy and beginner (2 players) and
+  against ``expert1`` (its earlier 2-4 player play, the baseline) with 2 and 4 players;
+  ``--duel A,B,N`` (repeatable) replaces them.
+* ``--multi 3,4``: also the expert against greedy opponents in 3- and 4-player games.
 
 Game ``i`` of a run uses the game seed ``f"{seed}-{mode}-{i}"`` (duels
-``f"{seed}-{opponent}-{i}"``), so a figure can be reproduced game by game with
-``skyline.__main__.play_bot_game``. Work is split over at most two worker processes.
-The last stdout line is one JSON object with every figure.
+``f"{seed}-{opponent}{n}-{i // n}"``), so a figure can be reproduced game by game with
+``skyline.__main__.play_bot_game``. Work is split over at most two worker processes (run
+it with ``nice`` on a shared machine). The last stdout line is one JSON object.
 """
 
 from __future__ import annotations
@@ -49,14 +54,14 @@ def _solo_chunk(job: tuple[str, str, str, int, int]) -> list[int]:
 
 
 def _duel_chunk(job: tuple[str, str, int, str, int, int]) -> list[tuple[float, int, int]]:
-    """(expert's win share, expert's score, best opponent score) per game."""
+    """(bot's win share, bot's score, best opponent score) per game."""
     expert, opponent, players, seed, lo, hi = job
     out = []
     for i in range(lo, hi):
         seat = i % players
         bots = [opponent] * players
         bots[seat] = expert
-        game_seed = f"{seed}-{opponent}{players}-{i}"
+        game_seed = f"{seed}-{opponent}{players}-{i // players}"
         names = tuple(f"p{s}" for s in range(players))
         state = play_bot_game(Options(names, game_seed, 0, False), bots, game_seed)
         ranks = ranking(state)
@@ -66,9 +71,23 @@ def _duel_chunk(job: tuple[str, str, int, str, int, int]) -> list[tuple[float, i
     return out
 
 
-def _chunks(n: int, parts: int) -> list[tuple[int, int]]:
+def _chunks(n: int, parts: int, unit: int = 1) -> list[tuple[int, int]]:
+    """Ranges covering ``range(n)``, boundaries on multiples of ``unit``."""
     size = max(1, -(-n // parts))
+    size = -(-size // unit) * unit
     return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
+
+
+def duel_stats(rows: list[tuple[float, int, int]], players: int) -> tuple[float, float]:
+    """Win rate and its standard error, the seed groups of ``players`` games as units
+    (common random numbers make the games of a group correlated)."""
+    n = len(rows)
+    rate = sum(r[0] for r in rows) / n
+    groups = [sum(r[0] for r in rows[lo:lo + players]) / len(rows[lo:lo + players])
+              for lo in range(0, n, players)]
+    if len(groups) < 2:
+        return rate, (rate * (1 - rate) / n) ** 0.5
+    return rate, statistics.stdev(groups) / len(groups) ** 0.5
 
 
 def solo_stats(scores: list[int]) -> dict:
@@ -91,7 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bots", default="random,beginner,greedy,expert")
     ap.add_argument("--workers", type=int, default=2, choices=(1, 2))
     ap.add_argument("--multi", default="", help="also 3/4-player runs, e.g. 3,4")
+    ap.add_argument("--duel", action="append", default=[], metavar="BOT,OPPONENT,PLAYERS",
+                    help="one BOT against PLAYERS-1 OPPONENTs (repeatable; replaces the "
+                         "default duels)")
     ap.add_argument("--skip-solo", action="store_true")
+    ap.add_argument("--progress", action="store_true",
+                    help="duels: print the win rate over the games done so far (stderr)")
     ap.add_argument("--skip-duels", action="store_true")
     args = ap.parse_args(argv)
     bots = [b for b in args.bots.split(",") if b]
@@ -121,31 +145,44 @@ def main(argv: list[str] | None = None) -> int:
                                  f"(ratio {stats['mean_vs_optimum']:.4f})")
                     print(f"solo {mode:8} {bot:8} n={stats['games']} mean {stats['mean']:.3f} "
                           f"sd {stats['sd']:.2f} se {stats['se']:.3f}  {lv}{extra}", flush=True)
-        duels = [] if args.skip_duels else [("greedy", 2), ("beginner", 2)]
-        duels += [("greedy", int(n)) for n in args.multi.split(",") if n.strip()]
-        for opponent, players in duels:
+        duels = [] if args.skip_duels else [
+            ("expert", "greedy", 2), ("expert", "beginner", 2),
+            ("expert", "expert1", 2), ("expert", "expert1", 4)]
+        if args.duel:
+            duels = []
+            for spec in args.duel:
+                bot, opponent, players = spec.split(",")
+                duels.append((bot, opponent, int(players)))
+        duels += [("expert", "greedy", int(n)) for n in args.multi.split(",") if n.strip()]
+        for bot, opponent, players in duels:
             t0 = time.time()
-            jobs = [("expert", opponent, players, args.seed, lo, hi)
-                    for lo, hi in _chunks(args.duel_games, parts)]
-            rows = [r for chunk in pool.map(_duel_chunk, jobs) for r in chunk]
+            jobs = [(bot, opponent, players, args.seed, lo, hi)
+                    for lo, hi in _chunks(args.duel_games, parts * 4, players)]
+            rows = []
+            for chunk in pool.imap(_duel_chunk, jobs):
+                rows.extend(chunk)
+                if args.progress and len(rows) < args.duel_games:
+                    rate, se = duel_stats(rows, players)
+                    print(f"  ... {players}p {bot} vs {opponent}: first {len(rows)} games: "
+                          f"{rate:.1%} (se {se:.1%})", file=sys.stderr, flush=True)
             n = len(rows)
-            wins = sum(r[0] for r in rows)
-            rate = wins / n
+            rate, se = duel_stats(rows, players)
             stats = {
                 "games": n,
                 "players": players,
+                "bot": bot,
                 "opponent": opponent,
-                "expert_win_rate": round(rate, 4),
-                "win_rate_se": round((rate * (1 - rate) / n) ** 0.5, 4),
+                "win_rate": round(rate, 4),
+                "win_rate_se": round(se, 4),
                 "fair_share": round(1 / players, 4),
-                "expert_mean": round(statistics.fmean(r[1] for r in rows), 2),
+                "bot_mean": round(statistics.fmean(r[1] for r in rows), 2),
                 "best_opponent_mean": round(statistics.fmean(r[2] for r in rows), 2),
                 "seconds": round(time.time() - t0, 1),
             }
             where = "duels" if players == 2 else "multi"
-            result[where][f"expert_vs_{opponent}_{players}p"] = stats
-            print(f"{players}p expert vs {opponent}: n={n} expert wins {rate:.1%} "
-                  f"(se {stats['win_rate_se']:.1%}); expert mean {stats['expert_mean']}, "
+            result[where][f"{bot}_vs_{opponent}_{players}p"] = stats
+            print(f"{players}p {bot} vs {opponent}: n={n} {bot} wins {rate:.1%} "
+                  f"(se {se:.1%}); {bot} mean {stats['bot_mean']}, "
                   f"best opponent mean {stats['best_opponent_mean']}", flush=True)
     result["seconds"] = round(time.time() - started, 1)
     print(json.dumps(result, separators=(",", ":")))

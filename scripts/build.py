@@ -56,8 +56,10 @@ PYODIDE_FULL = ("python_stdlib.zip", "pyodide-lock.json")
 # The standard-library modules the page and the engine import, one per line (written by
 # scripts/stdlib_modules.py from a real page; e2e/test_runtime.py checks it is complete).
 STDLIB_MODULES = ROOT / "scripts" / "stdlib_modules.txt"
-# Package data (value tables): not in the wheel, served as dist/data/... (same path as
-# inside the skyline package) and fetched by the page on first need (main.DomHost.fetch_data).
+# Package data (the solo value table, the scenario tables in data/scenarios/): not in the
+# wheel, served as dist/data/... (same path as inside the skyline package) and fetched by
+# the page on first need (main.DomHost.fetch_data); the service worker, registered after
+# start-up, precaches them in the background for offline play.
 PACKAGE_DATA = ROOT / "skyline" / "data"
 # PyScript loads every plugin chunk unless pyscript.json disables it with "!name";
 # web/pyscript.json (and <mpy-config> in index.html) disable all but "error". Pyodide

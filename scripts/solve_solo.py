@@ -92,6 +92,10 @@ BUILDS: tuple[tuple[tuple[int | None, int | None, int, bool], ...], ...] = (
 )
 
 
+#: The dice-type multisets a turn can take (three dice).
+TYPES3 = list(itertools.combinations_with_replacement(range(3), 3))
+
+
 def hands_of_size(k: int) -> list[tuple[int, ...]]:
     return list(itertools.combinations_with_replacement(range(9), k))
 
@@ -126,7 +130,25 @@ def type_outcomes(types: tuple[int, ...]) -> list[tuple[tuple[int, ...], float]]
 PHYS = (O5, O4, O3, T2, O2, B2, O1, B1, B3, P1)
 
 
-class Ops:
+class ArrayPool:
+    """Reusable arrays of one shape and dtype (``shape``, ``dtype`` and the free list
+    ``_free`` are set by the subclass)."""
+
+    shape: tuple[int, ...]
+    dtype: type
+    _free: list[np.ndarray]
+
+    def get(self, fill: float | None = None) -> np.ndarray:
+        a = self._free.pop() if self._free else np.empty(self.shape, self.dtype)
+        if fill is not None:
+            a.fill(fill)
+        return a
+
+    def put(self, *arrays: np.ndarray) -> None:
+        self._free.extend(arrays)
+
+
+class Ops(ArrayPool):
     """In-place "maximum of shifted array" operations on the capped count arrays."""
 
     def __init__(self, caps: tuple[int, ...], dtype: type = np.float32):
@@ -139,15 +161,6 @@ class Ops:
         self.scratch = np.empty(self.size, dtype)
         self._pairs: dict[tuple[int | None, int | None], list[tuple[tuple, tuple]]] = {}
         self._free: list[np.ndarray] = []
-
-    def get(self, fill: float | None = None) -> np.ndarray:
-        a = self._free.pop() if self._free else np.empty(self.shape, self.dtype)
-        if fill is not None:
-            a.fill(fill)
-        return a
-
-    def put(self, *arrays: np.ndarray) -> None:
-        self._free.extend(arrays)
 
     def canonical(self, a: np.ndarray) -> np.ndarray:
         """View of a physical-order array indexed by class id order."""
@@ -218,7 +231,6 @@ def solve(
     w0 += np.arange(shape[ax], dtype=dtype).reshape((-1,) + (1,) * (len(shape) - 1 - ax))
     W = [w0]
     hands1, hands2 = hands_of_size(1), hands_of_size(2)
-    type_multisets = list(itertools.combinations_with_replacement(range(3), 3))
     end_arrays: dict[tuple[int, ...], np.ndarray] | None = None  # F1 at t = 1 (standard)
     penalty = FORCED_PENALTY if tiles == "none" else 0.0
 
@@ -314,7 +326,7 @@ def solve(
         best = np.full(shape, NEG, dtype)
         acc = ops.get()
         buf = ops.get()
-        for tys in type_multisets:
+        for tys in TYPES3:
             acc.fill(0.0)
             for h, p in type_outcomes(tys):
                 r = after_roll(h, buf)
@@ -364,6 +376,55 @@ class ArrayTable:
         return float(self.W[mode][t][key]), True
 
 
+def play_turn(sv, s, starts, finish, placed, before=None) -> None:
+    """Push one turn's start distribution through every roll, each node taking the choice the
+    runtime's turn search ``s`` (``sv._solver``) rates best.
+
+    ``starts`` yields ``((cols, m), p)``; ``finish(cols, m, ended, p)`` receives the mass
+    that leaves the turn (ended, or no dice left), ``placed(what, gain, p)`` every resolved
+    die (``what`` as in the search's options, ``gain`` its points); ``before(cols, p)``, if
+    given, is called before the search rates a start's takes."""
+    # within-turn nodes bucketed by (hand size, flag): process in dependency order
+    buckets: dict[tuple[int, bool], dict[tuple, float]] = {
+        (k, f): {} for k in range(4) for f in (False, True)
+    }
+    for (cols, m), p in starts:
+        if before is not None:
+            before(cols, p)
+        vals = [s.take_value(cols, tys, m) for tys in TYPES3]
+        tys = TYPES3[max(range(len(vals)), key=lambda i, v=vals: (v[i], -i))]
+        for h, q in sv._OUTCOMES[tys]:
+            key = (cols, m, h, False)
+            b = buckets[3, False]
+            b[key] = b.get(key, 0.0) + p * q
+    for size in (3, 2, 1, 0):
+        for flag in (True, False):
+            for (cols, m, hand, ended), p in buckets[size, flag].items():
+                if not hand:
+                    finish(cols, m, ended, p)
+                    continue
+                opts = sv._node_options(s, cols, hand, flag, ended, m)
+                best = max(range(len(opts)), key=lambda i, o=opts: (o[i][1], -i), default=-1)
+                if best < 0:
+                    finish(cols, m, ended, p)
+                    continue
+                raw = opts[best][0]
+                if raw[0] == "end":
+                    finish(cols, m, ended, p)
+                elif raw[0] == "reroll":
+                    _, kept, tys = raw
+                    for h2, q in sv._REROLL_DIST[kept, tys]:
+                        key = (cols, m, h2, ended)
+                        bb = buckets[size, False]
+                        bb[key] = bb.get(key, 0.0) + p * q
+                else:
+                    _, _kind, what, gain, c2, rest, e2, m2 = raw
+                    placed(what, gain, p)
+                    key = (c2, m2, rest, e2)
+                    bb = buckets[size - 1, True]
+                    bb[key] = bb.get(key, 0.0) + p
+
+
 def forward(
     mode: str, table: ArrayTable, turns: int = TURNS, verbose: bool = False, min_prob: float = 0.0
 ) -> dict:
@@ -376,7 +437,6 @@ def forward(
     visited: list[dict[tuple, float]] = []
     expected = 0.0
     six_high = 0.0
-    types3 = list(itertools.combinations_with_replacement(range(3), 3))
     dropped = []
     for t in range(turns, 0, -1):
         t0 = time.time()
@@ -388,17 +448,6 @@ def forward(
         dist = {k: p for k, p in dist.items() if p >= min_prob}
         visited.append(dict(dist))
         s = sv._solver(mode, t)
-        # within-turn nodes bucketed by (hand size, flag): process in dependency order
-        buckets: dict[tuple[int, bool], dict[tuple, float]] = {
-            (k, f): {} for k in range(4) for f in (False, True)
-        }
-        for (cols, m), p in dist.items():
-            vals = [s.take_value(cols, tys, m) for tys in types3]
-            tys = types3[max(range(len(vals)), key=lambda i, v=vals: (v[i], -i))]
-            for h, q in sv._OUTCOMES[tys]:
-                key = (cols, m, h, False)
-                b = buckets[3, False]
-                b[key] = b.get(key, 0.0) + p * q
         nxt: dict[tuple, float] = {}
 
         def finish(cols, m, ended, p, t=t):
@@ -408,34 +457,13 @@ def forward(
             else:
                 nxt[cols, m] = nxt.get((cols, m), 0.0) + p
 
-        for size in (3, 2, 1, 0):
-            for flag in (True, False):
-                for (cols, m, hand, ended), p in buckets[size, flag].items():
-                    if not hand:
-                        finish(cols, m, ended, p)
-                        continue
-                    opts = sv._node_options(s, cols, hand, flag, ended, m)
-                    best = max(range(len(opts)), key=lambda i, o=opts: (o[i][1], -i), default=-1)
-                    if best < 0:
-                        finish(cols, m, ended, p)
-                        continue
-                    raw = opts[best][0]
-                    if raw[0] == "end":
-                        finish(cols, m, ended, p)
-                    elif raw[0] == "reroll":
-                        _, kept, tys = raw
-                        for h2, q in sv._REROLL_DIST[kept, tys]:
-                            key = (cols, m, h2, ended)
-                            bb = buckets[size, False]
-                            bb[key] = bb.get(key, 0.0) + p * q
-                    else:
-                        _, _kind, (verb, _target), gain, c2, rest, e2, m2 = raw
-                        expected += p * gain
-                        if verb == "build" and gain == 36:
-                            six_high += p
-                        key = (c2, m2, rest, e2)
-                        bb = buckets[size - 1, True]
-                        bb[key] = bb.get(key, 0.0) + p
+        def placed(what, gain, p):
+            nonlocal expected, six_high
+            expected += p * gain
+            if what[0] == "build" and gain == 36:
+                six_high += p
+
+        play_turn(sv, s, dist.items(), finish, placed)
         if verbose:
             print(
                 f"  [{mode}] forward t={t}: {len(visited[-1])} configurations "

@@ -54,6 +54,7 @@ from .core import (
     new_game,
     parse_action,
     ranking,
+    scenario_met,
     score,
     validate_options,
 )
@@ -329,20 +330,25 @@ def simulate(
     bots: Sequence[str],
     all_nine: bool = False,
     progress: bool = False,
+    scenario: str | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` seeded games; return the statistics (see ``simulate --json``).
 
     Game ``i`` uses the seed ``f"{seed}-{i}"`` and seat 0 as start player. Shared wins
-    count as a fraction: a win shared by k players gives each 1/k.
+    count as a fraction: a win shared by k players gives each 1/k. With a solo
+    ``scenario`` the result adds the success rate and its standard error.
     """
     names = tuple(f"{bots[s]}{s}"[:24] for s in range(players))
     scores: list[int] = []
     seat_scores: list[list[int]] = [[] for _ in range(players)]
     wins = [0.0] * players
+    met = 0
     start = time.perf_counter()
     for i in _progress(games, progress):
         game_seed = f"{seed}-{i}"
-        state = play_bot_game(Options(names, game_seed, 0, all_nine), bots, game_seed)
+        state = play_bot_game(Options(names, game_seed, 0, all_nine, scenario), bots, game_seed)
+        if scenario is not None:
+            met += scenario_met(scenario, state.players[0])
         ranks = ranking(state)
         winners = ranks.count(1)
         for seat, player in enumerate(state.players):
@@ -360,12 +366,18 @@ def simulate(
         "seed": seed,
         "mean": statistics.fmean(scores),
         "sd": statistics.stdev(scores) if len(scores) > 1 else 0.0,
+        "mean_se": (statistics.stdev(scores) / len(scores) ** 0.5) if len(scores) > 1 else 0.0,
         "levels": {
             title: sum(1 for s in scores if s >= threshold) / len(scores)
             for threshold, title in reversed(SOLO_LEVELS)
         },
         "ms_per_game": 1000 * elapsed / games,
     }
+    if scenario is not None:
+        rate = met / games
+        result["scenario"] = scenario
+        result["success_rate"] = rate
+        result["success_se"] = (rate * (1 - rate) / games) ** 0.5
     if players > 1:
         result["win_rate"] = [w / games for w in wins]
         result["seat_mean"] = [statistics.fmean(s) for s in seat_scores]
@@ -380,6 +392,11 @@ def simulate_text(result: dict[str, Any]) -> str:
         f"mean score {result['mean']:.2f}, sd {result['sd']:.2f}"
         f" ({result['ms_per_game']:.1f} ms per game)",
     ]
+    if result.get("scenario"):
+        lines.append(
+            f"scenario {result['scenario']}: met in {result['success_rate']:.2%} of games"
+            f" (standard error {result['success_se']:.2%})"
+        )
     scope = "games" if result["players"] == 1 else "seat scores"
     thresholds = dict((title, points) for points, title in SOLO_LEVELS)
     lines.append(f"share of {scope} reaching each solo level:")
@@ -414,12 +431,15 @@ def run_simulate(args: argparse.Namespace, out: TextIO) -> int:
         out.write("error: seed: expected up to 25 letters, digits, '-' or '_'\n")
         return 2
     try:
-        validate_options(Options(tuple("abcd")[: args.players], probe))
+        validate_options(
+            Options(tuple("abcd")[: args.players], probe, 0, args.all_nine, args.scenario)
+        )
     except ValueError as exc:
         out.write(f"error: {exc}\n")
         return 2
     result = simulate(
-        args.players, args.games, args.seed, bots, args.all_nine, progress=not args.no_progress
+        args.players, args.games, args.seed, bots, args.all_nine, progress=not args.no_progress,
+        scenario=args.scenario,
     )
     out.write(simulate_text(result) + "\n")
     if args.json:
@@ -445,6 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--games", type=int, default=1000)
     s.add_argument("--seed", default="sim")
     s.add_argument("--all-nine", action="store_true")
+    s.add_argument("--scenario", choices=SCENARIOS, help="solo scenario (--players 1)")
     s.add_argument(
         "--bot", action="append", help=f"bot name (default {DEFAULT_BOT}); repeat to set each seat"
     )

@@ -25,8 +25,9 @@ Bots shipped here:
     never ends a turn while a die could still be built.
 ``expert`` (:mod:`skyline.expert`)
     Solo: optimal play from the offline value table plus the exact within-turn search.
-    With more players the same search for its own skyline, with district, abandoning
-    and end-trigger heuristics.
+    With more players it plays to win (:mod:`skyline.table_expert`: a search over its
+    own turn valued by the chance of finishing first). ``expert1`` is its earlier 2-4
+    player play, a benchmark baseline.
 ``greedy``
     Takes dice for the columns it has, completes what it can, keeps one ground
     die as insurance for the must-resolve rule and rerolls the rest. In games of

@@ -82,7 +82,7 @@ from typing import NamedTuple
 
 from .board import Board, RecordError
 from .core import Options, Phase
-from .links import BOT_LETTERS, LinkError
+from .links import BOT_LETTERS, LinkError, after_hash, link_text
 
 GAME_LINK_PATH = "game"
 GAME_LINK_VERSION = 1
@@ -210,10 +210,7 @@ def is_game_link(text: object) -> bool:
     sends it to :func:`parse_game_link` rather than the share-link reader."""
     if not isinstance(text, str):
         return False
-    text = text.strip()
-    if "#" in text:
-        text = text.split("#", 1)[1]
-    return text.startswith(GAME_LINK_PATH + "?")
+    return after_hash(text).startswith(GAME_LINK_PATH + "?")
 
 
 def parse_game_link(text: object) -> GameLink:
@@ -229,14 +226,7 @@ def parse_game_link(text: object) -> GameLink:
 
 
 def _parse_game_link(text: object) -> GameLink:
-    if not isinstance(text, str):
-        raise LinkError("link", "a link must be text", reason="not_text")
-    if len(text) > MAX_GAME_LINK_CHARS:
-        raise LinkError("link", f"the link is longer than {MAX_GAME_LINK_CHARS} characters",
-                        reason="too_long")
-    text = text.strip()
-    if "#" in text:
-        text = text.split("#", 1)[1]
+    text = link_text(text, MAX_GAME_LINK_CHARS)
     path, question, rest = text.partition("?")
     if path != GAME_LINK_PATH or not question:
         raise LinkError("link", "this is not a game link", reason="not_game")

@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from .board import Board, summary
 from .core import Options, validate_options
-from .links import LinkError
+from .links import LinkError, link_text
 
 DAILY_PATH = "daily"
 DAILY_SEED_PREFIX = "daily-"
@@ -100,14 +100,7 @@ def daily_fragment(day: datetime.date | str) -> str:
 
 def parse_daily_fragment(text: object) -> datetime.date:
     """The day a daily-challenge link names; raises :class:`LinkError` only."""
-    if not isinstance(text, str):
-        raise LinkError("link", "a link must be text", reason="not_text")
-    if len(text) > MAX_DAILY_LINK_CHARS:
-        raise LinkError("link", f"the link is longer than {MAX_DAILY_LINK_CHARS} characters",
-                        reason="too_long")
-    text = text.strip()
-    if "#" in text:
-        text = text.split("#", 1)[1]
+    text = link_text(text, MAX_DAILY_LINK_CHARS)
     path, question, query = text.partition("?")
     key, eq, value = query.partition("=")
     if path != DAILY_PATH or not question or key != "d" or not eq:

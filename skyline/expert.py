@@ -12,9 +12,12 @@ and maps that choice back to a legal engine action:
   (-> :class:`Demolish`), reroll some dice (-> :class:`Roll`) or end the turn.
 
 Solo, this *is* the optimal policy of the model (the solver's expected value is the
-bot's expected score). With 2-4 players the same machinery values the expert's own
-skyline (its remaining turns are known: one per round, only this one if a 6-high
-building was completed this round), and these heuristics are added:
+bot's expected score). With 2-4 players the expert plays to win: its options come from
+:mod:`skyline.table_expert` (a search over its own turn valued by the chance of
+finishing first). The earlier 2-4 player play stays as the benchmark baseline
+``expert1`` (``expert_options(state, baseline=True)``): the same machinery values the
+expert's own skyline (its remaining turns are known: one per round, only this one if a
+6-high building was completed this round), and these heuristics are added:
 
 * **district**: taking it is weighed against the best yard take; a district of at most
   three dice is never better than choosing those types from the yard; a bigger one is
@@ -34,6 +37,16 @@ building was completed this round), and these heuristics are added:
 ``hint(state, top)`` gives the best options with the expected final score of the active
 player's skyline; ``review(board)`` replays a finished solo game and measures every
 decision against the optimum.
+
+**Scenario games** (solo with ``Options.scenario``): the position carries the scenario's
+counter (:mod:`skyline.scenario_model`), the values come from that scenario's table
+(loaded on first use) and everything ranks by the objective ``expected final score +
+SUCCESS_WEIGHT * P(scenario met)``. ``hint`` rows then also carry ``p_success``,
+``expected_score`` (also in ``value``) and ``objective``; ``review`` grades each decision on
+the objective, adds ``chosen_p_success``/``best_p_success``/``p_loss`` and the expected
+scores per decision, and names a failed scenario (``failed_scenario``) with the decision
+that gave away the most probability of meeting it (``failed_by``; None when no decision gave
+any away and the dice failed it).
 
 Everything is deterministic and does no I/O (the table is read once from the package).
 """
@@ -65,12 +78,14 @@ from .core import (
     action_class,
     apply_action,
     new_game,
+    scenario_met,
     score,
 )
 from .registry import register
+from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
 
 __all__ = ["ABANDON_COST", "EXTRA_DIE", "ExpertOption", "expert_bot", "expert_options",
-           "grade", "hint", "position", "review"]
+           "grade", "hint", "position", "review", "scenario_details", "scenario_verdict"]
 
 #: Points credited for each district die beyond three (see the module docstring).
 EXTRA_DIE = 2.0
@@ -114,12 +129,19 @@ def position(state: GameState, seat: int | None = None) -> sv.SoloPosition:
         turns = 1 if _still_to_play(state, seat) else 0
     elif seat != state.seat and not _still_to_play(state, seat):
         turns = max(0, turns - 1)
-    return sv.SoloPosition.from_columns(
+    scenario = state.options.scenario if state.solo else None
+    pos = sv.SoloPosition.from_columns(
         turns,
         [(_FACE_NAME[c.kind], c.height) for c in player.columns],
         [b.height for b in player.buildings],
         mode,
     )
+    if scenario is None:
+        return pos
+    counter = SCENARIO_MODELS[scenario].count(
+        [(_FACE_NAME[b.kind], b.height) for b in player.buildings], player.demolitions
+    )
+    return replace(pos, scenario=scenario, counter=counter)
 
 
 def _still_to_play(state: GameState, seat: int) -> bool:
@@ -159,7 +181,11 @@ def _to_engine(state: GameState, dice: Sequence[Die], action: tuple) -> Action:
         column = None if target is None else _column_index(player.columns, target)
         return Build(die.id, column)
     if target[0] == "tile":
-        index = next(i for i, b in enumerate(player.buildings) if b.height == target[1])
+        same = [i for i, b in enumerate(player.buildings) if b.height == target[1]]
+        # the solver's scenario counter assumes the tile the scenario wants gone goes first
+        scenario = state.options.scenario
+        want = {"shanghai": Face.PURPLE, "tucson": Face.ORANGE}.get(scenario or "")
+        index = next((i for i in same if player.buildings[i].kind is want), same[0])
         return Demolish(die.id, index, True)
     return Demolish(die.id, _column_index(player.columns, target), False)
 
@@ -167,7 +193,8 @@ def _to_engine(state: GameState, dice: Sequence[Die], action: tuple) -> Action:
 def _end_value(pos: sv.SoloPosition) -> float:
     """Expected final score if the turn ended now (no dice left)."""
     if pos.turns_left <= 0 or pos.game_ends_after_turn:
-        return float(pos.final_score)
+        bonus = SUCCESS_WEIGHT if pos.scenario is not None and pos.met else 0.0
+        return float(pos.final_score) + bonus
     return sv.value(replace(pos, turns_left=pos.turns_left - 1))
 
 
@@ -202,15 +229,21 @@ def _subsets(state: GameState, dice: Sequence[Die]) -> list[tuple[Die, ...]]:
 # --------------------------------------------------------------------------- options
 
 
-def expert_options(state: GameState) -> list[ExpertOption]:
+def expert_options(state: GameState, baseline: bool = False) -> list[ExpertOption]:
     """Every choice the expert considers at this decision, best (highest utility) first.
 
-    Ties keep the solver's order. ``[]`` when the game is over."""
+    Ties keep the solver's order. ``[]`` when the game is over. With 2-4 players the
+    choices come from :mod:`skyline.table_expert` (utility: the chance of winning), unless
+    ``baseline`` asks for the earlier heuristics (the ``expert1`` bot)."""
     phase = state.phase
     if phase is Phase.OVER:
         return []
-    pos = position(state)
     multi = not state.solo
+    if multi and not baseline:
+        from .table_expert import table_options
+
+        return [ExpertOption(o.action, o.value, o.win, False) for o in table_options(state)]
+    pos = position(state)
     if phase is Phase.TAKE:
         out = [ExpertOption(_to_engine(state, (), o.action), o.value, o.value, o.exact)
                for o in sv.turn_options(pos)]
@@ -338,14 +371,29 @@ def _end_trigger(state: GameState, option: ExpertOption) -> ExpertOption:
 
 @register("expert")
 def expert_bot(state: GameState, rng: random.Random) -> Action:
-    """Optimal solo play (value table + exact turn search); with more players the same
-    search for its own skyline plus district, abandoning and end-trigger heuristics.
+    """Optimal solo play (value table + exact turn search); with more players a search
+    over its own turn that maximises its chance of winning (:mod:`skyline.table_expert`).
     Deterministic (``rng`` unused)."""
     options = expert_options(state)
     if not options:
         if state.phase is Phase.OVER:
             raise ValueError("the game is over")
         # nothing to decide (should not happen: the engine skips such states)
+        from .core import legal_actions
+
+        return legal_actions(state)[0]
+    return options[0].action
+
+
+@register("expert1")
+def expert1_bot(state: GameState, rng: random.Random) -> Action:
+    """The expert's earlier play with 2-4 players (solo value search plus hand-set
+    district, abandon and end-trigger heuristics), kept as a benchmark baseline; solo it
+    is the expert. Not offered in the page."""
+    options = expert_options(state, baseline=True)
+    if not options:
+        if state.phase is Phase.OVER:
+            raise ValueError("the game is over")
         from .core import legal_actions
 
         return legal_actions(state)[0]
@@ -359,13 +407,53 @@ def hint(state: GameState, top: int = 3) -> list[dict[str, Any]]:
     """The expert's best options for the current decision, best first:
     ``[{"action": Action, "text": str(action), "value": expected final score, "exact": bool}]``.
 
+    In a scenario game each row adds ``"p_success"`` (probability of meeting the scenario
+    with optimal play on, 0..1), ``"expected_score"`` (the same as ``"value"``) and
+    ``"objective"`` (``expected_score + SUCCESS_WEIGHT * p_success``, what the rows are
+    ranked by).
+
     ``value`` is the expected final score of the active player's own skyline with the
     expert playing on (solo: under optimal play). Empty when there is nothing to decide.
     """
+    if _scenario(state):
+        return _scenario_hint(state, top)
     out = []
     for o in expert_options(state)[: max(0, top)]:
         out.append({"action": o.action, "text": str(o.action), "value": o.value,
                     "exact": o.exact})
+    return out
+
+
+def _scenario(state: GameState) -> str | None:
+    """The scenario of a solo game (None: no scenario, or not solo)."""
+    return state.options.scenario if state.solo else None
+
+
+def scenario_details(
+    state: GameState, top: int | None = None
+) -> list[tuple[Action, sv.ScenarioOption]]:
+    """Every choice (the ``top`` best, all if None) of a scenario game's current decision
+    with its probability of meeting the scenario and expected final score under optimal play
+    on, best first (by the objective ``expected score + SUCCESS_WEIGHT * P(met)``).
+    ``[]``: nothing to decide."""
+    phase = state.phase
+    if phase is Phase.OVER or phase is Phase.ROLL or not _scenario(state):
+        return []
+    pos = position(state)
+    if phase is Phase.TAKE:
+        opts = sv.scenario_options(pos, top=top)
+        return [(_to_engine(state, (), o.action), o) for o in opts]
+    dice = state.dice
+    opts = sv.scenario_options(pos, [_pair(d) for d in dice], phase is Phase.CONTINUE, top)
+    return [(_to_engine(state, dice, o.action), o) for o in opts]
+
+
+def _scenario_hint(state: GameState, top: int) -> list[dict[str, Any]]:
+    out = []
+    for action, o in scenario_details(state, max(0, top)):
+        out.append({"action": action, "text": str(action), "value": o.expected_score,
+                    "exact": o.exact, "p_success": min(1.0, max(0.0, o.p_success)),
+                    "expected_score": o.expected_score, "objective": o.objective})
     return out
 
 
@@ -391,6 +479,8 @@ def grade(state: GameState, action: Action) -> dict[str, Any] | None:
     None when there was nothing to decide (the forced first roll, game over)."""
     if state.phase is Phase.ROLL or state.phase is Phase.OVER:
         return None
+    if _scenario(state):
+        return _scenario_grade(state, action)
     ranked = expert_options(state)
     if not ranked:
         return None
@@ -409,6 +499,69 @@ def grade(state: GameState, action: Action) -> dict[str, Any] | None:
         "loss": max(0.0, best.value - chosen_value),
         "exact": best.exact and (chosen is None or chosen.exact),
     }
+
+
+def _scenario_grade(state: GameState, action: Action) -> dict[str, Any] | None:
+    """``grade`` in a scenario game: the objective, P(met) and expected score of the choice
+    made and of the best choice."""
+    details = scenario_details(state)
+    if not details:
+        return None
+    want = action_class(state, _scenario_view(state, action))
+    best_action, best = details[0]
+    chosen = next((o for a, o in details if action_class(state, a) == want), None)
+    if chosen is None:
+        chosen = _value_after(state, action) or best
+    p_best, p_chosen = _clip(best.p_success), _clip(chosen.p_success)
+    return {
+        "round": state.round,
+        "phase": state.phase.name.lower(),
+        "state": state,
+        "chosen": action,
+        "best": best_action,
+        "chosen_value": chosen.objective,
+        "best_value": best.objective,
+        "loss": max(0.0, best.objective - chosen.objective),
+        "exact": best.exact and chosen.exact,
+        "chosen_p_success": p_chosen,
+        "best_p_success": p_best,
+        "p_loss": max(0.0, p_best - p_chosen),
+        "chosen_expected_score": chosen.expected_score,
+        "best_expected_score": best.expected_score,
+    }
+
+
+def _scenario_view(state: GameState, action: Action) -> Action:
+    """``action`` as the scenario solver names it: a completed tile by its height, the kind
+    the scenario wants gone first (see ``_to_engine``) if the tile is of that kind."""
+    if isinstance(action, Demolish) and action.completed:
+        tiles = state.player.buildings
+        if 0 <= action.index < len(tiles):
+            tile = tiles[action.index]
+            same = [i for i, b in enumerate(tiles) if b.height == tile.height]
+            want = {"shanghai": Face.PURPLE, "tucson": Face.ORANGE}.get(_scenario(state) or "")
+            named = next((i for i in same if tiles[i].kind is want), same[0])
+            if tiles[named].kind is tile.kind:
+                return Demolish(action.die, named, True)
+    return action
+
+
+def _value_after(state: GameState, action: Action) -> sv.ScenarioOption | None:
+    """The value of a build or demolition the solver does not list (a tile it tells apart
+    only by height): the best option of the state it leads to."""
+    if not isinstance(action, Build | Demolish):
+        return None
+    after = apply_action(state, action)
+    if after.phase is Phase.OVER:
+        met = 1.0 if scenario_met(state.options.scenario or "", after.players[0]) else 0.0
+        points = float(score(after.players[0]))
+        return sv.ScenarioOption(("over",), met, points, points + SUCCESS_WEIGHT * met)
+    details = scenario_details(after)
+    return details[0][1] if details else None
+
+
+def _clip(p: float) -> float:
+    return min(1.0, max(0.0, p))
 
 
 def review(game: Any) -> dict[str, Any]:
@@ -439,11 +592,43 @@ def review(game: Any) -> dict[str, Any]:
         state = apply_action(state, action)
     total = sum(d["loss"] for d in decisions)
     accuracy = 100.0 * start_value / (start_value + total) if start_value + total > 0 else 100.0
-    return {
+    out = {
         "decisions": decisions,
         "total_loss": total,
         "start_value": start_value,
         "accuracy": accuracy,
         "score": score(state.players[0]),
         "over": state.phase is Phase.OVER,
+    }
+    scenario = _scenario(state)
+    if scenario:
+        out.update(scenario_verdict(state, scenario, decisions))
+    return out
+
+
+def scenario_verdict(
+    state: GameState, scenario: str, decisions: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The scenario part of a review: whether it was met, its probability at the start, and
+    for a failed scenario the decision that lost it (the one that gave away the most
+    probability of meeting it; None if no decision gave any away: the dice failed it).
+
+    ``state`` is the final state of the game, ``decisions`` its :func:`grade` rows (a page
+    that grades in slices calls this once every decision is graded)."""
+    start = sv.scenario_value(position(new_game(state.options)))
+    met = scenario_met(scenario, state.players[0])
+    failed = state.phase is Phase.OVER and not met
+    culprit = None
+    if failed:
+        worst = max(decisions, key=lambda d: d["p_loss"], default=None)
+        if worst is not None and worst["p_loss"] > 1e-6:
+            culprit = worst
+    return {
+        "scenario": scenario,
+        "scenario_met": met if state.phase is Phase.OVER else None,
+        "failed_scenario": scenario if failed else None,
+        "failed_by": culprit,
+        "start_p_success": _clip(start.p_success),
+        "start_expected_score": start.expected_score,
+        "p_loss_total": sum(d["p_loss"] for d in decisions),
     }

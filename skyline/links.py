@@ -152,6 +152,27 @@ class SavedGame(NamedTuple):
 # --------------------------------------------------------------------------- links
 
 
+def after_hash(text: str) -> str:
+    """``text`` stripped and, if it holds a ``#``, only what follows the first one: a
+    whole pasted address and its fragment alone read alike."""
+    text = text.strip()
+    if "#" in text:
+        text = text.split("#", 1)[1]
+    return text
+
+
+def link_text(text: object, max_chars: int) -> str:
+    """The fragment a link reader parses (:func:`after_hash`); :class:`LinkError`
+    (``link``) if ``text`` is not a string (reason ``not_text``) or is longer than
+    ``max_chars`` characters (``too_long``)."""
+    if not isinstance(text, str):
+        raise LinkError("link", "a link must be text", reason="not_text")
+    if len(text) > max_chars:
+        raise LinkError("link", f"the link is longer than {max_chars} characters",
+                        reason="too_long")
+    return after_hash(text)
+
+
 def _shown(text: str, limit: int = 20) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
@@ -247,14 +268,7 @@ def _parse_total(text: object) -> tuple[ShareLink, tuple[tuple[int, str], ...]]:
 
 
 def _parse_fragment(text: object) -> tuple[ShareLink, tuple[tuple[int, str], ...]]:
-    if not isinstance(text, str):
-        raise LinkError("link", "a link must be text", reason="not_text")
-    if len(text) > MAX_LINK_CHARS:
-        raise LinkError("link", f"the link is longer than {MAX_LINK_CHARS} characters",
-                        reason="too_long")
-    text = text.strip()
-    if "#" in text:
-        text = text.split("#", 1)[1]
+    text = link_text(text, MAX_LINK_CHARS)
     path, question, query = text.partition("?")
     if path != LINK_PATH or not question:
         raise LinkError("link", "this is not a game link", reason="not_play")

@@ -75,6 +75,19 @@ tiles are 2 high).  After each resolution, pass the updated position; after a re
 ``resolved=False`` with the new faces.  If ``turn_options`` returns ``[]`` after a roll,
 nothing can be resolved and the turn ends.
 
+Scenarios
+---------
+``SoloPosition(..., scenario="dubai", counter=x)`` plays one of the seven solo scenarios:
+``counter`` is the exact scenario counter of ``skyline.scenario_model`` (e.g. the number of
+completed 3-high buildings for Dubai), kept by the turn search through every build and
+demolition.  Values are then the objective ``expected final score + SUCCESS_WEIGHT *
+P(met)`` (``Option.value``), from the scenario's own table
+``data/scenarios/<scenario>-<mode>.bin`` (``scripts/solve_scenarios.py``), read only when
+that scenario is played (``load_scenario_table``; where the file is not in the package, e.g.
+on the web page, it raises ``MissingScenarioTable``, a ``MissingTable`` carrying the path the
+host fetches before asking again).  ``scenario_options`` adds to each option the
+probability of meeting the scenario and the expected final score (``ScenarioOption``).
+
 Example::
 
     from skyline import solo_value as sv
@@ -103,11 +116,23 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import NamedTuple
 
+from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioModel
+
 __all__ = [
     "CAPS",
     "COLUMN_CLASSES",
+    "MissingScenarioTable",
     "MissingTable",
     "Option",
+    "ScenarioOption",
+    "ScenarioTable",
+    "has_scenario_table",
+    "install_scenario_table",
+    "load_scenario_table",
+    "prepare_scenario",
+    "scenario_options",
+    "scenario_table_path",
+    "scenario_value",
     "SoloPosition",
     "best_turn_choice",
     "defer_table",
@@ -142,6 +167,8 @@ FACES = {
 }
 FACE_P = (3 / 6, 2 / 6, 1 / 6)
 T2 = 9  # index of the 4-point tile count in the extended count vector
+# Colour of the tile completed by a die kind (upper purple, blue and orange penthouses).
+_TILE_COLOUR = {3: "purple", 7: "blue", 8: "orange"}
 
 # Builds per die kind (type * 3 + face): (remove class, add class, points, tile height).
 # Class 9 is the count of 4-point tiles; -1 = none.
@@ -160,7 +187,9 @@ _BUILDS: tuple[tuple[tuple[int, int, int, int], ...], ...] = (
 
 class Option(NamedTuple):
     action: tuple
-    value: float  # expected final score (all points, banked included)
+    #: expected final score (all points, banked included); in a scenario game the objective
+    #: expected final score + SUCCESS_WEIGHT * P(scenario met)
+    value: float
     exact: bool = True  # False if a fallback (non-table) value was involved
 
 
@@ -172,6 +201,9 @@ class SoloPosition:
     columns: tuple[int, ...] = (0,) * 9
     tiles: tuple[int, ...] = ()
     mode: str = "standard"
+    #: the solo scenario played (None: none) and its exact counter (``scenario_model``)
+    scenario: str | None = None
+    counter: int = 0
     _key: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -181,6 +213,10 @@ class SoloPosition:
             raise ValueError("mode must be 'standard' or 'nine'")
         if any(h < 1 or h > 6 for h in self.tiles):
             raise ValueError("tile heights are 1..6")
+        if self.scenario is not None and self.scenario not in SCENARIO_MODELS:
+            raise ValueError(f"unknown scenario {self.scenario!r}")
+        if self.counter < 0:
+            raise ValueError("the scenario counter is a non-negative count")
         object.__setattr__(self, "columns", tuple(int(c) for c in self.columns))
         object.__setattr__(self, "tiles", tuple(sorted(int(h) for h in self.tiles)))
 
@@ -211,6 +247,13 @@ class SoloPosition:
     def final_score(self) -> int:
         """Score if the game ended now (lone purple ground floors count 1)."""
         return self.banked + self.columns[0]
+
+    @property
+    def met(self) -> bool:
+        """Whether the scenario would be met if the game ended now (True without one)."""
+        if self.scenario is None:
+            return True
+        return SCENARIO_MODELS[self.scenario].met(self.counter, self.columns[0])
 
     @property
     def game_ends_after_turn(self) -> bool:
@@ -436,7 +479,7 @@ class MissingTable(LookupError):
     asks again."""
 
     def __init__(self, path: str) -> None:
-        super().__init__(f"value table {path!r} is not loaded yet; the host delivers it")
+        super().__init__(f"data file {path!r} is not loaded yet; the host delivers it")
         self.path = path
 
 
@@ -574,13 +617,22 @@ class _TurnSolver:
     ``resolved`` set a demolition is never better than the best other option (keeping the die
     unused is at least as good), so it is skipped; right after a roll, demolishing with die d
     is only examined when the value of simply dropping d beats the best option so far.
+
+    In a scenario game (``model`` set) counts carry the scenario counter as an eleventh entry,
+    values are the objective (points still to come + SUCCESS_WEIGHT * P(met)), and there is
+    no pruning: values need not grow with every count (a demolition can save a scenario).
     """
 
-    def __init__(self, table: ValueTable, mode: str, t: int) -> None:
+    def __init__(
+        self, table: ValueTable, mode: str, t: int, model: ScenarioModel | None = None
+    ) -> None:
         self.table = table
         self.mode = mode
         self.std = mode == "standard"
         self.t = t
+        self.model = model
+        self.prune = model is None
+        self.pmemo: dict[tuple, float] = {}
         self.endmemo: dict[tuple, tuple[float, bool]] = {}
         self.movememo: dict[tuple, tuple] = {}
         self.memo1: dict[tuple, tuple] = {}
@@ -593,6 +645,8 @@ class _TurnSolver:
 
     def end_value(self, cols: tuple[int, ...], ended: bool) -> float:
         if ended or self.t <= 1:
+            if self.model is not None and self.model.met(cols[10], cols[0]):
+                return cols[0] + SUCCESS_WEIGHT
             return float(cols[0])
         r = self.endmemo.get(cols)
         if r is None:
@@ -609,6 +663,7 @@ class _TurnSolver:
         mv = self.movememo.get(cols)
         if mv is not None:
             return mv
+        model = self.model
         builds = []
         for kind in range(9):
             lst = []
@@ -620,6 +675,8 @@ class _TurnSolver:
                     c2[rem] -= 1
                 if add >= 0:
                     c2[add] += 1
+                if model is not None and th:
+                    c2[10] = model.complete(c2[10], _TILE_COLOUR[kind], th)
                 lst.append((pts, tuple(c2), th, rem))
             builds.append(tuple(lst))
         dem = []
@@ -627,9 +684,21 @@ class _TurnSolver:
             if cols[k]:
                 c2 = list(cols)
                 c2[k] -= 1
+                if model is not None:
+                    if k == T2:  # a low-rise 4-point tile first, if there is one
+                        colour = "purple" if model.name == "shanghai" and c2[10] else "blue"
+                        c2[10] = model.demolish_tile(c2[10], colour, 2)
+                    else:
+                        c2[10] = model.demolish_column(c2[10])
                 dem.append((k, tuple(c2)))
         mv = self.movememo[cols] = (tuple(builds), tuple(dem))
         return mv
+
+    def big(self, cols: tuple[int, ...], m: int) -> tuple[int, ...]:
+        """Counts after demolishing the smallest tile of height ``m`` >= 3."""
+        if self.model is None:
+            return cols
+        return cols[:10] + (self.model.demolish_tile(cols[10], None, m),)
 
     def last_die(self, cols: tuple[int, ...], ended: bool, m: int) -> tuple[list, list]:
         """Values with one die left, all nine faces: (right after a roll, after resolving)."""
@@ -651,7 +720,7 @@ class _TurnSolver:
             if x > dv:
                 dv = x
         if m:
-            x = end - m * m
+            x = (end if self.prune else end_value(self.big(cols, m), ended)) - m * m
             if x > dv:
                 dv = x
         bval = []
@@ -674,6 +743,8 @@ class _TurnSolver:
                 v = end
             if bval[kind] > v:
                 v = bval[kind]
+            if not self.prune and dv > v:
+                v = dv
             f1.append(v)
         r = self.memo1[key] = (f0, f1, self.inexact)
         self.inexact = self.inexact or outer
@@ -713,7 +784,7 @@ class _TurnSolver:
         f0 = []
         for a, b in _HANDS2:
             best = bv[a][b] if bv[a][b] >= bv[b][a] else bv[b][a]
-            if (dem or m) and (keep[b] > best or keep[a] > best):
+            if (dem or m) and (not self.prune or keep[b] > best or keep[a] > best):
                 if dvs is None:
                     dvs = [_NEG] * 9
                     for k, c2 in dem:
@@ -724,7 +795,7 @@ class _TurnSolver:
                             if x > dvs[r_]:
                                 dvs[r_] = x
                     if m:
-                        f1 = last(cols, ended, 6)[1]
+                        f1 = last(self.big(cols, m), ended, 6)[1]
                         for r_ in range(9):
                             x = f1[r_] - m * m
                             if x > dvs[r_]:
@@ -764,6 +835,11 @@ class _TurnSolver:
             x = rr2[(ta, tb)]
             if x > best:
                 best = x
+            if dvs is not None and not self.prune:
+                if dvs[a] > best:
+                    best = dvs[a]
+                if dvs[b] > best:
+                    best = dvs[b]
             f1s.append(best)
         r = self.memo2[key] = (f0, f1s, self.inexact)
         self.inexact = self.inexact or outer
@@ -797,14 +873,14 @@ class _TurnSolver:
         if dem or m:
             for _kind, rest in _DISTINCT[hand]:
                 ri = _H2[rest]
-                if two(cols, ended, m)[1][ri] <= best:
+                if self.prune and two(cols, ended, m)[1][ri] <= best:
                     continue
                 for k, c2 in dem:
                     x = two(c2, ended, m)[1][ri] - (4.0 if k == T2 else 0.0)
                     if x > best:
                         best = x
                 if m:
-                    x = two(cols, ended, 6)[1][ri] - m * m
+                    x = two(self.big(cols, m), ended, 6)[1][ri] - m * m
                     if x > best:
                         best = x
         if best == _NEG:
@@ -832,20 +908,26 @@ class _TurnSolver:
         return sum(p * f(cols, h, False, m) for h, p in _OUTCOMES[tys])
 
 
-_SOLVERS: dict[tuple[str, int], _TurnSolver] = {}
+_SOLVERS: dict[tuple[str, int, str | None], _TurnSolver] = {}
 _MEMO_LIMIT = 50_000
 
 
-def _solver(mode: str, t: int) -> _TurnSolver:
-    s = _SOLVERS.get((mode, t))
+def _solver(mode: str, t: int, scenario: str | None = None) -> _TurnSolver:
+    key = (mode, t, scenario)
+    s = _SOLVERS.get(key)
     if s is None or s.size() > _MEMO_LIMIT:
-        table = load_table()
-        s = _SOLVERS[(mode, t)] = _TurnSolver(table, mode, t)
+        if scenario is None:
+            s = _TurnSolver(load_table(), mode, t)
+        else:
+            table = load_scenario_table(scenario, mode)
+            s = _TurnSolver(table, mode, t, SCENARIO_MODELS[scenario])  # type: ignore[arg-type]
+        _SOLVERS[key] = s
     return s
 
 
 def _ext_counts(pos: SoloPosition) -> tuple[int, ...]:
-    return pos.columns + (sum(1 for h in pos.tiles if h == 2),)
+    cols = pos.columns + (sum(1 for h in pos.tiles if h == 2),)
+    return cols if pos.scenario is None else cols + (pos.counter,)
 
 
 def _min_big_tile(tiles: Iterable[int]) -> int:
@@ -867,8 +949,8 @@ def value_info(pos: SoloPosition) -> tuple[float, bool]:
     """(value, exact): the table entry if shipped, else the best dice choice of the exact turn
     search (exact if every lookup it needed was shipped; otherwise fallback values were used)."""
     if pos.turns_left <= 0:
-        return float(pos.final_score), True
-    table = load_table()
+        return float(pos.final_score) + (SUCCESS_WEIGHT if pos.met and pos.scenario else 0), True
+    table = load_table() if pos.scenario is None else load_scenario_table(pos.scenario, pos.mode)
     v, exact = table.lookup(pos.mode, pos.turns_left, _ext_counts(pos))
     if exact:
         return pos.banked + v, True
@@ -890,7 +972,7 @@ def turn_options(
     """
     if pos.turns_left <= 0:
         return []
-    s = _solver(pos.mode, pos.turns_left)
+    s = _solver(pos.mode, pos.turns_left, pos.scenario)
     cols = _ext_counts(pos)
     ended = pos.mode == "standard" and 6 in pos.tiles
     m = _min_big_tile(pos.tiles)
@@ -958,10 +1040,11 @@ def _node_options(
         if m:
             s.inexact = False
             m2 = next_big[0] if next_big else 0
-            v = -m * m + s.f(cols, rest, True, ended, m2)
+            c2 = s.big(cols, m)
+            v = -m * m + s.f(c2, rest, True, ended, m2)
             out.append(
                 (
-                    ("resolve", kind, ("demolish", ("tile", m)), -m * m, cols, rest, ended, m2),
+                    ("resolve", kind, ("demolish", ("tile", m)), -m * m, c2, rest, ended, m2),
                     v,
                     not s.inexact,
                 )
@@ -993,3 +1076,344 @@ def best_turn_choice(
     """The optimal choice (see ``turn_options``); ``None`` if there is nothing to decide."""
     opts = turn_options(pos, dice, resolved)
     return opts[0] if opts else None
+
+
+# --------------------------------------------------------------------------------------
+# Scenario tables and the probability of meeting a scenario
+# --------------------------------------------------------------------------------------
+
+SCENARIO_MAGIC = b"SKYSCEN1"
+
+
+class ScenarioTable:
+    """Values of one solo scenario in one mode (``scripts/solve_scenarios.py``).
+
+    Per turn level and shipped count vector (10 solo counts + the scenario counter, capped
+    at ``caps``) two numbers under the policy optimal for ``score + SUCCESS_WEIGHT * met``:
+    the expected points still to come ``S`` and the probability ``P`` of meeting the
+    scenario. ``lookup`` gives the objective ``S + SUCCESS_WEIGHT * P``.
+
+    Binary format::
+
+        b"SKYSCEN1", u32 little-endian header length, JSON header, one zlib blob: the
+        byte-plane shuffled u32 index deltas, i32 deltas of round(S * scale), i32 deltas of
+        round(P * p_scale), all levels one after the other (entries per level in
+        header["counts"], indices sorted per level, deltas from 0 per level). The flat index
+        is mixed radix over ``caps + 1`` with the scenario counter most significant and the
+        solo counts after it, the last fastest.
+
+    Missing entries fall back to the header's per-level linear fits of S and P (inexact).
+    """
+
+    def __init__(self, header: dict, blob: bytes) -> None:
+        self.meta = header
+        self.caps = tuple(header["caps"])
+        self.mode = header["mode"]
+        self.scenario = header["scenario"]
+        self.scale = header["scale"]
+        self.p_scale = header["p_scale"]
+        self._blob: bytes | None = blob
+        self._levels: list = []
+        # flat index: the scenario counter (last count) is the most significant digit, then
+        # the solo counts in order, the last fastest (entries of one counter value together
+        # compress better)
+        self.radix: list[int] = [0] * len(self.caps)
+        r = 1
+        for k in range(len(self.caps) - 2, -1, -1):
+            self.radix[k] = r
+            r *= self.caps[k] + 1
+        self.radix[-1] = r
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> ScenarioTable:
+        import json
+
+        if data[:8] != SCENARIO_MAGIC:
+            raise ValueError("not a Skyline scenario value table")
+        (hlen,) = struct.unpack_from("<I", data, 8)
+        header = json.loads(data[12 : 12 + hlen].decode())
+        if header.get("format") != 1:
+            raise ValueError(f"unsupported scenario table format {header.get('format')}")
+        blob = data[12 + hlen :]
+        if len(blob) != header["blob_size"]:
+            raise ValueError("truncated scenario value table")
+        return cls(header, blob)
+
+    @staticmethod
+    def to_bytes(
+        header: dict, entries: list[dict[int, tuple[int, int]]]
+    ) -> bytes:
+        """``entries[t]`` maps flat index -> (round(S * scale), round(P * p_scale))."""
+        import json
+
+        d_idx, d_s, d_p = array("I"), array("i"), array("i")
+        counts = []
+        for per_t in entries:
+            items = sorted(per_t.items())
+            counts.append(len(items))
+            pi = ps = pp = 0
+            for i, (sv_, pv) in items:
+                d_idx.append(i - pi)
+                d_s.append(sv_ - ps)
+                d_p.append(pv - pp)
+                pi, ps, pp = i, sv_, pv
+        if sys.byteorder != "little":
+            for a in (d_idx, d_s, d_p):
+                a.byteswap()
+        raw = _shuffle(d_idx.tobytes(), 4) + _shuffle(d_s.tobytes(), 4) + _shuffle(d_p.tobytes(), 4)
+        blob = zlib.compress(raw, 9)
+        header = dict(header, format=1, counts=counts, blob_size=len(blob))
+        hb = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+        return SCENARIO_MAGIC + struct.pack("<I", len(hb)) + hb + blob
+
+    def _decode(self) -> None:
+        assert self._blob is not None
+        raw = zlib.decompress(self._blob)
+        counts = self.meta["counts"]
+        n = sum(counts)
+        if len(raw) != 12 * n:
+            raise ValueError("corrupt scenario value table")
+        planes = [array(code, _unshuffle(raw[4 * n * k : 4 * n * (k + 1)], 4))
+                  for k, code in enumerate("Iii")]
+        if sys.byteorder != "little":
+            for a in planes:
+                a.byteswap()
+        pos = 0
+        for c in counts:
+            self._levels.append(
+                lambda a=pos, b=pos + c: tuple(
+                    array(code, accumulate(plane[a:b]))
+                    for code, plane in zip("Iii", planes, strict=True)
+                )
+            )
+            pos += c
+        self._blob = None
+
+    def _level(self, t: int) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        if self._blob is not None:
+            self._decode()
+        level = self._levels[t]
+        if callable(level):
+            level = self._levels[t] = level()
+        return level
+
+    def prepare(self, t: int | None = None) -> None:
+        """Decode all levels now (or only level ``t``)."""
+        for level in range(len(self.meta["counts"])) if t is None else (t,):
+            self._level(level)
+
+    def index(self, counts: Sequence[int]) -> int:
+        i = 0
+        for c, cap, r in zip(counts, self.caps, self.radix, strict=True):
+            i += (c if c < cap else cap) * r
+        return i
+
+    def lookup_pair(self, t: int, counts: Sequence[int]) -> tuple[float, float, bool]:
+        """(expected points still to come, P(met), exact?) with ``t >= 1`` turns left.
+
+        Lone low-rise ground floors beyond the table's cap are forgotten by the model, but
+        they still count against Toronto and Shanghai at the end: for those the lookup counts
+        each such floor as a building the scenario counter cannot lose again."""
+        extra = counts[0] - self.caps[0]
+        if extra > 0 and self.scenario in ("toronto", "shanghai"):
+            x = counts[-1] + extra if self.scenario == "toronto" else self.caps[-1]
+            counts = (*counts[:-1], x)
+        idx, s_vals, p_vals = self._level(t)
+        i = self.index(counts)
+        j = bisect_left(idx, i)
+        if j < len(idx) and idx[j] == i:
+            return s_vals[j] / self.scale, p_vals[j] / self.p_scale, True
+        fits = []
+        for coef in self.meta["linear"][t]:
+            x = coef[0]
+            for c, cap, a in zip(counts, self.caps, coef[1:], strict=True):
+                x += a * (c if c < cap else cap)
+            fits.append(x)
+        return fits[0], min(1.0, max(0.0, fits[1])), False
+
+    def lookup(self, mode: str, t: int, counts: Sequence[int]) -> tuple[float, bool]:
+        """The objective ``S + SUCCESS_WEIGHT * P`` (the interface of ``ValueTable``)."""
+        s, p, exact = self.lookup_pair(t, counts)
+        return s + SUCCESS_WEIGHT * p, exact
+
+    def lookup_p(self, mode: str, t: int, counts: Sequence[int]) -> float:
+        return self.lookup_pair(t, counts)[1]
+
+
+_SCENARIO_TABLES: dict[tuple[str, str], ScenarioTable] = {}
+
+
+def scenario_table_path(scenario: str, mode: str) -> str:
+    """Where a scenario table lives in the package (and in the web build, under the site's
+    root): ``data/scenarios/<scenario>-<mode>.bin``."""
+    if scenario not in SCENARIO_MODELS or mode not in ("standard", "nine"):
+        raise ValueError(f"no scenario table for {scenario!r} / {mode!r}")
+    return f"data/scenarios/{scenario}-{mode}.bin"
+
+
+def install_scenario_table(scenario: str, mode: str, data: bytes) -> None:
+    """Hand the bytes of a scenario table to the runtime (the page fetches the file lazily
+    when a scenario game starts, then calls this); it replaces the packaged file."""
+    scenario_table_path(scenario, mode)  # validates the names
+    table = ScenarioTable.from_bytes(bytes(data))
+    if table.scenario != scenario or table.mode != mode:
+        raise ValueError("scenario table for another scenario or mode")
+    _SCENARIO_TABLES[scenario, mode] = table
+    for key in [k for k in _SOLVERS if k[2] == scenario and k[0] == mode]:
+        del _SOLVERS[key]
+
+
+def has_scenario_table(scenario: str, mode: str) -> bool:
+    """Whether the table can be used now (installed, or found in the package)."""
+    if (scenario, mode) in _SCENARIO_TABLES:
+        return True
+    from importlib import resources
+
+    return resources.files("skyline").joinpath(scenario_table_path(scenario, mode)).is_file()
+
+
+class MissingScenarioTable(MissingTable):
+    """The table of a scenario is neither installed nor in the package.  The web build
+    serves every scenario table as a separate file, like the solo table: the host fetches
+    ``path`` (relative to the ``skyline`` package) when a scenario game first needs it, puts
+    it into the package folder and asks again (or hands the bytes to
+    ``install_scenario_table``)."""
+
+    def __init__(self, scenario: str, mode: str, path: str) -> None:
+        super().__init__(path)
+        self.scenario = scenario
+        self.mode = mode
+        self.path = path
+
+
+def load_scenario_table(scenario: str, mode: str) -> ScenarioTable:
+    """The table of a scenario and mode, loaded on first use only (from the package unless
+    one was installed with ``install_scenario_table``)."""
+    table = _SCENARIO_TABLES.get((scenario, mode))
+    if table is None:
+        from importlib import resources
+
+        path = scenario_table_path(scenario, mode)
+        try:
+            data = resources.files("skyline").joinpath(path).read_bytes()
+        except FileNotFoundError:
+            raise MissingScenarioTable(scenario, mode, path) from None
+        table = _SCENARIO_TABLES[scenario, mode] = ScenarioTable.from_bytes(data)
+    return table
+
+
+def prepare_scenario(scenario: str, mode: str, t: int | None = None) -> None:
+    """Decode a scenario table now (all levels, or only level ``t``), e.g. while idle."""
+    load_scenario_table(scenario, mode).prepare(t)
+
+
+def set_scenario_table(scenario: str, mode: str, table: object | None) -> None:
+    """Replace (or with None forget) the table of a scenario (offline tools, tests)."""
+    if table is None:
+        _SCENARIO_TABLES.pop((scenario, mode), None)
+    else:
+        _SCENARIO_TABLES[scenario, mode] = table  # type: ignore[assignment]
+    for key in [k for k in _SOLVERS if k[2] == scenario and k[0] == mode]:
+        del _SOLVERS[key]
+
+
+def _p_end(s: _TurnSolver, cols: tuple[int, ...], ended: bool) -> float:
+    assert s.model is not None
+    if ended or s.t <= 1:
+        return 1.0 if s.model.met(cols[10], cols[0]) else 0.0
+    return s.table.lookup_p(s.mode, s.t - 1, cols)  # type: ignore[attr-defined]
+
+
+def _p_node(s: _TurnSolver, cols, hand, flag, ended, m, next_big=()) -> float:
+    """P(met) of a within-turn node when the objective's optimal choice is played on."""
+    if not hand:
+        return _p_end(s, cols, ended)
+    key = (cols, hand, flag, ended, m)
+    r = s.pmemo.get(key)
+    if r is not None:
+        return r
+    opts = _node_options(s, cols, hand, flag, ended, m, next_big)
+    r = _p_follow(s, cols, hand, ended, m, opts) if opts else _p_end(s, cols, ended)
+    s.pmemo[key] = r
+    return r
+
+
+def _p_follow(s: _TurnSolver, cols, hand, ended, m, opts) -> float:
+    best = max(range(len(opts)), key=lambda i: (opts[i][1], -i))
+    return _p_raw(s, cols, ended, m, opts[best][0])
+
+
+def _p_raw(s: _TurnSolver, cols, ended, m, raw: tuple) -> float:
+    """P(met) after the raw option ``raw`` of a node at ``cols`` (see ``_node_options``)."""
+    if raw[0] == "end":
+        return _p_end(s, cols, ended)
+    if raw[0] == "reroll":
+        _, kept, tys = raw
+        return sum(q * _p_node(s, cols, h2, False, ended, m) for h2, q in _REROLL_DIST[kept, tys])
+    _, _kind_, _what, _gain, c2, rest, e2, m2 = raw
+    return _p_node(s, c2, rest, True, e2, m2)
+
+
+class ScenarioOption(NamedTuple):
+    """A choice in a scenario game: the solver's action, the probability of meeting the
+    scenario and the expected final score when the optimal policy plays on, the objective
+    ``expected_score + SUCCESS_WEIGHT * p_success`` and whether only shipped values were
+    used."""
+
+    action: tuple
+    p_success: float
+    expected_score: float
+    objective: float
+    exact: bool = True
+
+
+def scenario_options(
+    pos: SoloPosition,
+    dice: Sequence[tuple[str, str]] | None = None,
+    resolved: bool = False,
+    top: int | None = None,
+) -> list[ScenarioOption]:
+    """``turn_options`` of a scenario position with the probability of meeting the scenario
+    and the expected final score of each option (the ``top`` best, all if None)."""
+    if pos.scenario is None:
+        raise ValueError("scenario_options needs a position with a scenario")
+    opts = turn_options(pos, dice, resolved)
+    if top is not None:
+        opts = opts[: max(0, top)]
+    if not opts:
+        return []
+    s = _solver(pos.mode, pos.turns_left, pos.scenario)
+    cols = _ext_counts(pos)
+    ended = pos.mode == "standard" and 6 in pos.tiles
+    m = _min_big_tile(pos.tiles)
+    out = []
+    if dice is None:
+        for o in opts:
+            tys = tuple(sorted(TYPES.index(x) for x in o.action[1]))
+            p = sum(q * _p_node(s, cols, h, False, ended, m) for h, q in _OUTCOMES[tys])
+            out.append(_scenario_option(o, p))
+        return out
+    kinds = [_kind(d) for d in dice]
+    hand = tuple(sorted(kinds))
+    big = sorted(h for h in pos.tiles if h >= 3)
+    raws = {
+        _public_action(raw, kinds): raw
+        for raw, _v, _e in _node_options(s, cols, hand, resolved, ended, m, big[1:2])
+    }
+    for o in opts:
+        out.append(_scenario_option(o, _p_raw(s, cols, ended, m, raws[o.action])))
+    return out
+
+
+def _scenario_option(o: Option, p: float) -> ScenarioOption:
+    return ScenarioOption(o.action, p, o.value - SUCCESS_WEIGHT * p, o.value, o.exact)
+
+
+def scenario_value(pos: SoloPosition) -> ScenarioOption:
+    """At the start of a turn: P(met) and expected final score under optimal play (the best
+    take's option)."""
+    if pos.turns_left <= 0:
+        met = 1.0 if pos.met else 0.0
+        score_ = float(pos.final_score)
+        return ScenarioOption(("over",), met, score_, score_ + SUCCESS_WEIGHT * met)
+    return scenario_options(pos, top=1)[0]

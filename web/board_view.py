@@ -400,14 +400,14 @@ def turn_helpers(s: Screen, g: Game) -> str:
             )
             parts.append(
                 f'<div class="hint" data-testid="hint" role="status"><p class="hint-best">{esc(h.best)}</p>'
-                f'<p>{esc(L["hint.options"])}</p><ol>{items}</ol></div>'
+                f'<p>{esc(h.heading or L["hint.options"])}</p><ol>{items}</ol></div>'
             )
         elif h is not None:
             parts.append(f'<div class="hint" data-testid="hint" role="status"><p>{esc(h.note or L["hint.none"])}</p></div>')
     return f'<div class="turn-helpers" data-testid="turn-helpers">{"".join(parts)}</div>' if parts else ""
 
 
-def _review_table(s: Screen, rows, testid: str) -> str:
+def _review_table(s: Screen, rows, testid: str, lost_head: str = "") -> str:
     L = s.labels
     body = "".join(
         f'<tr{LOST if row.lost else ""} data-testid="{testid}"><td class="num">{row.round}</td>'
@@ -415,8 +415,9 @@ def _review_table(s: Screen, rows, testid: str) -> str:
         for row in rows
     )
     head = "".join(
-        f'<th scope="col">{esc(L[k])}</th>'
-        for k in ("review.round", "review.chosen", "review.best", "review.lost")
+        f'<th scope="col">{esc(text)}</th>'
+        for text in (L["review.round"], L["review.chosen"], L["review.best"],
+                     lost_head or L["review.lost"])
     )
     return (
         f'<div class="table-wrap"><table class="review-table"><thead><tr>{head}</tr></thead>'
@@ -431,9 +432,14 @@ def review(s: Screen, r: ReviewView) -> str:
     if not r.done:
         return f'<section class="review"><p data-testid="review-progress">{esc(r.progress)}</p></section>'
     if r.costly:
-        costly = _review_table(s, r.costly, "review-costly")
+        costly = _review_table(s, r.costly, "review-costly", r.lost_head)
     else:
-        costly = f'<p class="review-none" data-testid="review-none">{esc(L["review.no_costly"])}</p>'
+        costly = f'<p class="review-none" data-testid="review-none">{esc(r.no_costly or L["review.no_costly"])}</p>'
+    verdict = ""
+    if r.scenario:
+        met = " met" if r.scenario_met else ""
+        verdict = (f'<div class="review-scenario{met}" data-testid="review-scenario">'
+                   + "".join(f"<p>{esc(line)}</p>" for line in r.scenario) + "</div>")
     cells = "".join(
         f'<li class="rl{" lost" if x.lost else ""}" aria-label="{esc(x.label)}">'
         f'<span class="rl-n" aria-hidden="true">{x.round}</span>'
@@ -443,11 +449,11 @@ def review(s: Screen, r: ReviewView) -> str:
     return (
         f'<section class="review" data-testid="review" aria-labelledby="review-title">'
         f'<h2 id="review-title">{esc(L["review.title"])}</h2>'
-        f'<p data-testid="review-accuracy">{esc(r.accuracy)}</p>'
-        f'<h3>{esc(L["review.rounds"])}</h3><ol class="review-rounds" data-testid="review-rounds">{cells}</ol>'
-        f'<h3>{esc(L["review.costly"])}</h3>{costly}'
+        f'{verdict}<p data-testid="review-accuracy">{esc(r.accuracy)}</p>'
+        f'<h3>{esc(r.rounds_title or L["review.rounds"])}</h3><ol class="review-rounds" data-testid="review-rounds">{cells}</ol>'
+        f'<h3>{esc(r.costly_title or L["review.costly"])}</h3>{costly}'
         f'<details class="review-all" data-testid="review-all"><summary>{esc(r.all_label)}</summary>'
-        f'{_review_table(s, r.rows, "review-row")}</details></section>'
+        f'{_review_table(s, r.rows, "review-row", r.lost_head)}</details></section>'
     )
 
 

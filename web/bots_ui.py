@@ -207,6 +207,11 @@ class BotsUI:
             r.total = sum(d["loss"] for d in r.decisions)
             r.accuracy = (100.0 * r.start / (r.start + r.total)
                           if r.start + r.total > 0 else 100.0)
+            scenario = b.options.scenario if r.state.solo else None
+            if scenario:  # the verdict: met or not, and the decision that lost it
+                from skyline.expert import scenario_verdict
+
+                r.verdict = scenario_verdict(r.state, scenario, r.decisions)
         else:
             self.review_job = True
             self.schedule(0, self.review_step)

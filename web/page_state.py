@@ -219,12 +219,16 @@ class ReviewProgress:
 
     key: tuple
     state: Any  # the GameState reached so far
-    start: float  # the optimum's expected score from the first position
+    start: float  # the optimum's expected score (scenario: objective) from the first position
     i: int = 0
     decisions: list[dict] = field(default_factory=list)
     done: bool = False
     total: float = 0.0
     accuracy: float = 100.0
+    # a scenario game, once done: skyline.expert.scenario_verdict (scenario_met, failed_by,
+    # start_p_success, p_loss_total, ...); the values above are then on the scenario's
+    # objective (expected score + SUCCESS_WEIGHT * P(met))
+    verdict: dict | None = None
 
 
 # ---------------------------------------------------------------------------- narration

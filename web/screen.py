@@ -43,6 +43,7 @@ from page_state import (
     GamesDialog,
     NewGameDialog,
     PageState,
+    ReviewProgress,
     RulesDialog,
     SendDialog,
     ShareDialog,
@@ -344,6 +345,8 @@ class HintView:
     best: str | None  # None: no hint rows (the engine found nothing to advise)
     options: tuple[tuple[str, str], ...]  # (action text, value text)
     note: str | None = None  # without rows: what to do (e.g. "click End turn")
+    # above the rows: what the values are (a scenario game: the chance of meeting it too)
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -378,6 +381,14 @@ class ReviewView:
     costly: tuple[ReviewRow, ...] = ()
     rounds: tuple[RoundLoss, ...] = ()
     all_label: str = ""
+    # the headings of the parts (a scenario game grades the chance of meeting it too)
+    rounds_title: str = ""
+    costly_title: str = ""
+    no_costly: str = ""
+    lost_head: str = ""
+    # a scenario game: met or failed, and the decision that lost it (one line each)
+    scenario: tuple[str, ...] = ()
+    scenario_met: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -549,6 +560,19 @@ def read_summary(state: GameState) -> GameSummary:
 def number(lang: str, value: float) -> str:
     text = f"{value:.1f}"
     return text.replace(".", ",") if lang == "de" else text
+
+
+def percent(lang: str, p: float) -> str:
+    """A probability (0..1) in percent, whole; one decimal near 0 and 100 so that a
+    chance that is not certain never reads as 100 (nor a possible one as 0)."""
+    v = 100.0 * min(1.0, max(0.0, p))
+    text = f"{min(99.9, max(0.1, v)):.1f}" if 0.0 < v < 1.0 or 99.0 < v < 100.0 else f"{v:.0f}"
+    return text.replace(".", ",") if lang == "de" else text
+
+
+def _game_scenario(board: Board) -> str | None:
+    """The solo scenario of the game (None: none, or not solo)."""
+    return board.options.scenario if board.state.solo else None
 
 
 def scenario_view(t: Callable[..., str], state: GameState) -> ScenarioView | None:
@@ -1112,11 +1136,24 @@ def _hint(page: PageState, board: Board, t, lang: str) -> HintView | None:
     if not hint.rows:
         only_end = [type(a) for a in board.legal_actions()] == [EndTurn]
         return HintView(None, (), t("hint.only_end" if only_end else "hint.none"))
-    options = tuple(
-        (action_text(t, state, r["action"]), t("hint.value", value=number(lang, r["value"])))
-        for r in hint.rows
-    )
-    return HintView(t("hint.best", action=action_text(t, state, hint.rows[0]["action"])), options)
+    scenario = _game_scenario(board)
+    if scenario and all("p_success" in r for r in hint.rows):
+        name = t("scenario." + scenario)
+        options = tuple(
+            (action_text(t, state, r["action"]),
+             t("hint.scenario_value", scenario=name, p=percent(lang, r["p_success"]),
+               value=number(lang, r["expected_score"])))
+            for r in hint.rows
+        )
+        heading = t("hint.scenario_options", scenario=name)
+    else:
+        options = tuple(
+            (action_text(t, state, r["action"]), t("hint.value", value=number(lang, r["value"])))
+            for r in hint.rows
+        )
+        heading = t("hint.options")
+    best = t("hint.best", action=action_text(t, state, hint.rows[0]["action"]))
+    return HintView(best, options, heading=heading)
 
 
 LOSS_SHOWN = 0.05  # expected points: a decision losing less is as good as the best
@@ -1130,6 +1167,8 @@ def _review(page: PageState, board: Board, t, lang: str) -> ReviewView | None:
     if not r.done:
         return ReviewView(False, t("review.working", done=r.i, total=len(board.actions)),
                           None, ())
+    if r.verdict is not None and _game_scenario(board):
+        return _scenario_review(r, t, lang)
     rows = tuple(
         ReviewRow(d["round"], action_text(t, d["state"], d["chosen"]),
                   action_text(t, d["state"], d["best"]), number(lang, d["loss"]),
@@ -1138,8 +1177,7 @@ def _review(page: PageState, board: Board, t, lang: str) -> ReviewView | None:
     )
     accuracy = t("review.accuracy", accuracy=number(lang, r.accuracy),
                  lost=number(lang, r.total), optimum=number(lang, r.start))
-    worst = sorted((i for i, d in enumerate(r.decisions) if d["loss"] >= LOSS_SHOWN),
-                   key=lambda i: (-r.decisions[i]["loss"], i))[:COSTLY_SHOWN]
+    worst = _costliest(r.decisions)
     per_round: dict[int, float] = {}
     for d in r.decisions:
         per_round[d["round"]] = per_round.get(d["round"], 0.0) + d["loss"]
@@ -1149,7 +1187,70 @@ def _review(page: PageState, board: Board, t, lang: str) -> ReviewView | None:
         for n, loss in sorted(per_round.items())
     )
     return ReviewView(True, None, accuracy, rows, tuple(rows[i] for i in worst), rounds,
-                      t("review.all", n=len(rows)))
+                      t("review.all", n=len(rows)), t("review.rounds"), t("review.costly"),
+                      t("review.no_costly"), t("review.lost"))
+
+
+def _costliest(decisions: list[dict]) -> list[int]:
+    """The decisions that cost at least LOSS_SHOWN (on the game's objective), worst first."""
+    return sorted((i for i, d in enumerate(decisions) if d["loss"] >= LOSS_SHOWN),
+                  key=lambda i: (-decisions[i]["loss"], i))[:COSTLY_SHOWN]
+
+
+def _scenario_review(r: ReviewProgress, t, lang: str) -> ReviewView:
+    """The review of a scenario game: every decision graded on the scenario's objective
+    (``skyline.expert.grade``: the chance of meeting it first, then the expected score),
+    the chance and points each one gave away, whether the scenario was met and, if it
+    failed, the decision that lost the most of its chance."""
+    v = r.verdict or {}
+    name = t("scenario." + v["scenario"])
+
+    def points_lost(d: dict) -> float:  # negative: the choice expects more points
+        lost = d["best_expected_score"] - d["chosen_expected_score"]
+        return 0.0 if abs(lost) < 0.05 else lost
+
+    def pp(p: float) -> str:  # percentage points
+        return number(lang, 100.0 * p)
+
+    rows = tuple(
+        ReviewRow(d["round"], action_text(t, d["state"], d["chosen"]),
+                  action_text(t, d["state"], d["best"]),
+                  t("review.scenario_loss", p=pp(d["p_loss"]), points=number(lang, points_lost(d))),
+                  d["loss"] >= LOSS_SHOWN)
+        for d in r.decisions
+    )
+    accuracy = t("review.scenario_accuracy", scenario=name, accuracy=number(lang, r.accuracy),
+                 lost=pp(v["p_loss_total"]), start=percent(lang, v["start_p_success"]),
+                 optimum=number(lang, v["start_expected_score"]))
+    per_round: dict[int, list[float]] = {}
+    for d in r.decisions:
+        acc = per_round.setdefault(d["round"], [0.0, 0.0, 0.0])
+        acc[0] += d["p_loss"]
+        acc[1] += points_lost(d)
+        acc[2] += d["loss"]
+    rounds = tuple(
+        RoundLoss(n, pp(p), t("review.scenario_round_cell", round=n, p=pp(p),
+                              points=number(lang, points)), loss >= LOSS_SHOWN)
+        for n, (p, points, loss) in sorted(per_round.items())
+    )
+    met = v.get("scenario_met")
+    lines = [t("review.scenario_met" if met else "review.scenario_failed", scenario=name)]
+    culprit = v.get("failed_by")
+    if v.get("failed_scenario") and culprit is not None:
+        lines.append(t("review.scenario_lost_by", round=culprit["round"],
+                       chosen=action_text(t, culprit["state"], culprit["chosen"]),
+                       best=action_text(t, culprit["state"], culprit["best"]),
+                       p=pp(culprit["p_loss"]),
+                       before=percent(lang, culprit["best_p_success"]),
+                       after=percent(lang, culprit["chosen_p_success"])))
+    elif v.get("failed_scenario"):
+        lines.append(t("review.scenario_dice"))
+    return ReviewView(True, None, accuracy, rows,
+                      tuple(rows[i] for i in _costliest(r.decisions)), rounds,
+                      t("review.all", n=len(rows)),
+                      t("review.scenario_rounds", scenario=name), t("review.scenario_costly"),
+                      t("review.scenario_no_costly"), t("review.scenario_lost"),
+                      tuple(lines), met)
 
 
 def _seat_options(t, current: str, friend: bool = False) -> tuple[Option, ...]:

@@ -1,0 +1,71 @@
+"""Issue 12 in the browser: a solo scenario game's Hint shows the chance of meeting the
+scenario, from the scenario's own table, which the page fetches only then (data/scenarios/,
+kept off the start-up path like every data file; scripts/build.py, web/main.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from board_helpers import new_game, saved, write_saved
+from playwright.sync_api import Page
+
+from skyline import Board, Options
+from skyline.bots import BOTS
+from skyline.expert import review
+
+FETCHED = "performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)"
+TABLE = "/data/scenarios/tucson-standard.bin"
+
+
+def test_scenario_hint_fetches_its_table_lazily_and_shows_the_chance(app_page: Page) -> None:
+    page = app_page
+    new_game(page, ("Sam",), seed="e2eScenarioHint", scenario="tucson")
+    assert page.locator("[data-testid=scenario]").count() == 1
+    fetched = page.evaluate(FETCHED)
+    assert not any("/data/scenarios/" in p for p in fetched)  # not at start-up, nor at start
+    assert "/data/solo_values.bin" not in fetched
+    page.click("#btn-hint")
+    hint = page.locator("[data-testid=hint]")
+    hint.wait_for()
+    page.locator("[data-testid=hint-option]").first.wait_for()
+    assert hint.inner_text().startswith("Best: ")
+    assert "Chance of meeting Tucson" in hint.inner_text()
+    options = page.locator("[data-testid=hint-option]").all_inner_texts()
+    assert len(options) == 3
+    for text in options:
+        assert "chance of meeting Tucson: " in text and "%, expected " in text, text
+    fetched = page.evaluate(FETCHED)
+    assert fetched.count(TABLE) == 1  # this scenario's table only, once
+    assert [p for p in fetched if "/data/" in p] == [TABLE]  # not the plain solo table
+    page.click("#btn-hint")  # asked again: already in the package folder, no new fetch
+    page.locator("[data-testid=hint-option]").first.wait_for()
+    assert page.evaluate(FETCHED).count(TABLE) == 1
+
+
+def test_failed_scenario_review_names_the_decision_that_lost_it(app_page: Page) -> None:
+    """A finished Tucson game that a completed high-rise failed (played by the greedy bot
+    in the engine and loaded as the save): the review says so and names that decision."""
+    page = app_page
+    new_game(page, ("Sam",), seed="sc1", scenario="tucson")
+    board = Board(Options(("Sam",), "sc1", 0, False, "tucson"))
+    rng = random.Random(3)
+    while not board.is_game_over():
+        board.push(BOTS["greedy"](board.state, rng))
+    expected = review(board)
+    culprit = expected["failed_by"]
+    assert expected["failed_scenario"] == "tucson" and culprit is not None
+    envelope = saved(page)
+    envelope["game"] = json.loads(board.to_json())
+    write_saved(page, envelope)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    verdict = page.locator("[data-testid=review-scenario]")
+    verdict.wait_for(timeout=30000)
+    text = verdict.inner_text()
+    assert text.startswith("Scenario Tucson failed.")
+    assert f"The decision that lost it: round {culprit['round']}, you chose " in text
+    assert f"that cost {100 * culprit['p_loss']:.1f} percentage points" in text
+    acc = page.locator("[data-testid=review-accuracy]").inner_text()
+    assert acc.startswith(f"Accuracy on the Tucson objective {expected['accuracy']:.1f}%")
+    assert "/data/scenarios/tucson-standard.bin" in page.evaluate(FETCHED)

@@ -1,0 +1,458 @@
+"""The expert at a table of 2-4 players: a search over its own turn that plays to win.
+
+Solo, the expert maximises its expected score (:mod:`skyline.expert`). With opponents the
+goal is to *win*, so this policy searches the whole of its own turn (take, every roll,
+build, abandon, reroll, end) by expectimax and values each end-of-turn position by the
+**probability of finishing first**:
+
+* its own final score is modelled as normal, with mean the solo value of its skyline at
+  the end of the turn (:func:`skyline.solo_value.value`: banked points plus the table's
+  expected points still to come with the turns it has left) and standard deviation
+  :data:`SPREAD` (turns left), measured from solo expert games
+  (``scripts/fit_table_expert.py``);
+* every opponent's final score likewise, from the solo value and spread of its skyline
+  and turns left;
+* **end-game race** (standard game): a position in which the search completed a six-high
+  building ends the game with this round: the expert's score is then final, opponents who
+  still play this round get exactly one more turn, the others are done. So the search takes
+  an end trigger when it wins the race and avoids it when it would lose it, with the real
+  odds instead of a fixed bonus;
+* **district**: every die beyond three left in the district raises the next player's
+  expected final score by :data:`DISTRICT_DIE` points (it may take them as extra dice), so
+  abandoning a die, or leaving a big district untaken, costs exactly what it gives the
+  next player in win probability; taking a district of more than three dice is valued as
+  its best three types plus :data:`DISTRICT_DIE` for each further die.
+
+Within the turn the search differs from the solo one: abandoning (a free drop for the
+own skyline) is always possible, so a roll never forces a demolition, and rerolling is
+valued accordingly. Demolishing is never chosen (abandoning the die instead is at least as
+good for the own skyline). A hand of more than :data:`MAX_HAND` dice (after a big district)
+is searched on its most promising dice; the others are spare.
+
+The win probability of ``n`` normals is evaluated exactly for two players and by a fixed
+quadrature otherwise. The spreads are measured; :data:`DISTRICT_DIE` is the earlier
+expert's extra-die value, and :data:`SPREAD_SCALE` 0.6 instead of 1.0 made no measurable
+difference in 400 four-player games against ``expert1`` (self-play with common random
+numbers: ``scripts/bench_bots.py --duel expert,expert1,4``). Everything is deterministic
+and does no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from itertools import combinations, product
+
+from . import solo_value as sv
+from .core import (
+    Abandon,
+    Action,
+    Build,
+    Die,
+    DieType,
+    EndTurn,
+    Face,
+    GameState,
+    Phase,
+    Roll,
+    Take,
+    TakeDistrict,
+    build_targets,
+    score,
+)
+
+__all__ = ["DISTRICT_DIE", "MAX_HAND", "SPREAD", "TableOption", "table_options"]
+
+#: Standard deviation of (final score - solo value) by turns left (index 0..9), from 1,500
+#: solo expert games per mode (``scripts/fit_table_expert.py``).
+SPREAD: dict[str, tuple[float, ...]] = {
+    "standard": (0.0, 10.92, 12.47, 13.42, 13.92, 14.36, 14.56, 14.73, 14.86, 14.88),
+    "nine": (0.0, 10.33, 12.70, 14.18, 14.79, 15.32, 15.62, 15.94, 16.06, 16.08),
+}
+#: Multiplier on :data:`SPREAD` (tuned by self-play).
+SPREAD_SCALE = 1.0
+#: Expected points a die beyond three in the district gives the player who takes it.
+DISTRICT_DIE = 2.0
+#: Scores closer than this are treated as a toss-up (ties, tie-breaks).
+MIN_SPREAD = 0.7
+#: A hand of more dice is searched on this many most promising dice.
+MAX_HAND = 4
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One choice: the engine action, the expected final score of the own skyline after
+    it, and the probability of winning the expert ranks by."""
+
+    action: Action
+    value: float
+    win: float
+
+
+# --------------------------------------------------------------------------- dice model
+
+_FACE_INDEX = {Face.PURPLE: 0, Face.BLANK: 0, Face.BLUE: 1, Face.ORANGE: 2}
+
+
+def _kind(die: Die) -> int:
+    """Die kind as in :mod:`skyline.solo_value`: type * 3 + face index."""
+    assert die.face is not None
+    return int(die.type) * 3 + _FACE_INDEX[die.face]
+
+
+@cache
+def _outcomes(types: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Distinct rolled hands (sorted kinds) of dice of ``types`` with probabilities."""
+    dist: dict[tuple[int, ...], float] = {}
+    for faces in product(range(3), repeat=len(types)):
+        p = 1.0
+        for f in faces:
+            p *= sv.FACE_P[f]
+        key = tuple(sorted(t * 3 + f for t, f in zip(types, faces, strict=True)))
+        dist[key] = dist.get(key, 0.0) + p
+    return tuple(sorted(dist.items()))
+
+
+@cache
+def _distinct(hand: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each distinct kind in ``hand`` with the rest of the hand."""
+    out = []
+    for kind in sorted(set(hand)):
+        i = hand.index(kind)
+        out.append((kind, hand[:i] + hand[i + 1 :]))
+    return tuple(out)
+
+
+@cache
+def _rerolls(hand: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Distinct rerolls of ``hand``: (kept kinds, rerolled types), nonempty rerolls."""
+    opts = set()
+    n = len(hand)
+    for r in range(1, n + 1):
+        for sub in combinations(range(n), r):
+            kept = tuple(hand[i] for i in range(n) if i not in sub)
+            opts.add((kept, tuple(sorted(hand[i] // 3 for i in sub))))
+    return tuple(sorted(opts))
+
+
+@cache
+def _reroll_dist(kept: tuple[int, ...], types: tuple[int, ...]) -> tuple:
+    return tuple((tuple(sorted(kept + o)), p) for o, p in _outcomes(types))
+
+
+# --------------------------------------------------------------------------- win chance
+
+#: Quadrature over the own score: standard normal points and weights (sum 1).
+_Z = tuple(-4.0 + 0.25 * i for i in range(33))
+_W0 = tuple(math.exp(-z * z / 2) for z in _Z)
+_W = tuple(w / sum(_W0) for w in _W0)
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def win_chance(mine: float, spread: float, others: Sequence[tuple[float, float]]) -> float:
+    """P(own score > every other) for independent normals: own mean ``mine`` and sd
+    ``spread``; ``others`` = (mean, sd) per opponent."""
+    if not others:
+        return 1.0
+    if len(others) == 1:
+        mu, sd = others[0]
+        s = max(MIN_SPREAD, math.hypot(spread, sd))
+        return _phi((mine - mu) / s)
+    if spread < MIN_SPREAD:
+        out = 1.0
+        for mu, sd in others:
+            out *= _phi((mine - mu) / max(MIN_SPREAD, sd))
+        return out
+    total = 0.0
+    for z, w in zip(_Z, _W, strict=True):
+        x = mine + spread * z
+        p = w
+        for mu, sd in others:
+            p *= _phi((x - mu) / max(MIN_SPREAD, sd))
+        total += p
+    return total
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def _spread(mode: str, turns: int) -> float:
+    return SPREAD_SCALE * SPREAD[mode][max(0, min(9, turns))]
+
+
+class _Table:
+    """The opponents as seen from the active player's decision: their expected finals and
+    spreads, for the game going on and for the game ending with this round."""
+
+    def __init__(self, state: GameState) -> None:
+        from .expert import _still_to_play, position
+
+        self.mode = "nine" if state.options.all_nine else "standard"
+        n = len(state.players)
+        me = state.seat
+        order = [(me + k) % n for k in range(1, n)]
+        self.next_seat = order[0]
+        self.going: list[tuple[float, float]] = []
+        self.ending: list[tuple[float, float]] = []
+        self.next_index = -1
+        for seat in order:
+            pos = position(state, seat)
+            if seat == self.next_seat and pos.turns_left > 0:
+                self.next_index = len(self.going)
+            self.going.append((sv.value(pos), _spread(self.mode, pos.turns_left)))
+            if _still_to_play(state, seat) and not state.six_completed:
+                last = replace(pos, turns_left=1)
+                self.ending.append((sv.value(last), _spread(self.mode, 1)))
+            elif state.six_completed:
+                self.ending.append(self.going[-1])
+            else:
+                self.ending.append((float(score(state.players[seat])), 0.0))
+        self.memo: dict[tuple[float, int, bool, float], float] = {}
+
+    def win(self, mine: float, spread: float, district_extra: int, ended: bool) -> float:
+        key = (mine, district_extra, ended, spread)
+        u = self.memo.get(key)
+        if u is None:
+            others = list(self.ending if ended else self.going)
+            if district_extra > 0 and self.next_index >= 0 and not ended:
+                mu, sd = others[self.next_index]
+                others[self.next_index] = (mu + DISTRICT_DIE * district_extra, sd)
+            u = self.memo[key] = win_chance(mine, spread, others)
+        return u
+
+
+# --------------------------------------------------------------------------- the search
+
+
+class _Search:
+    """Expectimax over the rest of the own turn. A node is (column counts as in the solo
+    table, banked points, dice in the district, hand of sorted kinds, resolved since the
+    last roll, six-high completed); its value is (win chance, expected own final score) of
+    the best choice by win chance. One search serves a whole turn (its memo stays valid)."""
+
+    def __init__(self, pos: sv.SoloPosition, table: _Table, bonus: float) -> None:
+        self.mode = pos.mode
+        self.t = pos.turns_left
+        self.table = table
+        self.bonus = bonus
+        self.std = pos.mode == "standard"
+        self.ended0 = self.std and 6 in pos.tiles
+        self.lookup = sv.load_table().lookup
+        self.memo: dict[tuple, tuple[float, float]] = {}
+        self.leaves: dict[tuple, tuple[float, float]] = {}
+        self.moves_memo: dict[tuple[int, ...], tuple] = {}
+
+    def moves(self, cols: tuple[int, ...]) -> tuple:
+        """Builds per kind at ``cols``: ((points, cols after, tile height, from class), ...)."""
+        mv = self.moves_memo.get(cols)
+        if mv is None:
+            out = []
+            for kind in range(9):
+                lst = []
+                for rem, add, pts, th in sv._BUILDS[kind]:
+                    if rem >= 0 and cols[rem] == 0:
+                        continue
+                    c2 = list(cols)
+                    if rem >= 0:
+                        c2[rem] -= 1
+                    if add >= 0:
+                        c2[add] += 1
+                    lst.append((pts, tuple(c2), th, rem))
+                out.append(tuple(lst))
+            mv = self.moves_memo[cols] = tuple(out)
+        return mv
+
+    def leaf(self, cols: tuple[int, ...], pts: int, dis: int, ended: bool) -> tuple[float, float]:
+        """The turn ends here: (win chance, expected own final score)."""
+        key = (cols, pts, dis, ended)
+        r = self.leaves.get(key)
+        if r is None:
+            t = self.t
+            if ended or t <= 1:
+                mine = self.bonus + pts + cols[0]
+                spread = 0.0
+            else:
+                mine = self.bonus + pts + self.lookup(self.mode, t - 1, cols)[0]
+                spread = _spread(self.mode, t - 1)
+            # a six completed in this turn (not earlier this round) ends the game with it
+            race = ended and not self.ended0 and t > 1
+            u = self.table.win(mine, spread, max(0, dis - 3), race)
+            r = self.leaves[key] = (u, mine)
+        return r
+
+    def node(
+        self, cols: tuple[int, ...], pts: int, dis: int, hand: tuple[int, ...], flag: bool,
+        ended: bool,
+    ) -> tuple[float, float]:
+        if not hand:
+            return self.leaf(cols, pts, dis, ended)
+        key = (cols, pts, dis, hand, flag, ended)
+        r = self.memo.get(key)
+        if r is None:
+            r = (-1.0, 0.0)
+            for _a, r2 in self.options(cols, pts, dis, hand, flag, ended):
+                if r2[0] > r[0]:
+                    r = r2
+            self.memo[key] = r
+        return r
+
+    def options(
+        self, cols: tuple[int, ...], pts: int, dis: int, hand: tuple[int, ...], flag: bool,
+        ended: bool,
+    ) -> list[tuple[tuple, tuple[float, float]]]:
+        """(raw action, (win, value)) for every choice at a node, in a fixed order (ties go
+        to the earlier one): builds, end, rerolls, abandons. Raw actions:
+        ("build", kind, from class), ("end",), ("reroll", kept kinds), ("abandon", kind)."""
+        out: list[tuple[tuple, tuple[float, float]]] = []
+        moves = self.moves(cols)
+        std = self.std
+        node = self.node
+        for kind, rest in _distinct(hand):
+            for p, c2, th, rem in moves[kind]:
+                r = node(c2, pts + p, dis, rest, True, ended or (std and th == 6))
+                out.append((("build", kind, rem), r))
+        if flag:
+            out.append((("end",), self.leaf(cols, pts, dis, ended)))
+            for kept, types in _rerolls(hand):
+                u = v = 0.0
+                for h2, p in _reroll_dist(kept, types):
+                    a, b = node(cols, pts, dis, h2, False, ended)
+                    u += p * a
+                    v += p * b
+                out.append((("reroll", kept), (u, v)))
+        else:
+            # must resolve: abandoning is the free drop (once resolved, keeping a die is
+            # at least as good as abandoning it, so it is only offered here)
+            for kind, rest in _distinct(hand):
+                out.append((("abandon", kind), node(cols, pts, dis + 1, rest, True, ended)))
+        return out
+
+    def take(
+        self, cols: tuple[int, ...], pts: int, dis: int, types: tuple[int, ...]
+    ) -> tuple[float, float]:
+        """(win, value) of rolling dice of ``types`` (sorted type indices) now."""
+        u = v = 0.0
+        for hand, p in _outcomes(types):
+            a, b = self.node(cols, pts, dis, hand, False, self.ended0)
+            u += p * a
+            v += p * b
+        return u, v
+
+
+# --------------------------------------------------------------------------- per turn cache
+
+_CACHE: dict[tuple, _Search] = {}
+
+
+def _search(state: GameState, bonus: float = 0.0) -> tuple[_Search, tuple[int, ...], int]:
+    """The search of this turn (its memo is kept while the turn goes on), the column
+    counts and the banked points of the active player now."""
+    from .expert import position
+
+    pos = position(state)
+    key = (state.options, state.round, state.seat, state.six_completed, pos.turns_left,
+           tuple(p for i, p in enumerate(state.players) if i != state.seat), bonus)
+    s = _CACHE.get(key)
+    if s is None:
+        if len(_CACHE) > 8:
+            _CACHE.clear()
+        s = _CACHE[key] = _Search(pos, _Table(state), bonus)
+    return s, sv._ext_counts(pos), pos.banked
+
+
+# --------------------------------------------------------------------------- options
+
+
+def table_options(state: GameState) -> list[TableOption]:
+    """Every choice considered at this decision (2-4 players), best win chance first."""
+    phase = state.phase
+    if phase is Phase.OVER or state.solo:
+        return []
+    dis = len(state.district)
+    if phase is Phase.TAKE:
+        s, cols, pts = _search(state)
+        out = []
+        for a in range(3):
+            for b in range(a, 3):
+                for c in range(b, 3):
+                    u, v = s.take(cols, pts, dis, (a, b, c))
+                    out.append(TableOption(Take((DieType(a), DieType(b), DieType(c))), v, u))
+        if dis > 3:
+            u, v = _rich_take(state, tuple(sorted(int(t) for t in state.district)), 3)
+            out.append(TableOption(TakeDistrict(), v, u))
+        return _ranked(out)
+    if phase is Phase.ROLL:
+        types = tuple(sorted(int(d.type) for d in state.dice))
+        u, v = _rich_take(state, types, dis)
+        return [TableOption(Roll(tuple(d.id for d in state.dice)), v, u)]
+    s, cols, pts = _search(state)
+    dice = list(state.dice)
+    focus = dice
+    if len(dice) > MAX_HAND:
+        focus = _promising(state, dice)[:MAX_HAND]
+    kinds = [_kind(d) for d in focus]
+    hand = tuple(sorted(kinds))
+    flag = phase is Phase.CONTINUE
+    ended = s.ended0 or bool(state.six_completed and s.std)
+    out = [TableOption(_to_engine(state, focus, kinds, raw), v, u)
+           for raw, (u, v) in s.options(cols, pts, dis, hand, flag, ended)]
+    spare = [d for d in dice if d not in focus]
+    if spare:
+        # a spare die abandoned keeps the focus hand (and meets the must-resolve rule)
+        u, v = s.node(cols, pts, dis + 1, hand, True, ended)
+        out.append(TableOption(Abandon((spare[-1].id,)), v, u))
+    return _ranked(out)
+
+
+def _rich_take(state: GameState, types: tuple[int, ...], dis: int) -> tuple[float, float]:
+    """(win, value) of rolling dice of ``types``: up to MAX_HAND dice exactly; more (a big
+    district) as the best MAX_HAND of them plus DISTRICT_DIE for each further die."""
+    if len(types) <= MAX_HAND:
+        s, cols, pts = _search(state)
+        return s.take(cols, pts, dis, types)
+    s, cols, pts = _search(state, DISTRICT_DIE * (len(types) - MAX_HAND))
+    return max(s.take(cols, pts, dis, sub) for sub in set(combinations(types, MAX_HAND)))
+
+
+def _promising(state: GameState, dice: Sequence[Die]) -> list[Die]:
+    """Dice ranked by use: buildable now first, then penthouses with a colour, then by
+    type (higher first)."""
+    columns = state.player.columns
+    return sorted(dice, key=lambda d: (not build_targets(columns, d), d.face is Face.BLANK,
+                                       -int(d.type), d.id))
+
+
+def _to_engine(state: GameState, dice: Sequence[Die], kinds: Sequence[int], raw: tuple) -> Action:
+    """The engine action for a raw search action over ``dice`` (kinds aligned)."""
+    from .expert import _column_index
+
+    verb = raw[0]
+    if verb == "end":
+        return EndTurn()
+    if verb == "reroll":
+        need = list(raw[1])
+        ids = []
+        for d, k in zip(dice, kinds, strict=True):
+            if k in need:
+                need.remove(k)
+            else:
+                ids.append(d.id)
+        return Roll(tuple(sorted(ids)))
+    die = dice[kinds.index(raw[1])]
+    if verb == "abandon":
+        return Abandon((die.id,))
+    rem = raw[2]
+    if rem < 0:
+        return Build(die.id, None)
+    return Build(die.id, _column_index(state.player.columns, sv.COLUMN_CLASSES[rem]))
+
+
+def _ranked(options: list[TableOption]) -> list[TableOption]:
+    """Best win chance first; ties keep the search's order (builds before ending before
+    rerolls before abandons)."""
+    return sorted(options, key=lambda o: -o.win)
