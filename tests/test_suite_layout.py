@@ -1,0 +1,12 @@
+"""The suite itself: pytest (rootdir-relative imports, no packages) refuses to collect two
+test modules with the same basename, so one clash in tests/ and e2e/ stops the whole run."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_test_modules_have_unique_basenames() -> None:
+    names = [p.name for d in ("tests", "e2e") for p in (ROOT / d).glob("test_*.py")]
+    clashes = sorted({n for n in names if names.count(n) > 1})
+    assert clashes == []
