@@ -16,7 +16,13 @@ import pytest
 from skyline import SCENARIOS, SOLO_LEVELS
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-SEEDS = Path("/work/shared/seeds")
+# The rule texts: ../shared/seeds beside the checkout (as CI places them), else this
+# workplace's copy.
+SEEDS = next(
+    (d for d in (Path(__file__).resolve().parents[2] / "shared" / "seeds",
+                 Path("/work/shared/seeds")) if d.is_dir()),
+    Path("/work/shared/seeds"),
+)
 if str(WEB) not in sys.path:
     sys.path.insert(0, str(WEB))
 
