@@ -18,11 +18,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "compile_pyc.mjs"
-pytestmark = pytest.mark.skipif(
-    shutil.which("node") is None
-    or not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file(),
-    reason="needs Node and node_modules (npm ci, done by scripts/build.py)",
-)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def node_modules() -> None:
+    """The shipped Pyodide under Node: ``npm ci`` as the build does it (a fresh clone
+    runs tests/ before the e2e suite builds the site), so this never silently skips."""
+    assert shutil.which("node"), "Node.js is needed (the build needs it too)"
+    spec = importlib.util.spec_from_file_location("skyline_build", ROOT / "scripts" / "build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    build.ensure_node_modules()
 
 
 def make_wheel(path: Path) -> None:
