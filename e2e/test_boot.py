@@ -69,6 +69,9 @@ def test_no_foreign_request_no_error_cold(
     for needed in ("pyodide.asm.wasm", "/stdlib-", ".whl", "main.py", "core.js"):
         assert needed in urls
     assert ".map" not in urls  # no source maps shipped or asked for
+    # COOP same-origin + COEP require-corp (netlify.toml): the page is cross-origin
+    # isolated, so Pyodide's SharedArrayBuffer use raises no deprecation warning.
+    assert page.evaluate("crossOriginIsolated") is True
 
 
 def test_loading_screen_shows_real_progress(
@@ -132,6 +135,8 @@ def test_offline_reload_boots_from_service_worker(
     page.reload(wait_until="commit")
     wait_ready(page)
     print(f"offline reload ready in {time.monotonic() - start:.2f} s")
+    # The cached page keeps the headers it was precached with: still isolated.
+    assert page.evaluate("navigator.serviceWorker.controller != null && crossOriginIsolated")
     # The browser's SW update check cannot reach sw.js: expected while offline.
     guard.allow_console(r"(?i)service ?worker|sw\.js|ERR_INTERNET_DISCONNECTED")
 
