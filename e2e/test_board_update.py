@@ -77,7 +77,7 @@ def test_offline_mid_game_then_update_keeps_the_game(
         # the deploy: changed main.py, sw.js regenerated (new cache name)
         old = sw_cache_name(site_copy)
         main_py = site_copy / "main.py"
-        main_py.write_text(main_py.read_text() + '\ndocument.body.dataset.variant = "new"\n')
+        main_py.write_text(main_py.read_text() + '\nwindow.document.body.dataset.variant = "new"\n')
         (site_copy / "sw.js").unlink()
         new, _ = site_build.write_service_worker(site_copy)
         assert new != old
