@@ -134,8 +134,8 @@ class DomHost:
         self.command("settle")
 
     def ready(self):
+        """Contract with boot.js and the e2e tests: the app is usable from here on."""
         self.command("ready")
-        self.flush()
 
     def announce(self, seq, text):
         """The one polite live region (#announce in index.html): only its text changes,
@@ -452,5 +452,6 @@ import bots_ui  # noqa: E402
 
 bots = bots_ui.install(controller, schedule)
 host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots.js_api))
-host.settle_dialog_focus()
-host.ready()
+host.ready()  # the page is shown from here on (body[data-ready]) ...
+host.settle_dialog_focus()  # ... so a dialog opened by the first render can take the focus
+host.flush()
