@@ -23,7 +23,7 @@ TABLE = "data/solo_values.bin"
 # Python (its own Resource Timing, through window.skylineBots), as paths.
 FETCHED = """async () => [
   ...performance.getEntriesByType('resource').map((e) => e.name),
-  ...JSON.parse(await window.skylineBots('resources', '')),
+  ...JSON.parse(await window.skylineBots('resources', '')).map((e) => e.url),
 ].map((name) => new URL(name).pathname)"""
 
 

@@ -18,7 +18,7 @@ from skyline.expert import review
 # Python (its own Resource Timing, through window.skylineBots), as paths.
 FETCHED = """async () => [
   ...performance.getEntriesByType('resource').map((e) => e.name),
-  ...JSON.parse(await window.skylineBots('resources', '')),
+  ...JSON.parse(await window.skylineBots('resources', '')).map((e) => e.url),
 ].map((name) => new URL(name).pathname)"""
 TABLE = "/data/scenarios/tucson-standard.bin"
 

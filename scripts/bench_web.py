@@ -306,12 +306,16 @@ def visit(page: Page, url: str) -> float:
 
 
 def resources(page: Page) -> list[dict[str, Any]]:
-    """Resource Timing of the page so far: the document and every fetched file."""
+    """Resource Timing so far: the document and every file fetched by the page or by the
+    worker that runs Python (its own timeline, through ``window.skylineBots``). A read
+    from the HTTP cache transfers 0 bytes, so a runtime file the page fetched ahead and
+    the worker then read from the cache counts once; one downloaded twice, twice."""
     return page.evaluate(
-        """() => [...performance.getEntriesByType('navigation'),
+        """async () => [...performance.getEntriesByType('navigation'),
                   ...performance.getEntriesByType('resource')].map((e) => ({
             url: e.name, transfer: e.transferSize, body: e.encodedBodySize,
-          }))"""
+          })).concat(window.skylineBots
+            ? JSON.parse(await window.skylineBots('resources', '')) : [])"""
     )
 
 

@@ -222,8 +222,8 @@ class BotsUI:
     def js_api(self, command: str = "think", arg: str = "") -> str:
         """JSON text for the e2e tests and scripts/bench_bot_browser.py.
 
-        ``think``: the bot/hint thinking times so far (ms). ``resources``: the URLs the
-        worker has fetched (Resource Timing; the page's own are the page's). ``table``:
+        ``think``: the bot/hint thinking times so far (ms). ``resources``: what the
+        worker has fetched (its Resource Timing: URL, bytes transferred, body bytes). ``table``:
         load the solo table now, with the time it took. ``bench``: play ``arg`` =
         "games,seed,players" scripted expert games and time every expert decision (blocks
         the worker while it runs)."""
@@ -266,7 +266,11 @@ class BotsUI:
         if command == "resources":  # the worker's own downloads (its Resource Timing)
             import js  # the worker's globals (main.py runs in a Web Worker)
 
-            return json.dumps([str(e.name) for e in js.performance.getEntriesByType("resource")])
+            return json.dumps([
+                {"url": str(e.name), "transfer": int(e.transferSize),
+                 "body": int(e.encodedBodySize)}
+                for e in js.performance.getEntriesByType("resource")
+            ])
         return json.dumps({"think_ms": self.think_ms})
 
 
