@@ -2,10 +2,10 @@
 // the page's main thread never runs Python: it only turns DOM events into plain data
 // for the worker and applies the worker's commands to the DOM. Every access the worker
 // makes to the page (pyscript.window/document) is a synchronous round trip through
-// Atomics, costing 0.1-5 ms (more on a busy machine), so the worker makes few: one call
-// per event (this file reduces the event to JSON), one batch of DOM commands per render
-// (apply(), below), and one call per localStorage access (kept synchronous, as the
-// Controller's save after every move needs; failures reach Python as exceptions).
+// Atomics, costing 0.1-5 ms (more on a busy machine), so the worker makes few: one
+// message per event (this file reduces the event to JSON) answered with the render's
+// DOM commands in one batch, and one call per localStorage write (kept synchronous, as
+// the Controller's save after every move needs; failures reach Python as exceptions).
 //
 // Everything that must happen while the event is dispatched happens here: preventDefault
 // for a form's submit and a dialog's cancel, and the Tab trap inside the open dialog.
@@ -13,8 +13,9 @@
 // live here too, since they read the DOM after each render.
 //
 // Contract with main.py (DomHost): skylineHost.connect(dispatch, stats, bots) once
-// Python is ready; dispatch(json) handles one event and returns when its render has been
-// applied (apply(json) is called from inside it). Contract with the tests and benches:
+// Python is ready; dispatch(json) handles one event and answers with its render's DOM
+// commands (applied here as the answer arrives); apply(json) is the worker's call for
+// renders of its own (timers, downloads that arrived). Contract with the tests and benches:
 // skylineHost.settled() resolves once every event dispatched so far has been handled;
 // "skyline:handled" (on window, detail.event = the DOM event) follows each one;
 // window.skylineStats() / window.skylineBots(command, arg) return promises.
@@ -244,6 +245,9 @@ function send(data, event) {
   if (Reflect.has(window, "__skylineFault")) data.fault = true;
   pending += 1;
   Promise.resolve(py.dispatch(JSON.stringify(data)))
+    .then((batch) => {
+      if (batch) apply(String(batch)); // the render's DOM commands
+    })
     .catch((err) => console.error("skyline:", err))
     .finally(() => {
       pending -= 1;
@@ -355,6 +359,13 @@ window.skylineHost = {
   canShare: () => typeof navigator.share === "function",
   storageGet: (key) => localStorage.getItem(key),
   storageSet: (key, value) => localStorage.setItem(key, value),
+  // Compare and write in one call (store.Store.write_save): false if another tab wrote.
+  storageWriteIf: (key, expected, value) => {
+    const stored = localStorage.getItem(key);
+    if (stored !== null && stored !== expected) return false;
+    localStorage.setItem(key, value);
+    return true;
+  },
   storageRemove: (key) => localStorage.removeItem(key),
   storageKeys: () => JSON.stringify(Object.keys(localStorage)),
   // Test-only fault hook: true (once) if window.__skylineFault === where.

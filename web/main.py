@@ -13,7 +13,8 @@ worker reaches the page through ``pyscript.window`` with synchronous round trips
   happen during the event's dispatch (``preventDefault``, the Tab trap) happens there.
 - ``DomHost`` (the Controller's host port) queues the DOM commands of a render (the
   regions' innerHTML, the dialog, the focus, the live region) and sends them in one
-  batch; web/host.js applies them and keeps the focus rules.
+  batch, for an event as ``dispatch``'s result (no round trip), else in one call;
+  web/host.js applies them and keeps the focus rules.
 - localStorage is one round trip per access, and so is each tick of the computer
   players' timer; fetches, dates and Web Locks are the worker's own (``js``): none.
 
@@ -95,10 +96,12 @@ class DomHost:
         self._apply = self.page.apply
         self.queue = []
         self.event_fault = False  # the current event says a test set a fault
+        self.in_event = False  # dispatch is running: its commands go back as its result
         self.lock_requests = 0  # only the latest request may report the lock as lost
         self.announce_seq = 0
         self._announce_flip = False
         self._flush_soon = False
+        self._can_share = None
         loc = window.location
         self.base = f"{loc.origin}{loc.pathname}"  # the page's folder, for fetch()
         self.base = self.base[: self.base.rindex("/") + 1]
@@ -113,10 +116,17 @@ class DomHost:
             asyncio.get_event_loop().call_soon(self.flush)
 
     def flush(self):
+        """Send the queued commands to the page now (one round trip), unless an event is
+        being handled: ``dispatch`` returns them instead (no round trip at all)."""
         self._flush_soon = False
-        if self.queue:
+        if self.queue and not self.in_event:
             batch, self.queue = self.queue, []
             self._apply(json.dumps(batch))
+
+    def take(self):
+        """The queued commands as JSON (None if there are none), for ``dispatch``."""
+        batch, self.queue = self.queue, []
+        return json.dumps(batch) if batch else None
 
     def url(self, path):
         """An absolute URL of a file of the site (the worker's own base is blob:)."""
@@ -154,6 +164,11 @@ class DomHost:
     def storage_set(self, key, value):
         self.page.storageSet(key, value)
 
+    def storage_write_if(self, key, expected, value):
+        """Write ``value`` under ``key`` unless the stored text is there and is not
+        ``expected`` (another tab wrote): True if written. One round trip."""
+        return bool(self.page.storageWriteIf(key, expected, value))
+
     def storage_remove(self, key):
         self.page.storageRemove(key)
 
@@ -168,8 +183,11 @@ class DomHost:
         self.command("download", filename, text)
 
     def can_share(self):
-        """The system share sheet (Web Share API) exists in this browser."""
-        return bool(self.page.canShare())
+        """The system share sheet (Web Share API) exists in this browser (asked once:
+        every render asks)."""
+        if self._can_share is None:
+            self._can_share = bool(self.page.canShare())
+        return self._can_share
 
     def share(self, text, title, done):
         async def run():
@@ -360,11 +378,13 @@ class DomHost:
 
 
 def dispatch(text):
-    """One page event, reduced to data by web/host.js (JSON), for the Controller; the
-    render's DOM commands are applied before this returns."""
+    """One page event, reduced to data by web/host.js (JSON), for the Controller.
+    Returns the render's DOM commands (JSON, or None), which web/host.js applies as
+    the answer arrives: a click costs no round trip for its render."""
     data = json.loads(text)
     kind = data.get("kind")
     host.event_fault = bool(data.get("fault"))
+    host.in_event = True
     try:
         if kind == "hashchange":
             controller.handle("hashchange", None, str(data.get("hash") or ""))
@@ -384,7 +404,8 @@ def dispatch(text):
         controller.render()
     finally:
         host.event_fault = False
-        host.flush()
+        host.in_event = False
+    return host.take()
 
 
 def on_storage(key):
