@@ -402,8 +402,11 @@ def preload_links(out: Path, pyodide_dir: str, interpreter: str, wheel: str) -> 
     # fetch() requests are CORS-mode with same-origin credentials: "crossorigin" matches.
     # The standard library is preloaded by web/boot.js: sources or bytecode (see the loader).
     fetches = [f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", wheel]
-    links = [f'<link rel="modulepreload" href="./{m}">' for m in modules]
-    links += [f'<link rel="preload" href="./{f}" as="fetch" crossorigin>' for f in fetches]
+    # Low priority: the first paint (the styles, boot.js, a snapshot or the prerendered
+    # welcome) comes first; the runtime follows at once (README, "Start-up").
+    links = [f'<link rel="modulepreload" href="./{m}" fetchpriority="low">' for m in modules]
+    links += [f'<link rel="preload" href="./{f}" as="fetch" crossorigin fetchpriority="low">'
+              for f in fetches]
     return "\n  ".join(links)
 
 

@@ -21,7 +21,8 @@ const BUILD = root.dataset.build || "";
   const stdlib = (controlled && root.dataset.stdlibPyc) || root.dataset.stdlib;
   if (stdlib) {
     const link = document.createElement("link");
-    Object.assign(link, { rel: "preload", href: `./${stdlib}`, as: "fetch" });
+    // low priority like the build's preloads: the first paint goes first
+    Object.assign(link, { rel: "preload", href: `./${stdlib}`, as: "fetch", fetchPriority: "low" });
     link.crossOrigin = "anonymous";
     document.head.append(link);
   }
@@ -349,6 +350,7 @@ function fail(reason) {
     document.getElementById("loading-error")?.removeAttribute("hidden");
     // over a painted snapshot too (it would otherwise say "Starting…" for ever)
     document.getElementById("loading")?.removeAttribute("hidden");
+    startBar.hidden = true;
     document.getElementById("loading")?.classList.add("failed");
   });
 }
