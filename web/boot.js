@@ -1,5 +1,6 @@
 // Boot helper, a classic script at the end of <body> (it runs before the first paint and
-// before PyScript): paints the last render's snapshot (see "snapshot" below), opens the
+// before PyScript): paints the last render's snapshot, or on a first visit the welcome
+// screen the build prerendered (see "snapshot" below), opens the
 // prerendered rules before Python is ready, translates the loading screen, shows real
 // progress (bytes of the big runtime downloads, then PyScript's py:ready, then the
 // app's ready flag), shows a failure message, and registers the service worker only
@@ -88,10 +89,11 @@ function firstVisitSnapshot(code) {
 }
 
 const snapshot = readSnapshot();
-// The language main.py (i18n.pick_language) picks when none is stored.
+// The language main.py (i18n.pick_language) picks when none is stored (an empty
+// navigator.languages counts as missing there too).
 const lang =
   snapshot?.lang ||
-  (navigator.languages || [navigator.language])
+  (navigator.languages?.length ? navigator.languages : [navigator.language])
     .map((l) => l.toLowerCase().split("-")[0])
     .find((l) => langs.includes(l)) ||
   "en";
