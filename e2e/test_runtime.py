@@ -121,8 +121,10 @@ def test_first_visit_sources_then_bytecode_from_the_service_worker(
     guard: Guard,
     open_app: Callable[..., Page],
 ) -> None:
-    """A first visit loads the standard library as sources (fewer bytes); once the
-    service worker controls the page, the precached bytecode archive (no compiling)."""
+    """A first visit loads the standard library, the wheel and the glue modules as
+    sources (fewer bytes); once the service worker controls the page, the precached
+    bytecode archives (no compiling): the library's and the app's (wheel and glue
+    modules in one, instead of the wheel and one fetch per module)."""
     ctx = persistent_context()
     guard.attach(ctx)
     page = ctx.new_page()
@@ -130,6 +132,9 @@ def test_first_visit_sources_then_bytecode_from_the_service_worker(
     # the page fetches it at once (web/boot.js), the worker then from the HTTP cache
     libs = {p for p in page.evaluate(FETCHED) if "/stdlib-" in p}
     assert len(libs) == 1 and not libs.pop().endswith("-pyc.zip"), libs
+    fetched = page.evaluate(FETCHED)
+    assert "/controller.py" in fetched and any(p.endswith(".whl") for p in fetched)
+    assert not [p for p in fetched if p.startswith("/app-")]
     page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
     page.close()
     page = ctx.new_page()
@@ -137,6 +142,11 @@ def test_first_visit_sources_then_bytecode_from_the_service_worker(
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     libs = [p for p in page.evaluate(FETCHED) if "/stdlib-" in p]
     assert len(libs) == 1 and libs[0].endswith("-pyc.zip"), libs
+    fetched = page.evaluate(FETCHED)
+    app = [p for p in fetched if p.startswith("/app-")]
+    assert len(app) == 1 and app[0].endswith("-pyc.zip"), app
+    assert not [p for p in fetched if p.endswith((".py", ".whl"))
+                and not p.endswith("/main.py")], fetched
     # web/host.js picked the bytecode config (the worker cannot see the service worker)
     assert page.evaluate("document.querySelector('script[type=py]').getAttribute('config')"
                          ) == "./pyscript-pyc.json"

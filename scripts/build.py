@@ -376,11 +376,13 @@ def copy_package_data(out: Path) -> list[str]:
 
 
 def write_pyscript_config(
-    out: Path, interpreters: list[str], py_mm: str, wheel: str, py_files: list[Path]
+    out: Path, interpreters: list[str], py_mm: str, wheel: str, py_files: list[Path],
+    app_pyc: str = "",
 ) -> list[str]:
     """web/pyscript.json + local interpreter + wheel and glue modules in [files]:
     ``pyscript.json`` with the first interpreter module (standard library as sources),
-    ``pyscript-pyc.json`` with the second (bytecode), if any. Returns the file names."""
+    ``pyscript-pyc.json`` with the second (bytecode) and ``app_pyc`` (the wheel and the
+    glue modules as bytecode) in [files], if any. Returns the file names."""
     config = json.loads((WEB / "pyscript.json").read_text())
     files: dict[str, str] = dict(config.get("files", {}))
     # A target ending in "/*" makes PyScript unzip the wheel there.
@@ -388,15 +390,40 @@ def write_pyscript_config(
     for rel in py_files:
         if rel.as_posix() != "main.py":  # main.py is the <script src>, not a module
             files[f"./{rel.as_posix()}"] = f"./{rel.as_posix()}"
-    config["files"] = files
+    # With bytecode the second config loads the app as one archive of .pyc instead
+    # (write_app_bytecode): no per-file fetches, nothing compiled at start-up.
+    file_sets = [files, {f"./{app_pyc}": f"/lib/python{py_mm}/site-packages/*"}]
     names = []
-    for name, interpreter in zip(("pyscript.json", "pyscript-pyc.json"), interpreters,
-                                 strict=False):
+    for name, interpreter, entries in zip(("pyscript.json", "pyscript-pyc.json"),
+                                          interpreters, file_sets, strict=False):
         # Resolved against the page URL (not this file's), see BROWSER-STACK.md.
         config["interpreter"] = f"./{interpreter}"
+        config["files"] = entries
         (out / name).write_text(json.dumps(config, indent=2) + "\n")
         names.append(name)
     return names
+
+
+def write_app_bytecode(out: Path, wheel: Path, py_files: list[Path], py_mm: str) -> str:
+    """dist/app-<hash>-pyc.zip: the wheel's members and the glue modules (web/*.py but
+    main.py, which PyScript runs from its <script src>) compiled to unchecked-hash .pyc
+    by the Pyodide the page runs, unpacked into site-packages by pyscript-pyc.json (the
+    service worker's visits; a first visit loads the wheel and the sources). Pyodide
+    never writes bytecode, so with sources every visit compiled ~14,000 lines of the
+    app on start-up (README, "Start-up"). Returns the file name."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zout, \
+            zipfile.ZipFile(wheel) as zin:
+        for info in zin.infolist():
+            if not info.is_dir():
+                zout.writestr(info.filename, zin.read(info))
+        for rel in py_files:
+            if rel.as_posix() != "main.py":
+                zout.writestr(rel.as_posix(), (out / rel).read_bytes())
+    pyc = compile_bytecode(buffer.getvalue(), f"/lib/python{py_mm}/site-packages")
+    name = f"app-{sha256(pyc)[:12]}-pyc.zip"
+    (out / name).write_bytes(pyc)
+    return name
 
 
 def warm_urls(pyodide_dir: str, interpreter: str, wheel: str) -> str:
@@ -620,9 +647,10 @@ def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
     out.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         wheel = build_wheel(Path(tmp))
-        # The wheel stays source: as bytecode it doubles (89 -> 187 KB) for a saving
-        # lost in the noise here (README, "Start-up"); compile_pyc.mjs handles wheels.
+        # The wheel itself stays source (a first visit: bytecode is twice the bytes);
+        # the service worker's visits load it as bytecode (write_app_bytecode).
         shutil.copy2(wheel, out / wheel.name)
+        wheel = out / wheel.name
     data = copy_package_data(out)
     py_files = copy_web(out)
     copy_qr_wheel(out)
@@ -630,8 +658,11 @@ def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
     pyodide_dir, py_mm, loaders = copy_pyodide(out, pyodide_version, full_stdlib, bytecode)
     if not full_stdlib:
         write_qr_stdlib(out)
+    app_pyc = ""
+    if bytecode and not full_stdlib:
+        app_pyc = write_app_bytecode(out, wheel, py_files, py_mm)
     interpreters = [f"{pyodide_dir}/{loader}" for loader in loaders]
-    write_pyscript_config(out, interpreters, py_mm, wheel.name, py_files)
+    write_pyscript_config(out, interpreters, py_mm, wheel.name, py_files, app_pyc)
     prerender_rules(out)
     render_index(out, pyscript_dir, pyodide_dir,
                  warm_urls(pyodide_dir, interpreters[0], wheel.name))
