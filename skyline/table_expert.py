@@ -79,6 +79,11 @@ DISTRICT_DIE = 2.0
 MIN_SPREAD = 0.7
 #: A hand of more dice is searched on this many most promising dice.
 MAX_HAND = 4
+#: Opponent trend: an opponent whose solo value fell by ``D`` points over ``k`` turns is
+#: expected to lose ``D / (k + TREND_PRIOR)`` more points per turn it has left.
+TREND_PRIOR = 2.0
+#: Gift columns by turn order (start player first), as :func:`skyline.core.new_game`.
+_GIFTS = (("orange", 1),), (("blue", 1),), (("purple", 1),), ()
 
 
 @dataclass(frozen=True)
@@ -185,6 +190,26 @@ def _spread(mode: str, turns: int) -> float:
     return SPREAD_SCALE * SPREAD[mode][max(0, min(9, turns))]
 
 
+def _drift(state: GameState, seat: int, pos: sv.SoloPosition) -> float:
+    """Points per turn the player at ``seat`` (its position ``pos``) is expected to fall
+    short of its solo value: how far its solo value (with the turns a full game leaves it)
+    fell since its start, per turn played, shrunk by :data:`TREND_PRIOR` (0 for a player
+    doing as well as the solo expert or better)."""
+    from .expert import _still_to_play
+
+    if TREND_PRIOR < 0:
+        return 0.0
+    n = len(state.players)
+    played = state.round - 1 + (0 if _still_to_play(state, seat) else 1)
+    if played <= 0:
+        return 0.0
+    order = (seat - state.start_seat) % n
+    mode = "nine" if state.options.all_nine else "standard"
+    start = sv.value(sv.SoloPosition.from_columns(9, _GIFTS[order], (), mode))
+    now = sv.value(replace(pos, turns_left=max(0, 9 - played)))
+    return max(0.0, start - now) / (played + TREND_PRIOR)
+
+
 class _Table:
     """The opponents as seen from the active player's decision: their expected finals and
     spreads, for the game going on and for the game ending with this round."""
@@ -204,10 +229,12 @@ class _Table:
             pos = position(state, seat)
             if seat == self.next_seat and pos.turns_left > 0:
                 self.next_index = len(self.going)
-            self.going.append((sv.value(pos), _spread(self.mode, pos.turns_left)))
+            drift = _drift(state, seat, pos)
+            self.going.append((sv.value(pos) - drift * pos.turns_left,
+                               _spread(self.mode, pos.turns_left)))
             if _still_to_play(state, seat) and not state.six_completed:
                 last = replace(pos, turns_left=1)
-                self.ending.append((sv.value(last), _spread(self.mode, 1)))
+                self.ending.append((sv.value(last) - drift, _spread(self.mode, 1)))
             elif state.six_completed:
                 self.ending.append(self.going[-1])
             else:
@@ -294,11 +321,46 @@ class _Search:
         key = (cols, pts, dis, hand, flag, ended)
         r = self.memo.get(key)
         if r is None:
-            r = (-1.0, 0.0)
-            for _a, r2 in self.options(cols, pts, dis, hand, flag, ended):
-                if r2[0] > r[0]:
+            r = self.memo[key] = self._best(cols, pts, dis, hand, flag, ended)
+        return r
+
+    def _best(
+        self, cols: tuple[int, ...], pts: int, dis: int, hand: tuple[int, ...], flag: bool,
+        ended: bool,
+    ) -> tuple[float, float]:
+        """The best (win, value) at a node: :meth:`options` without the list (the same
+        order, so the same choice on ties), the search's inner loop."""
+        r = (-1.0, 0.0)
+        best = -1.0
+        moves = self.moves(cols)
+        std = self.std
+        node = self.node
+        for kind, rest in _distinct(hand):
+            for p, c2, th, _rem in moves[kind]:
+                r2 = node(c2, pts + p, dis, rest, True, ended or (std and th == 6))
+                if r2[0] > best:
+                    best = r2[0]
                     r = r2
-            self.memo[key] = r
+        if flag:
+            r2 = self.leaf(cols, pts, dis, ended)
+            if r2[0] > best:
+                best = r2[0]
+                r = r2
+            for kept, types in _rerolls(hand):
+                u = v = 0.0
+                for h2, p in _reroll_dist(kept, types):
+                    a, b = node(cols, pts, dis, h2, False, ended)
+                    u += p * a
+                    v += p * b
+                if u > best:
+                    best = u
+                    r = (u, v)
+        else:
+            for _kind, rest in _distinct(hand):
+                r2 = node(cols, pts, dis + 1, rest, True, ended)
+                if r2[0] > best:
+                    best = r2[0]
+                    r = r2
         return r
 
     def options(

@@ -146,3 +146,50 @@ def test_seeded_head_to_head_beats_greedy():
         if ranks[seat] == 1:
             wins += 1 / ranks.count(1)
     assert wins >= 20
+
+
+def test_opponent_trend_from_its_solo_value():
+    """An opponent whose skyline lost solo value since its start (it played worse than the
+    solo expert) is expected to keep falling short per turn left; one at or above its start
+    value is not (no bonus for luck)."""
+    from skyline import solo_value as sv
+    from skyline.expert import position
+    from skyline.table_expert import TREND_PRIOR, _drift
+
+    weak = Player("a", (Column(P, 1),) * 3, (Building(P, 2),) * 3)
+    strong = Player("a", (Column(O, 4), Column(B, 3)), (Building(B, 4),) * 3)
+    me = Player("b", (Column(O, 1),), ())
+    for opp, expect_drift in ((weak, True), (strong, False)):
+        state = duel(me, opp, phase=Phase.TAKE, round_=6)
+        pos = position(state, 0)
+        start = sv.value(sv.SoloPosition.from_columns(9, [("orange", 1)]))
+        now = sv.value(pos)  # the start player has played round 6 too: six played, three left
+        assert pos.turns_left == 3
+        d = _drift(state, 0, pos)
+        if expect_drift:
+            assert now < start
+            assert d == pytest.approx((start - now) / (6 + TREND_PRIOR))
+        else:
+            assert now > start and d == 0.0
+
+
+def test_far_ahead_of_a_weak_opponent_takes_the_safe_points(monkeypatch):
+    """Round 6, well ahead of an opponent whose play so far fell 3+ points a turn short of
+    the solo expert's: expecting it to keep doing so, the expert takes ground, upper, upper
+    (about 95 expected points, a 99 % win). Modelling the opponent as a solo expert
+    instead (no trend) it sees a closer race and gives up expected points for a riskier
+    take (upper, upper, penthouse: about 91)."""
+    from skyline import table_expert as te
+
+    me = Player("a", (Column(O, 4), Column(B, 3), Column(B, 2), Column(B, 1), Column(P, 1),
+                      Column(O, 1)), (Building(P, 2), Building(B, 4)))
+    other = Player("b", (Column(P, 1),) * 3 + (Column(O, 2),), (Building(B, 3),) +
+                   (Building(P, 2),) * 3)
+    state = duel(me, other, phase=Phase.TAKE, round_=6, seat=0)
+    best = table_options(state)[0]
+    assert best.action == Take((G, U, U))
+    monkeypatch.setattr(te, "TREND_PRIOR", -1.0)
+    te._CACHE.clear()
+    naive = table_options(state)[0]
+    te._CACHE.clear()
+    assert naive.action != best.action and naive.value < best.value
