@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", default="tune")
     ap.add_argument("--workers", type=int, default=1, choices=(1, 2))
+    ap.add_argument("--save", help="also write each variant's per-game rows to this JSON file")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE,...",
                     help="one variant (repeatable); none: the module as it is")
     args = ap.parse_args(argv)
@@ -76,6 +77,12 @@ def main(argv: list[str] | None = None) -> int:
             rate, se = duel_stats(rows, players)
             groups = [sum(r[0] for r in rows[lo:lo + players]) / players
                       for lo in range(0, len(rows), players)]
+            if args.save:
+                saved = json.loads(Path(args.save).read_text()) if Path(args.save).is_file() \
+                    else []
+                saved.append({"duel": args.duel, "seed": args.seed, "set": settings,
+                              "rows": rows})
+                Path(args.save).write_text(json.dumps(saved))
             row = {"set": settings, "games": len(rows), "win_rate": round(rate, 4),
                    "se": round(se, 4), "mean": round(statistics.fmean(r[1] for r in rows), 2),
                    "seconds": round(time.time() - t0, 1)}
