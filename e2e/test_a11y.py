@@ -397,3 +397,29 @@ def test_live_region_narrates_rolls_computer_moves_and_the_end(
     close.click()
     text = announced(page)
     assert "The game is over." in text and "You scored" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_first_visit_before_python_has_no_axe_violations(
+    lang: str, browser, site_url: str, wait_ready,
+) -> None:
+    """A first visit before Python is ready: the prerendered welcome screen, inert and
+    aria-busy, with the "Starting…" bar (web/boot.js), in both colour schemes."""
+    ctx = browser.new_context(bypass_csp=True, service_workers="block",
+                              locale="de-DE" if lang == "de" else "en-US")
+    held = []
+    try:
+        page = ctx.new_page()
+        page.route("**/pyodide.asm.wasm", lambda route: held.append(route))  # held back
+        page.goto(site_url, wait_until="domcontentloaded")
+        assert page.evaluate("window.skylineBoot.welcome")
+        audit = Audit(page, lang)
+        audit("welcome before Python")
+        assert page.evaluate("document.body.dataset.ready") is None
+        for route in held:
+            route.continue_()
+        page.unroute("**/pyodide.asm.wasm")
+        wait_ready(page)
+        assert not audit.failures, "\n\n".join(audit.failures)
+    finally:
+        ctx.close()

@@ -81,7 +81,8 @@ def test_loading_screen_shows_real_progress(
     ctx.add_init_script(PROGRESS_RECORDER)
     page = ctx.new_page()
     guard.attach(page)
-    page.goto(site_url, wait_until="commit")
+    # a link: the loading screen (an empty profile without one sees the welcome at once)
+    page.goto(site_url + "#play?p=Ann&seed=progress&start=0&nine=0", wait_until="commit")
     page.locator("#loading").wait_for(state="visible")
     assert page.locator(READY := 'body[data-ready="1"]').count() == 0
     # Step labels come from i18n/en.json (Chromium's default locale here is en-US).

@@ -1,6 +1,8 @@
 """On screen at once (issue 10): a repeat visit paints the last render's snapshot before
-Python is ready, inert and marked busy, and the live page replaces it without moving;
-the rules can be read before Python is ready (prerendered by scripts/build.py).
+Python is ready, inert and marked busy, and the live page replaces it without moving; a
+first visit paints the welcome screen scripts/build.py prerendered the same way (and
+the loading screen where Python may show something else); the rules can be read before
+Python is ready (prerendered by scripts/build.py).
 
 Python is held back deterministically: the test routes the big runtime download
 (pyodide.asm.wasm) and lets it through only when the checks before ready are done.
@@ -15,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 if TYPE_CHECKING:
@@ -197,18 +200,16 @@ def test_storage_failure_never_breaks_the_page(
 def test_rules_readable_before_python_german_cold(
     browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady
 ) -> None:
-    """First visit (loading screen): the Rules button opens the prerendered German rules;
-    when Python is ready the welcome dialog waits under them until they are closed."""
+    """First visit (the prerendered welcome): the Starting… bar's Rules button opens the
+    prerendered German rules; when Python is ready the live welcome dialog waits under
+    them until they are closed."""
     de = texts(dist_dir, "de")
     ctx = new_context(browser, guard, locale="de-DE")
     try:
         page = ctx.new_page()
         with held_runtime(page) as release:
             page.goto(site_url, wait_until="domcontentloaded")
-            button = page.locator("#loading [data-boot-rules]")
-            page.wait_for_function(
-                "() => document.querySelector('#loading [data-boot-rules]').textContent !== ''"
-            )
+            button = page.locator("#boot-bar [data-boot-rules]")
             assert button.inner_text() == de["btn.rules"]
             button.click()
             rules = page.locator("#boot-rules [data-testid=dialog-rules]")
@@ -253,5 +254,113 @@ def test_rules_open_before_python_are_handed_to_the_live_page(
         assert page.locator("[data-testid=dialog-rules]").count() == 1
         page.keyboard.press("Escape")
         page.locator("#dialog [data-testid=dialog-rules]").wait_for(state="detached")
+    finally:
+        ctx.close()
+
+
+# --- a first visit: the prerendered welcome screen (index.html <template data-first-paint>)
+
+# Each painted region's HTML as the browser serializes it; the dialog's "open" attribute
+# is left out (the prerender's plain open <dialog> becomes Python's modal one).
+REGIONS_HTML = """() => Object.fromEntries(
+  ["topbar", "turn", "supply", "players", "log", "dialog"].map((id) => [id,
+    document.getElementById(id).innerHTML.replace(/ open=""/, "")]))"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_first_visit_paints_the_prerendered_welcome_then_live(
+    browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady,
+    locale: str,
+) -> None:
+    """An empty profile: the welcome dialog over a fresh solo game is on screen before
+    Python is ready, inert, with the "Starting…" bar in the browser's language; the live
+    page renders the very same HTML in the same boxes, the dialog becomes modal and takes
+    the focus."""
+    lang = locale[:2]
+    table = texts(dist_dir, lang)
+    ctx = new_context(browser, guard, locale=locale)
+    try:
+        page = ctx.new_page()
+        with held_runtime(page) as release:
+            page.goto(site_url, wait_until="domcontentloaded")
+            early = page.evaluate(STATE)
+            assert early["ready"] is None and early["lang"] == lang
+            assert early["snapshot"] and early["inert"] and early["busy"] == "true"
+            assert not early["loading"] and early["yard"]
+            assert early["bar"] and table["loading.starting"] in early["bar"]
+            assert table["btn.rules"] in early["bar"]
+            assert page.evaluate("window.skylineBoot.painted && window.skylineBoot.welcome")
+            welcome = page.locator("#dialog dialog[open][data-testid=dialog-newgame]")
+            assert welcome.locator("#dlg-title").inner_text() == table["newgame.title"]
+            assert welcome.is_visible()
+            assert not page.evaluate("document.querySelector('#dialog dialog').matches(':modal')")
+            painted = page.evaluate(REGIONS_HTML)
+            # the templates are used up, not copied: one welcome dialog in the page
+            assert page.locator("[data-testid=dialog-newgame]").count() == 1
+            release()
+            wait_ready(page)
+        late = page.evaluate(STATE)
+        assert not late["inert"] and late["busy"] is None and not late["snapshot"]
+        assert late["bar"] is None and not late["loading"]
+        assert late["boxes"] == early["boxes"], "the live page moved the welcome screen"
+        live = page.evaluate(REGIONS_HTML)
+        for name, html in painted.items():
+            assert live[name] == html, f"the prerendered {name} is not what Python renders"
+        assert page.evaluate("document.querySelector('#dialog dialog').matches(':modal')")
+        assert page.evaluate(
+            "document.querySelector('#dialog dialog').contains(document.activeElement)")
+        # live: the dialog answers
+        page.click("#ng-cancel")
+        page.locator("#dialog [data-testid=dialog-newgame]").wait_for(state="detached")
+    finally:
+        ctx.close()
+
+
+def test_first_visit_with_a_fragment_or_stored_data_shows_the_loading_screen(
+    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady
+) -> None:
+    """No welcome that would change into something else: a link, the daily challenge, any
+    fragment, or a profile with the page's data but no snapshot keeps the loading screen."""
+    ctx = new_context(browser, guard)
+    try:
+        page = ctx.new_page()
+        for fragment in (LINK, "#daily", "#nonsense"):
+            with held_runtime(page):
+                page.goto(site_url + fragment, wait_until="domcontentloaded")
+                state = page.evaluate(STATE)
+                assert state["loading"] and not state["snapshot"] and state["bar"] is None
+                assert not page.evaluate("window.skylineBoot.painted")
+                assert page.locator("[data-testid=dialog-newgame]").count() == 0
+            page.evaluate("localStorage.clear()")
+            page.goto("about:blank")
+        start_game(page, site_url, wait_ready)
+        page.close()
+        page = ctx.new_page()
+        # the game is stored, its snapshot is not (too big, or dropped by a new build)
+        page.add_init_script(f"localStorage.removeItem('{SNAPSHOT_KEY}')")
+        with held_runtime(page):
+            page.goto(site_url, wait_until="domcontentloaded")
+            state = page.evaluate(STATE)
+            assert state["loading"] and not state["snapshot"]
+            assert page.locator("[data-testid=dialog-newgame]").count() == 0
+    finally:
+        ctx.close()
+
+
+def test_start_failure_shows_over_the_prerendered_welcome(
+    browser: Browser, site_url: str
+) -> None:
+    """The game's wheel cannot be fetched: the failure message shows, not an inert
+    welcome saying "Starting…" for ever."""
+    ctx = browser.new_context(service_workers="block")  # unguarded: it fails on purpose
+    try:
+        page = ctx.new_page()
+        page.route("**/*.whl", lambda route: route.abort())
+        page.goto(site_url, wait_until="domcontentloaded")
+        assert page.evaluate("window.skylineBoot.welcome")
+        page.locator("#loading-error").wait_for(state="visible", timeout=60_000)
+        assert page.locator("#loading").is_visible()
+        assert page.locator("#boot-bar").is_hidden()
+        assert page.evaluate("document.body.dataset.ready") is None
     finally:
         ctx.close()

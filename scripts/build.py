@@ -17,6 +17,9 @@ Steps:
    ``dist/qr/stdlib.zip`` (fetched on demand),
 5. prerender the rules dialog per language (``dist/rules/<lang>.html``, the page's own
    web/ modules run under CPython) for web/boot.js to open before Python is ready,
+   and a new visitor's first render (the welcome dialog over a fresh solo game, the
+   page's own Controller on an in-memory host) per language, put into ``index.html``
+   as ``<template>`` elements that web/boot.js paints at once on a first visit,
 6. write ``dist/pyscript.json`` (``web/pyscript.json`` plus that interpreter and
    the ``[files]`` entries), ``dist/index.html`` (preload links for the runtime files,
    a build id for the snapshot of the last render) and ``dist/sw.js`` (``web/sw.js``
@@ -41,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from html import escape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -398,8 +402,11 @@ def preload_links(out: Path, pyodide_dir: str, interpreter: str, wheel: str) -> 
     # fetch() requests are CORS-mode with same-origin credentials: "crossorigin" matches.
     # The standard library is preloaded by web/boot.js: sources or bytecode (see the loader).
     fetches = [f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", wheel]
-    links = [f'<link rel="modulepreload" href="./{m}">' for m in modules]
-    links += [f'<link rel="preload" href="./{f}" as="fetch" crossorigin>' for f in fetches]
+    # Low priority: the first paint (the styles, boot.js, a snapshot or the prerendered
+    # welcome) comes first; the runtime follows at once (README, "Start-up").
+    links = [f'<link rel="modulepreload" href="./{m}" fetchpriority="low">' for m in modules]
+    links += [f'<link rel="preload" href="./{f}" as="fetch" crossorigin fetchpriority="low">'
+              for f in fetches]
     return "\n  ".join(links)
 
 
@@ -433,6 +440,114 @@ def prerender_rules(out: Path) -> list[str]:
             sys.path.remove(path)
 
 
+class PrerenderHost:
+    """The browser host port of web/main.DomHost, in memory, for a new visitor: empty
+    storage, no fragment. Only what ``Controller.boot`` and ``render`` call; the clock and
+    the date are fixed (nothing on the welcome screen shows them: tests/test_prerender.py
+    renders with other ones and compares)."""
+
+    def __init__(self, today: str = "2026-01-01", tz: int = 0) -> None:
+        self.html: dict[str, str] = {}
+        self.storage: dict[str, str] = {}
+        self.lang = "en"
+        self.today = today
+        self.tz = tz
+
+    def set_html(self, name: str, html: str) -> None:
+        self.html[name] = html
+
+    def focus(self, element_id: str | None) -> None:
+        pass  # the live page focuses the dialog's first field (showModal)
+
+    def announce(self, seq: int, text: str) -> None:
+        pass  # the live region is never part of a snapshot
+
+    def storage_get(self, key: str) -> str | None:
+        return self.storage.get(key)
+
+    def storage_set(self, key: str, value: str) -> None:
+        self.storage[key] = value
+
+    def storage_remove(self, key: str) -> None:
+        self.storage.pop(key, None)
+
+    def storage_keys(self) -> list[str]:
+        return list(self.storage)
+
+    def now_iso(self) -> str:
+        return f"{self.today}T00:00:00.000Z"
+
+    def local_date(self) -> str:
+        return self.today
+
+    def tz_minutes(self) -> int:
+        return self.tz
+
+    def page_base(self) -> str:
+        return "https://skyline.invalid/"
+
+    def clear_fragment(self) -> None:
+        pass
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang
+
+    def report(self, text: str) -> None:
+        raise RuntimeError(f"the page reported a fault while prerendering: {text}")
+
+
+# The regions boot.js paints from a snapshot (web/boot.js, SNAPSHOT_REGIONS): notices
+# are transient and never part of one.
+WELCOME_REGIONS = ("topbar", "turn", "supply", "players", "log", "dialog")
+
+
+def welcome_regions(lang: str, host: PrerenderHost | None = None) -> dict[str, str]:
+    """The regions' HTML of the page's first render for a new visitor (empty storage, no
+    fragment, browser language ``lang``): the welcome dialog over a fresh solo game, run
+    by the page's own Controller under CPython, exactly as main.py renders it."""
+    added = [str(WEB), str(ROOT)]
+    sys.path[:0] = added
+    try:
+        from controller import Controller
+
+        host = host or PrerenderHost()
+        controller = Controller(host, read_tables(), (lang,))
+        controller.boot("")
+        return {name: host.html.get(name, "") for name in WELCOME_REGIONS}
+    finally:
+        for path in added:
+            sys.path.remove(path)
+
+
+def read_tables() -> dict[str, dict[str, str]]:
+    return {path.stem: json.loads(path.read_text(encoding="utf-8"))
+            for path in sorted((WEB / "i18n").glob("*.json"))}
+
+
+def welcome_template(lang: str) -> str:
+    """A ``<template>`` holding the first render of a new visitor in ``lang`` for
+    web/boot.js to paint at once, inert, like the snapshot of a repeat visit (no inline
+    script: the CSP allows none). The welcome dialog is opened with showModal() by the
+    page; here it is a plain open <dialog>, placed like the modal one by the styles
+    (.snapshot dialog[open]); the live page renders its own."""
+    regions = welcome_regions(lang)
+    dialog = regions["dialog"]
+    if not dialog.startswith("<dialog "):
+        sys.exit(f"[build] the first render ({lang}) has no welcome dialog: {dialog[:80]!r}")
+    regions["dialog"] = "<dialog open " + dialog[len("<dialog "):]
+    texts = read_tables()[lang]
+    starting, rules = escape(texts["loading.starting"]), escape(texts["btn.rules"])
+    body = "".join(f'<div data-region="{name}">{html}</div>' for name, html in regions.items())
+    return (f'<template data-first-paint="{lang}" data-starting="{starting}"'
+            f' data-rules="{rules}">{body}</template>')
+
+
+def first_paint_templates() -> str:
+    """One welcome template per language (index.html's ``@FIRST_PAINT@``)."""
+    return "\n  ".join(welcome_template(path.stem)
+                       for path in sorted((WEB / "i18n").glob("*.json")))
+
+
 def build_id(out: Path) -> str:
     """A content hash of everything in ``out`` so far (the page itself is not written
     yet): the page's snapshot of its last render is shown only by the same build."""
@@ -444,7 +559,7 @@ def build_id(out: Path) -> str:
 
 def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, preload: str) -> None:
     """Fill index.html's placeholders: runtime folder, languages, boot download size,
-    build id."""
+    build id, the first-visit welcome templates."""
     langs = sorted(p.stem for p in (out / "i18n").glob("*.json")) or ["en"]
     build = build_id(out)
     # Bytes boot.js counts for its progress bar (see TRACKED there).
@@ -459,6 +574,8 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, preload: str) -
         "@I18N_LANGS@": " ".join(langs),
         "@BOOT_BYTES@": str(boot_bytes),
         "@PRELOAD@": preload,
+        # a new visitor's welcome screen, painted by web/boot.js before Python
+        "@FIRST_PAINT@": first_paint_templates(),
         "@BUILD@": build,
         # the standard library web/boot.js preloads: sources on a first visit, the
         # bytecode when the service worker controls the page (as the loader chooses)

@@ -1,5 +1,6 @@
 // Boot helper, a classic script at the end of <body> (it runs before the first paint and
-// before PyScript): paints the last render's snapshot (see "snapshot" below), opens the
+// before PyScript): paints the last render's snapshot, or on a first visit the welcome
+// screen the build prerendered (see "snapshot" below), opens the
 // prerendered rules before Python is ready, translates the loading screen, shows real
 // progress (bytes of the big runtime downloads, then PyScript's py:ready, then the
 // app's ready flag), shows a failure message, and registers the service worker only
@@ -21,7 +22,8 @@ const BUILD = root.dataset.build || "";
   const stdlib = (controlled && root.dataset.stdlibPyc) || root.dataset.stdlib;
   if (stdlib) {
     const link = document.createElement("link");
-    Object.assign(link, { rel: "preload", href: `./${stdlib}`, as: "fetch" });
+    // low priority like the build's preloads: the first paint goes first
+    Object.assign(link, { rel: "preload", href: `./${stdlib}`, as: "fetch", fetchPriority: "low" });
     link.crossOrigin = "anonymous";
     document.head.append(link);
   }
@@ -61,27 +63,59 @@ function attrs(el) {
   return out;
 }
 
+// A new visitor: no key of the page's in storage and no fragment (a game link, the
+// daily challenge or any other fragment may open something else: the loading screen
+// stays). Python's first render is then the welcome dialog over a fresh solo game,
+// which scripts/build.py prerendered per language into <template data-first-paint>
+// (the page's own Controller under CPython; tests/test_prerender.py and
+// e2e/test_start_paint.py check it is what the page renders). Painted like a snapshot.
+function firstVisitSnapshot(code) {
+  try {
+    if (location.hash) return null;
+    for (let i = 0; i < localStorage.length; i++) {
+      if (localStorage.key(i)?.startsWith("skyline.")) return null;
+    }
+  } catch {
+    return null; // storage blocked: Python may say so first, keep the loading screen
+  }
+  const template = document.querySelector(`template[data-first-paint="${code}"]`);
+  if (!template) return null;
+  const regions = {};
+  for (const el of template.content.querySelectorAll("[data-region]")) {
+    regions[el.dataset.region] = el; // its nodes are moved into the page, no re-parsing
+  }
+  const labels = { starting: template.dataset.starting, rules: template.dataset.rules };
+  return { lang: code, html: {}, body: {}, labels, regions };
+}
+
 const snapshot = readSnapshot();
+// The language main.py (i18n.pick_language) picks when none is stored (an empty
+// navigator.languages counts as missing there too).
 const lang =
   snapshot?.lang ||
-  (navigator.languages || [navigator.language])
+  (navigator.languages?.length ? navigator.languages : [navigator.language])
     .map((l) => l.toLowerCase().split("-")[0])
     .find((l) => langs.includes(l)) ||
   "en";
 root.lang = lang;
+const welcome = snapshot ? null : firstVisitSnapshot(lang);
 
 const app = document.getElementById("app");
 const startBar = document.getElementById("boot-bar");
 let painted = false;
-if (snapshot) {
+const shown = snapshot || welcome;
+if (shown) {
   try {
-    for (const [name, value] of Object.entries(snapshot.html || {})) root.setAttribute(name, value);
-    for (const [name, value] of Object.entries(snapshot.body || {})) {
+    for (const [name, value] of Object.entries(shown.html || {})) root.setAttribute(name, value);
+    for (const [name, value] of Object.entries(shown.body || {})) {
       document.body.setAttribute(name, value);
     }
     for (const name of SNAPSHOT_REGIONS) {
       const region = document.getElementById(name);
-      if (region) region.innerHTML = snapshot.regions[name] || "";
+      const content = shown.regions[name];
+      if (!region) continue;
+      if (content instanceof Element) region.replaceChildren(...content.childNodes);
+      else region.innerHTML = content || "";
     }
     // A dialog the page had opened with showModal() comes back as a plain open
     // <dialog>: the styles place it like the modal one (.snapshot dialog[open]).
@@ -89,8 +123,8 @@ if (snapshot) {
     app.setAttribute("aria-busy", "true");
     app.classList.add("snapshot");
     startBar.querySelector("[data-i18n='loading.starting']").textContent =
-      snapshot.labels?.starting || "";
-    startBar.querySelector("[data-i18n='btn.rules']").textContent = snapshot.labels?.rules || "";
+      shown.labels?.starting || "";
+    startBar.querySelector("[data-i18n='btn.rules']").textContent = shown.labels?.rules || "";
     startBar.hidden = false;
     document.getElementById("loading").hidden = true;
     painted = true;
@@ -98,7 +132,8 @@ if (snapshot) {
     console.warn("skyline: snapshot not shown", err);
   }
 }
-window.skylineBoot = { painted, live };
+// painted: a snapshot or the prerendered welcome is on screen ("welcome": the latter).
+window.skylineBoot = { painted, welcome: painted && !snapshot, live };
 
 const tables = {};
 function table(code) {
@@ -315,6 +350,9 @@ function fail(reason) {
   console.error("Skyline failed to start:", reason);
   i18n.then(() => {
     document.getElementById("loading-error")?.removeAttribute("hidden");
+    // over a painted snapshot too (it would otherwise say "Starting…" for ever)
+    document.getElementById("loading")?.removeAttribute("hidden");
+    startBar.hidden = true;
     document.getElementById("loading")?.classList.add("failed");
   });
 }
