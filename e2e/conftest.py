@@ -64,7 +64,18 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Playwright, Request
+from playwright.sync_api import (
+    BrowserContext,
+    ConsoleMessage,
+    ElementHandle,
+    Keyboard,
+    Locator,
+    Mouse,
+    Page,
+    Playwright,
+    Request,
+)
+from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,6 +99,90 @@ READY_SELECTOR = 'body[data-ready="1"]'
 READY_TIMEOUT_MS = 60_000
 ALLOWED_HOSTS = {"127.0.0.1"}
 ALLOWED_SCHEMES = {"data", "blob", "about"}
+
+# --- settling after UI actions -------------------------------------------------------
+# The page's Python runs in a Web Worker (web/main.py, web/host.js): a click is handled
+# a few milliseconds after it was dispatched, not during the dispatch. Every Playwright
+# action that sends input therefore waits, before it returns, until the page has
+# handled every event dispatched so far (``skylineHost.settled()``), as it did when the
+# handlers ran on the main thread. A test that clicks from inside ``page.evaluate``
+# awaits ``skylineHost.settled()`` itself.
+SETTLE = "() => window.skylineHost?.settled()"
+_ACTIONS = {
+    "Page": ("click", "dblclick", "tap", "fill", "type", "press", "check", "uncheck",
+             "select_option", "set_input_files", "dispatch_event", "set_checked"),
+    "Locator": ("click", "dblclick", "tap", "fill", "type", "press", "press_sequentially",
+                "check", "uncheck", "select_option", "set_input_files", "dispatch_event",
+                "set_checked", "clear"),
+    "ElementHandle": ("click", "dblclick", "tap", "fill", "type", "press", "check", "uncheck",
+                      "select_option", "set_input_files", "dispatch_event", "set_checked"),
+    "Keyboard": ("press", "type", "down", "up", "insert_text"),
+    "Mouse": ("click", "dblclick", "down", "up"),
+}
+
+
+def settle(page: Page) -> None:
+    """Wait until the page has handled every event dispatched so far."""
+    try:
+        if not page.is_closed():
+            page.evaluate(SETTLE)
+    except PlaywrightError:
+        pass  # the page navigated or closed meanwhile: nothing left to wait for
+
+
+def _page_of(target: Any) -> Page | None:
+    if isinstance(target, Page):
+        return target
+    if isinstance(target, Locator):
+        return target.page
+    return getattr(target, "_skyline_page", None)
+
+
+def _settling(method: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        result = method(self, *args, **kwargs)
+        page = _page_of(self)
+        if page is not None:
+            settle(page)
+        return result
+
+    wrapper.__wrapped__ = method  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _patch_actions() -> None:
+    classes = {"Page": Page, "Locator": Locator, "ElementHandle": ElementHandle,
+               "Keyboard": Keyboard, "Mouse": Mouse}
+    for name, methods in _ACTIONS.items():
+        cls = classes[name]
+        for method in methods:
+            original = getattr(cls, method, None)
+            if original is not None and not hasattr(original, "__wrapped__"):
+                setattr(cls, method, _settling(original))
+    # Keyboard, Mouse and ElementHandle do not name their page: remember it.
+    for prop in ("keyboard", "mouse"):
+        getter = getattr(Page, prop).fget
+
+        def tagged(page: Page, getter: Callable[[Page], Any] = getter) -> Any:
+            device = getter(page)
+            device._skyline_page = page
+            return device
+
+        setattr(Page, prop, property(tagged))
+    for finder in ("query_selector", "wait_for_selector"):
+        original = getattr(Page, finder)
+
+        def found(page: Page, *args: Any, original: Callable[..., Any] = original,
+                  **kwargs: Any) -> Any:
+            handle = original(page, *args, **kwargs)
+            if handle is not None:
+                handle._skyline_page = page
+            return handle
+
+        setattr(Page, finder, found)
+
+
+_patch_actions()
 
 # Reports CSP violations to the console so Guard sees them even if Chromium's own
 # "Refused to ..." message changes; Playwright init scripts are exempt from the CSP.

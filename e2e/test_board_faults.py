@@ -140,7 +140,10 @@ def test_two_tabs_one_game(
             assert record(b) == record(a)
 
             a.click("#act-roll")  # A moves, B follows (storage event)
-            b.wait_for_function("document.querySelectorAll('#turn [data-testid=die]').length == 3")
+            # B already shows the three taken dice: wait until they show their faces
+            b.wait_for_function(
+                "[...document.querySelectorAll('#turn [data-testid=die]')]"
+                ".filter((d) => d.dataset.face && d.dataset.face !== 'None').length == 3")
             assert dice(b) == [dict(d, pressed=False) for d in dice(a)]
             before = stored_raw(a)
             b.click(f"#die-{dice(b)[0]['id']}")  # B may not move

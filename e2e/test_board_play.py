@@ -24,15 +24,20 @@ from skyline import Board, plan_build, summary
 if TYPE_CHECKING:
     from conftest import Guard
 
-# Click-to-render timing: a capture listener on window runs before the page's own
-# (document) listener, a bubbling one after it; forcing layout includes the DOM update.
+# Click-to-render timing: a capture listener on window notes the click before the
+# page's own (document) listener sends it to the worker; web/host.js fires
+# "skyline:handled" (detail.event: that click) once the worker's render has been
+# applied; forcing layout there includes the DOM update.
 TIMING = """
 () => {
   window.__clicks = [];
-  window.addEventListener('click', () => { window.__t0 = performance.now(); }, true);
-  window.addEventListener('click', () => {
+  const started = new WeakMap();
+  window.addEventListener('click', (e) => { started.set(e, performance.now()); }, true);
+  window.addEventListener('skyline:handled', (h) => {
+    const t0 = started.get(h.detail.event);
+    if (t0 === undefined) return;
     void document.body.offsetHeight;
-    window.__clicks.push(performance.now() - window.__t0);
+    window.__clicks.push(performance.now() - t0);
   });
 }
 """

@@ -17,6 +17,11 @@ from playwright.sync_api import BrowserContext, Page
 if TYPE_CHECKING:
     from conftest import Guard
 
+# Prepended to main.py to make a "new deploy": it marks the page before it is ready
+# (main.py runs in a worker, so a line at its end could still be on its way when a
+# test reads the mark after ready).
+VARIANT = 'from pyscript import window\nwindow.document.body.dataset.variant = "new"\n'
+
 
 def sw_cache_name(site: Path) -> str:
     return json.loads(
@@ -77,7 +82,7 @@ def test_offline_mid_game_then_update_keeps_the_game(
         # the deploy: changed main.py, sw.js regenerated (new cache name)
         old = sw_cache_name(site_copy)
         main_py = site_copy / "main.py"
-        main_py.write_text(main_py.read_text() + '\ndocument.body.dataset.variant = "new"\n')
+        main_py.write_text(VARIANT + main_py.read_text())
         (site_copy / "sw.js").unlink()
         new, _ = site_build.write_service_worker(site_copy)
         assert new != old

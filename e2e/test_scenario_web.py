@@ -14,7 +14,12 @@ from skyline import Board, Options
 from skyline.bots import BOTS
 from skyline.expert import review
 
-FETCHED = "performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)"
+# Every URL fetched so far, by the page (Resource Timing) and by the worker that runs
+# Python (its own Resource Timing, through window.skylineBots), as paths.
+FETCHED = """async () => [
+  ...performance.getEntriesByType('resource').map((e) => e.name),
+  ...JSON.parse(await window.skylineBots('resources', '')).map((e) => e.url),
+].map((name) => new URL(name).pathname)"""
 TABLE = "/data/scenarios/tucson-standard.bin"
 
 

@@ -15,9 +15,9 @@ One run prints:
 * **click-to-render** latency p50/p95 over a scripted solo game (fixed seed, started
   from a share link, a simple deterministic policy clicking the page's buttons):
   from the click event (capture listener on ``window``, runs before the page's own
-  listener on ``document``) to the page's handler having rendered and layout having
-  been forced (bubbling listener on ``window`` reading ``offsetHeight``), the same
-  measure as ``e2e/test_board_play.py``; the time to the next animation frame is
+  listener on ``document``) to the worker's render having been applied and layout
+  having been forced (``skyline:handled`` from web/host.js, reading ``offsetHeight``),
+  the same measure as ``e2e/test_board_play.py``; the time to the next animation frame is
   shown as well, for information;
 * **layout shift** while the page loads: the sum of the ``layout-shift`` entries without
   recent input (PerformanceObserver, ``buffered: true``) from navigation until one second
@@ -127,17 +127,22 @@ READY_OR_FAILED = (
     " document.getElementById('loading-error')?.hidden === false"
 )
 
-# Click timing, as in e2e/test_board_play.py: the capture listener on window runs before
-# the page's listener on document, the bubbling one after it; forcing layout includes
-# the DOM update. The next animation frame after each click is noted too.
+# Click timing, as in e2e/test_board_play.py: the capture listener on window notes the
+# click before the page's listener on document sends it to the worker; web/host.js
+# fires "skyline:handled" (detail.event: that click) once the worker's render has been
+# applied; forcing layout there includes the DOM update. The next animation frame
+# after each click is noted too.
 CLICK_TIMING = """
 () => {
   window.__clicks = [];
   window.__frames = [];
   window.__targets = [];
-  window.addEventListener('click', () => { window.__t0 = performance.now(); }, true);
-  window.addEventListener('click', (e) => {
-    const t0 = window.__t0;
+  const started = new WeakMap();
+  window.addEventListener('click', (e) => { started.set(e, performance.now()); }, true);
+  window.addEventListener('skyline:handled', (h) => {
+    const e = h.detail.event;
+    const t0 = started.get(e);
+    if (t0 === undefined) return;
     void document.body.offsetHeight;
     window.__clicks.push(performance.now() - t0);
     window.__targets.push(e.target.closest('[id]')?.id || e.target.tagName);
@@ -308,12 +313,16 @@ def visit(page: Page, url: str) -> float:
 
 
 def resources(page: Page) -> list[dict[str, Any]]:
-    """Resource Timing of the page so far: the document and every fetched file."""
+    """Resource Timing so far: the document and every file fetched by the page or by the
+    worker that runs Python (its own timeline, through ``window.skylineBots``). A read
+    from the HTTP cache transfers 0 bytes, so a runtime file the page fetched ahead and
+    the worker then read from the cache counts once; one downloaded twice, twice."""
     return page.evaluate(
-        """() => [...performance.getEntriesByType('navigation'),
+        """async () => [...performance.getEntriesByType('navigation'),
                   ...performance.getEntriesByType('resource')].map((e) => ({
             url: e.name, transfer: e.transferSize, body: e.encodedBodySize,
-          }))"""
+          })).concat(window.skylineBots
+            ? JSON.parse(await window.skylineBots('resources', '')) : [])"""
     )
 
 

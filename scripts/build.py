@@ -21,7 +21,8 @@ Steps:
    page's own Controller on an in-memory host) per language, put into ``index.html``
    as ``<template>`` elements that web/boot.js paints at once on a first visit,
 6. write ``dist/pyscript.json`` (``web/pyscript.json`` plus that interpreter and
-   the ``[files]`` entries), ``dist/index.html`` (preload links for the runtime files,
+   the ``[files]`` entries; ``pyscript-pyc.json`` the same with the bytecode library),
+   ``dist/index.html`` (the runtime files web/boot.js fetches at once,
    a build id for the snapshot of the last render) and ``dist/sw.js`` (``web/sw.js``
    with the precache list and a cache name derived from a content hash of every
    precached file).
@@ -253,33 +254,31 @@ def copy_pyodide(
         pyc = compile_bytecode(stdlib, STDLIB_RUNTIME_PATH)
         pyc_name = f"stdlib-{sha256(pyc)[:12]}-pyc.zip"
         (dst / pyc_name).write_bytes(pyc)
-    loader = LOADER_TEMPLATE.replace("@STDLIB@", stdlib_name).replace(
-        "@STDLIB_PYC@", pyc_name).replace(
-        "@LOCK@", json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":"))
-    )
-    loader_name = f"loader-{sha256(loader.encode())[:12]}.mjs"
-    (dst / loader_name).write_text(loader)
-    return rel, py_mm, loader_name
+    lock_json = json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":"))
+    loaders = []
+    for library in (stdlib_name, pyc_name) if pyc_name else (stdlib_name,):
+        loader = LOADER_TEMPLATE.replace("@STDLIB@", library).replace("@LOCK@", lock_json)
+        loader_name = f"loader-{sha256(loader.encode())[:12]}.mjs"
+        (dst / loader_name).write_text(loader)
+        loaders.append(loader_name)
+    return rel, py_mm, loaders
 
 
 # PyScript's `interpreter` may be any module exporting what pyodide.mjs exports; this one
 # adds the options PyScript does not pass (see BROWSER-STACK.md): the cut standard
-# library (sources, or bytecode once the service worker has it) and a lock file listing
-# no packages (the page loads none; saves a 119 KB fetch).
+# library and a lock file listing no packages (the page loads none; saves a 119 KB
+# fetch). Two of them when there is bytecode: the sources for a first visit, the
+# bytecode once the service worker has it (pyscript.json / pyscript-pyc.json; web/host.js
+# picks the config: the worker that runs the loader cannot see the service worker).
 LOADER_TEMPLATE = """// Written by scripts/build.py: Pyodide with the page's own standard library.
 import { loadPyodide as load } from "./pyodide.mjs";
 export * from "./pyodide.mjs";
 const base = new URL("./", import.meta.url).href;
-// The library as bytecode (no compiling at start-up) when the service worker has it
-// precached, i.e. on every visit it controls; a first visit downloads the smaller
-// sources (scripts/build.py; web/boot.js preloads the same choice).
-const bytecode = "@STDLIB_PYC@";
-const controlled = Boolean(globalThis.navigator?.serviceWorker?.controller);
 export function loadPyodide(options = {}) {
   return load({
     ...options,
     indexURL: base,
-    stdLibURL: base + (controlled && bytecode ? bytecode : "@STDLIB@"),
+    stdLibURL: base + "@STDLIB@",
     lockFileContents: @LOCK@,
   });
 }
@@ -377,12 +376,12 @@ def copy_package_data(out: Path) -> list[str]:
 
 
 def write_pyscript_config(
-    out: Path, interpreter: str, py_mm: str, wheel: str, py_files: list[Path]
-) -> None:
-    """web/pyscript.json + local interpreter + wheel and glue modules in [files]."""
+    out: Path, interpreters: list[str], py_mm: str, wheel: str, py_files: list[Path]
+) -> list[str]:
+    """web/pyscript.json + local interpreter + wheel and glue modules in [files]:
+    ``pyscript.json`` with the first interpreter module (standard library as sources),
+    ``pyscript-pyc.json`` with the second (bytecode), if any. Returns the file names."""
     config = json.loads((WEB / "pyscript.json").read_text())
-    # Resolved against the page URL (not this file's), see BROWSER-STACK.md.
-    config["interpreter"] = f"./{interpreter}"
     files: dict[str, str] = dict(config.get("files", {}))
     # A target ending in "/*" makes PyScript unzip the wheel there.
     files[f"./{wheel}"] = f"/lib/python{py_mm}/site-packages/*"
@@ -390,24 +389,27 @@ def write_pyscript_config(
         if rel.as_posix() != "main.py":  # main.py is the <script src>, not a module
             files[f"./{rel.as_posix()}"] = f"./{rel.as_posix()}"
     config["files"] = files
-    (out / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
+    names = []
+    for name, interpreter in zip(("pyscript.json", "pyscript-pyc.json"), interpreters,
+                                 strict=False):
+        # Resolved against the page URL (not this file's), see BROWSER-STACK.md.
+        config["interpreter"] = f"./{interpreter}"
+        (out / name).write_text(json.dumps(config, indent=2) + "\n")
+        names.append(name)
+    return names
 
 
-def preload_links(out: Path, pyodide_dir: str, interpreter: str, wheel: str) -> str:
-    """<link> tags that start every runtime download at once, in parallel, instead of
-    one after the other as each module discovers the next (PyScript, then Pyodide's
-    loader, then the wasm and the standard library, then the wheel)."""
-    modules = dict.fromkeys([interpreter, f"{pyodide_dir}/pyodide.mjs",
-                             f"{pyodide_dir}/pyodide.asm.mjs"])
-    # fetch() requests are CORS-mode with same-origin credentials: "crossorigin" matches.
-    # The standard library is preloaded by web/boot.js: sources or bytecode (see the loader).
-    fetches = [f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", wheel]
-    # Low priority: the first paint (the styles, boot.js, a snapshot or the prerendered
-    # welcome) comes first; the runtime follows at once (README, "Start-up").
-    links = [f'<link rel="modulepreload" href="./{m}" fetchpriority="low">' for m in modules]
-    links += [f'<link rel="preload" href="./{f}" as="fetch" crossorigin fetchpriority="low">'
-              for f in fetches]
-    return "\n  ".join(links)
+def warm_urls(pyodide_dir: str, interpreter: str, wheel: str) -> str:
+    """What web/boot.js fetches at once on a first visit, in parallel, so that the worker
+    that runs Python finds it in the HTTP cache instead of discovering one file after
+    the other (PyScript, its config, Pyodide's loader, the wasm, the standard library,
+    then the wheel). <link rel=preload> cannot do this: a preload serves only its own
+    document, never a worker, and a modulepreload would compile Pyodide's 1 MB of
+    JavaScript on the main thread for nothing. The standard library is added by boot.js
+    (sources or bytecode, as web/host.js picks the config)."""
+    urls = [interpreter, f"{pyodide_dir}/pyodide.mjs", f"{pyodide_dir}/pyodide.asm.mjs",
+            f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", wheel]
+    return " ".join(dict.fromkeys(urls))
 
 
 def prerender_rules(out: Path) -> list[str]:
@@ -557,7 +559,7 @@ def build_id(out: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, preload: str) -> None:
+def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, warm: str) -> None:
     """Fill index.html's placeholders: runtime folder, languages, boot download size,
     build id, the first-visit welcome templates."""
     langs = sorted(p.stem for p in (out / "i18n").glob("*.json")) or ["en"]
@@ -573,12 +575,14 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, preload: str) -
         "@PYSCRIPT_DIR@": pyscript_dir,
         "@I18N_LANGS@": " ".join(langs),
         "@BOOT_BYTES@": str(boot_bytes),
-        "@PRELOAD@": preload,
+        "@WARM@": warm,
+        # the bytecode config web/host.js picks when the service worker controls the page
+        "@CONFIG_PYC@": "pyscript-pyc.json" if bytecode else "",
         # a new visitor's welcome screen, painted by web/boot.js before Python
         "@FIRST_PAINT@": first_paint_templates(),
         "@BUILD@": build,
-        # the standard library web/boot.js preloads: sources on a first visit, the
-        # bytecode when the service worker controls the page (as the loader chooses)
+        # the standard library web/boot.js warms: sources on a first visit, the
+        # bytecode when the service worker controls the page (as web/host.js chooses)
         "@STDLIB@": sources[0].relative_to(out).as_posix(),
         "@STDLIB_PYC@": bytecode[0].relative_to(out).as_posix() if bytecode else "",
     }.items():
@@ -623,14 +627,14 @@ def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
     py_files = copy_web(out)
     copy_qr_wheel(out)
     pyscript_dir = copy_pyscript(out, pyscript_version)
-    pyodide_dir, py_mm, loader = copy_pyodide(out, pyodide_version, full_stdlib, bytecode)
+    pyodide_dir, py_mm, loaders = copy_pyodide(out, pyodide_version, full_stdlib, bytecode)
     if not full_stdlib:
         write_qr_stdlib(out)
-    interpreter = f"{pyodide_dir}/{loader}"
-    write_pyscript_config(out, interpreter, py_mm, wheel.name, py_files)
+    interpreters = [f"{pyodide_dir}/{loader}" for loader in loaders]
+    write_pyscript_config(out, interpreters, py_mm, wheel.name, py_files)
     prerender_rules(out)
     render_index(out, pyscript_dir, pyodide_dir,
-                 preload_links(out, pyodide_dir, interpreter, wheel.name))
+                 warm_urls(pyodide_dir, interpreters[0], wheel.name))
     cache, urls = write_service_worker(out)
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     runtime = sum(p.stat().st_size for p in (out / "runtime").rglob("*") if p.is_file())

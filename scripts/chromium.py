@@ -21,35 +21,37 @@ CHROMIUM_ARGS = [
 # One step of a simple deterministic policy, run inside the page with real click
 # events on the real buttons: take ground+upper+penthouse, roll, build the first
 # die that can be built alone, pick the first offered target, otherwise end the
-# turn or demolish with the first die. Returns what it did.
+# turn or demolish with the first die. Returns what it did. The page handles a click
+# in its worker (web/host.js), so every click is awaited until it has been rendered.
 POLICY_STEP = """
-() => {
+async () => {
   const q = (s) => document.querySelector(s);
   const on = (s) => { const b = q(s); return b && !b.disabled ? b : null; };
-  const deselect = () => {
+  const click = (s) => { q(s).click(); return window.skylineHost.settled(); };
+  const deselect = async () => {
     for (const o of document.querySelectorAll('button[data-action=die][aria-pressed=true]')) {
-      q('#' + o.id).click();
+      await click('#' + o.id);
     }
   };
   if (q('[data-testid=scoring]')) return 'over';
-  if (q('button.target')) { q('button.target').click(); return 'target'; }
+  if (q('button.target')) { await click('button.target'); return 'target'; }
   if (on('#yard-G')) {
     const n = document.querySelectorAll('[data-testid=taken]').length;
-    q('#yard-' + 'GUP'[n]).click();
+    await click('#yard-' + 'GUP'[n]);
     return 'take';
   }
   const dice = [...document.querySelectorAll('button[data-action=die]')].map((d) => d.id);
-  if (on('#act-roll') && dice.length === 0) { q('#act-roll').click(); return 'roll'; }
+  if (on('#act-roll') && dice.length === 0) { await click('#act-roll'); return 'roll'; }
   for (const id of dice) {
-    deselect();
-    q('#' + id).click();
-    if (on('#act-build')) { q('#act-build').click(); return 'build'; }
+    await deselect();
+    await click('#' + id);
+    if (on('#act-build')) { await click('#act-build'); return 'build'; }
   }
-  deselect();
-  if (on('#act-end')) { q('#act-end').click(); return 'end'; }
+  await deselect();
+  if (on('#act-end')) { await click('#act-end'); return 'end'; }
   if (dice.length) {
-    q('#' + dice[0]).click();
-    if (on('#act-demolish')) { q('#act-demolish').click(); return 'demolish'; }
+    await click('#' + dice[0]);
+    if (on('#act-demolish')) { await click('#act-demolish'); return 'demolish'; }
   }
   return 'stuck';
 }

@@ -76,6 +76,14 @@ class FakeHost:
             raise self.fail_set("full")
         self.storage[key] = value
 
+    def storage_write_if(self, key: str, expected: str | None, value: str) -> bool:
+        """Compare and write in one call, as main.DomHost does (web/host.js)."""
+        stored = self.storage_get(key)
+        if stored is not None and stored != expected:
+            return False
+        self.storage_set(key, value)
+        return True
+
     def storage_keys(self) -> list[str]:
         if self.fail_get:
             raise self.fail_get("blocked")

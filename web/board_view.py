@@ -488,7 +488,7 @@ def dialog(s: Screen) -> str:
         if closable
         else ""
     )
-    # A <dialog>: main.DomHost opens it with showModal() (focus moves in and is trapped,
+    # A <dialog>: web/host.js (for main.DomHost) opens it with showModal() (focus moves in and is trapped,
     # the page behind is inert) and gives focus back to the opener when it goes.
     return (
         f'<dialog class="dialog dlg-{kind}" aria-labelledby="dlg-title" data-testid="dialog-{kind}">'

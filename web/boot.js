@@ -2,8 +2,8 @@
 // before PyScript): paints the last render's snapshot, or on a first visit the welcome
 // screen the build prerendered (see "snapshot" below), opens the
 // prerendered rules before Python is ready, translates the loading screen, shows real
-// progress (bytes of the big runtime downloads, then PyScript's py:ready, then the
-// app's ready flag), shows a failure message, and registers the service worker only
+// progress (bytes of the big runtime downloads, which it fetches itself on a first
+// visit so they start at once, then PyScript's py:ready, then the app's ready flag), shows a failure message, and registers the service worker only
 // once the app is ready (so the first visit does not download everything twice).
 // Contract with main.py: window.skylineBoot.live() right before the first render (the
 // app stops being inert), document.body.dataset.ready = "1" when the app is usable.
@@ -14,20 +14,6 @@
 const root = document.documentElement;
 const langs = (root.dataset.langs || "en").split(" ");
 const BUILD = root.dataset.build || "";
-
-// The standard library the interpreter module will ask for, preloaded at once: its
-// bytecode when the service worker controls the page (precached), else the sources.
-{
-  const controlled = Boolean(navigator.serviceWorker?.controller);
-  const stdlib = (controlled && root.dataset.stdlibPyc) || root.dataset.stdlib;
-  if (stdlib) {
-    const link = document.createElement("link");
-    // low priority like the build's preloads: the first paint goes first
-    Object.assign(link, { rel: "preload", href: `./${stdlib}`, as: "fetch", fetchPriority: "low" });
-    link.crossOrigin = "anonymous";
-    document.head.append(link);
-  }
-}
 
 // --- snapshot ------------------------------------------------------------------
 // After each render (debounced) and when the page is hidden, the regions' HTML, the
@@ -41,7 +27,7 @@ const SNAPSHOT_MAX = 400_000; // characters; a bigger render is not kept
 const SNAPSHOT_REGIONS = ["topbar", "turn", "supply", "players", "log", "dialog"];
 // Attributes of <html> and <body> that are the page's own state, never the build's.
 const SKIP_ATTRS = new Set(["data-langs", "data-boot-bytes", "data-build", "data-ready",
-  "data-stdlib", "data-stdlib-pyc",
+  "data-stdlib", "data-stdlib-pyc", "data-config-pyc", "data-warm",
   "aria-busy", "class"]);
 
 function readSnapshot() {
@@ -284,8 +270,8 @@ const isReady = () => document.body?.dataset.ready === "1";
 // --- progress ----------------------------------------------------------------
 // Step weights on the bar: runtime download 0-70 %, Python start 70-90 %, game 90-100 %.
 const totalBytes = Number(root.dataset.bootBytes) || 0;
-// The two big fetch() downloads before Python can start (pyodide.asm.mjs is an import,
-// the wheel comes after start-up); the build writes their total size into the page.
+// The two big downloads before Python can start (see "runtime downloads" below); the
+// build writes their total size into the page.
 const TRACKED = /(pyodide\.asm\.wasm|stdlib[-.\w]*\.zip)(\?|$)/;
 let loadedBytes = 0;
 let step = "runtime";
@@ -306,11 +292,14 @@ function setStep(name) {
   }
 }
 
-// Count the bytes of the large runtime downloads as they stream in, by reading a
-// clone: the original Response goes to Pyodide untouched (keeps streaming compilation
-// and Chromium's wasm code cache). The wrapper is removed once the app is ready, so
-// the game code sees the native fetch.
-const nativeFetch = window.fetch;
+// --- runtime downloads -----------------------------------------------------------
+// Python runs in a worker (main.py, PyScript's worker mode), whose downloads this page
+// cannot watch and whose requests a <link rel=preload> would not serve. On a first
+// visit this page fetches the runtime files at once, in parallel (data-warm, written by
+// scripts/build.py, plus the standard library web/host.js's config will ask for), so
+// the worker finds them in the HTTP cache instead of discovering one after the other;
+// the bytes of the two big ones move the bar as they stream in. A visit the service
+// worker controls has them all in its cache: nothing to fetch, the bar goes by steps.
 async function countBytes(response) {
   const reader = response.body.getReader();
   for (;;) {
@@ -325,14 +314,23 @@ async function countBytes(response) {
     setProgress(70);
   }
 }
-window.fetch = async function (input, init) {
-  const response = await nativeFetch.call(this, input, init);
-  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-  if (totalBytes && response.ok && response.body && TRACKED.test(url)) {
-    countBytes(response.clone()).catch(() => {}); // progress is best effort
+function warmRuntime() {
+  const stdlib = root.dataset.stdlib;
+  const urls = [...(root.dataset.warm || "").split(" "), stdlib].filter(Boolean);
+  for (const url of urls) {
+    // Low priority: the first paint (the styles, boot.js, a snapshot or the prerendered
+    // welcome) comes first; the runtime follows at once (README, "Start-up").
+    fetch(`./${url}`, { priority: "low" })
+      .then((response) => {
+        if (totalBytes && response.ok && response.body && TRACKED.test(url)) {
+          return countBytes(response);
+        }
+        return response.arrayBuffer(); // read to the end: cached whole
+      })
+      .catch(() => {}); // best effort: the worker asks for the same files anyway
   }
-  return response;
-};
+}
+if (!navigator.serviceWorker?.controller) warmRuntime();
 
 document.addEventListener("DOMContentLoaded", () => setStep("runtime"));
 // PyScript fires py:ready on the <script type="py"> (bubbling) once the interpreter
@@ -361,7 +359,6 @@ window.addEventListener("unhandledrejection", (e) => fail(e.reason));
 
 // --- ready -------------------------------------------------------------------
 function onReady() {
-  window.fetch = nativeFetch;
   showLive();
   handOverRules();
   // Snapshot after every render (debounced) and when the page goes away.

@@ -1233,7 +1233,7 @@ class Controller:
                     button=("take-control", "", "btn.play_here"))
 
     def _close_dialog(self) -> None:
-        """The host gives the focus back to the dialog's opener (main.DomHost)."""
+        """The host gives the focus back to the dialog's opener (web/host.js for main.DomHost)."""
         self.page.dialog = None
         self.focus_id = None
 

@@ -143,7 +143,20 @@ class Store:
 
     def write_save(self, raw: str, key: str = KEY_SAVE) -> SaveWrite:
         """Write ``raw`` under ``key`` unless another tab wrote there since this tab
-        last wrote or read it (``CONFLICT``: nothing written)."""
+        last wrote or read it (``CONFLICT``: nothing written). A host with
+        ``storage_write_if`` compares and writes in one call (main.DomHost: one round
+        trip from the worker instead of two)."""
+        write_if = getattr(self.host, "storage_write_if", None)
+        if write_if is not None:
+            try:
+                written = write_if(key, self.seen.get(key), raw)
+            except Exception:  # noqa: BLE001 - SecurityError, QuotaExceededError, ...
+                self._failed()
+                return SaveWrite.FAILED
+            if not written:
+                return SaveWrite.CONFLICT
+            self.seen[key] = raw
+            return SaveWrite.WRITTEN
         stored = self.get(key)
         if stored is not None and stored != self.seen.get(key):
             return SaveWrite.CONFLICT
