@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
-"""Measure the spread the 2-4 player expert assumes (``skyline.table_expert.SPREAD``).
+"""Fit the spread the 2-4 player expert assumes (``skyline.table_expert.SPREAD``).
 
-    python scripts/fit_table_expert.py [--games 1500] [--seed sig]
+    python scripts/fit_table_expert.py [--games 2000] [--seed sprd]
 
 Plays ``--games`` seeded solo expert games per mode (standard, all nine rounds) and, at
 the start of every turn, records the solo value of the position (the expected final
-score) and the final score reached. Prints, per mode and turns left, the mean and the
-standard deviation of ``final - value``; the standard deviations are the SPREAD table
-(the means should be close to 0: the value is unbiased). The last line is JSON.
+score), the points still to come ``g`` (the value minus the score if the game ended then)
+and the final score reached. Per mode and turns left it fits, by maximum likelihood,
+``final - value ~ normal(0, a * max(1, g) ** p)`` (``p`` on a grid of 0.025, ``a`` then in
+closed form) and prints ``(a, p)``, the plain standard deviation (the earlier
+``SPREAD_TURNS``) and the mean of ``final - value`` (close to 0: the value is unbiased).
+The last line is JSON: the SPREAD table.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 from pathlib import Path
@@ -25,34 +29,55 @@ from skyline import solo_value as sv  # noqa: E402
 from skyline.expert import expert_bot, position  # noqa: E402
 
 
-def spreads(mode: str, games: int, seed: str) -> list[tuple[int, int, float, float]]:
-    """(turns left, samples, mean, sd) of final score minus solo value, per turns left."""
-    rows: dict[int, list[float]] = {t: [] for t in range(1, 10)}
+def samples(mode: str, games: int, seed: str) -> dict[int, list[tuple[float, float]]]:
+    """Per turns left: (points still to come, final score - value) at each turn's start."""
+    rows: dict[int, list[tuple[float, float]]] = {t: [] for t in range(1, 10)}
     for g in range(games):
         state = new_game(Options(("solo",), f"{seed}-{mode[0]}-{g}", 0, mode == "nine"))
         seen = []
         while state.phase is not Phase.OVER:
             if state.phase is Phase.TAKE:
                 pos = position(state)
-                seen.append((pos.turns_left, sv.value(pos)))
+                value = sv.value(pos)
+                seen.append((pos.turns_left, value, value - pos.final_score))
             state = apply_action(state, expert_bot(state, None))  # type: ignore[arg-type]
         final = score(state.players[0])
-        for t, v in seen:
-            rows[t].append(final - v)
-    return [(t, len(d), statistics.fmean(d), statistics.pstdev(d)) for t, d in rows.items() if d]
+        for t, v, gain in seen:
+            rows[t].append((gain, final - v))
+    return rows
+
+
+def fit(data: list[tuple[float, float]]) -> tuple[float, float]:
+    """Maximum-likelihood (a, p) of variance ``a * max(1, g) ** p``."""
+    best = (math.inf, 0.0, 0.0)
+    logs = [math.log(max(1.0, g)) for g, _ in data]
+    sq = [e * e for _, e in data]
+    for i in range(81):
+        p = 0.025 * i
+        a = statistics.fmean(s / math.exp(p * lg) for s, lg in zip(sq, logs, strict=True))
+        nll = sum(math.log(a) + p * lg + s / (a * math.exp(p * lg))
+                  for s, lg in zip(sq, logs, strict=True))
+        if nll < best[0]:
+            best = (nll, a, p)
+    return round(best[1], 4), round(best[2], 3)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=1500)
-    ap.add_argument("--seed", default="sig")
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", default="sprd")
     args = ap.parse_args(argv)
     out = {}
     for mode in ("standard", "nine"):
-        table = spreads(mode, args.games, args.seed)
-        for t, n, mean, sd in table:
-            print(f"{mode:8} turns left {t}: n={n} mean {mean:+.2f} sd {sd:.2f}", flush=True)
-        out[mode] = [0.0] + [round(sd, 2) for _t, _n, _m, sd in table]
+        rows = samples(mode, args.games, args.seed)
+        table = [(0.0, 0.0)]
+        for t, data in rows.items():
+            a, p = fit(data)
+            errors = [e for _, e in data]
+            print(f"{mode:8} turns left {t}: n={len(data)} mean {statistics.fmean(errors):+.2f} "
+                  f"sd {statistics.pstdev(errors):.2f}  a {a} p {p}", flush=True)
+            table.append((a, p))
+        out[mode] = table
     print(json.dumps(out))
     return 0
 

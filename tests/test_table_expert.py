@@ -75,7 +75,7 @@ def test_avoids_a_losing_end_trigger():
     options = table_options(state)
     assert options[0].action == Abandon((0,))
     build = next(o for o in options if o.action == Build(0, 0))
-    assert build.win < 1e-6 < options[0].win
+    assert build.win < options[0].win and build.win < 1e-6
     assert build.value > options[0].value  # more points for its own skyline, still worse
 
 
@@ -146,3 +146,85 @@ def test_seeded_head_to_head_beats_greedy():
         if ranks[seat] == 1:
             wins += 1 / ranks.count(1)
     assert wins >= 20
+
+
+def test_opponent_trend_from_its_solo_value():
+    """An opponent whose skyline lost solo value since its start (it played worse than the
+    solo expert) is expected to keep falling short per turn left; one at or above its start
+    value is not (no bonus for luck)."""
+    from skyline import solo_value as sv
+    from skyline.expert import position
+    from skyline.table_expert import TREND_PRIOR, _drift
+
+    weak = Player("a", (Column(P, 1),) * 3, (Building(P, 2),) * 3)
+    strong = Player("a", (Column(O, 4), Column(B, 3)), (Building(B, 4),) * 3)
+    me = Player("b", (Column(O, 1),), ())
+    for opp, expect_drift in ((weak, True), (strong, False)):
+        state = duel(me, opp, phase=Phase.TAKE, round_=6)
+        pos = position(state, 0)
+        start = sv.value(sv.SoloPosition.from_columns(9, [("orange", 1)]))
+        now = sv.value(pos)  # the start player has played round 6 too: six played, three left
+        assert pos.turns_left == 3
+        d = _drift(state, 0, pos)
+        if expect_drift:
+            assert now < start
+            assert d == pytest.approx((start - now) / (6 + TREND_PRIOR))
+        else:
+            assert now > start and d == 0.0
+
+
+def test_ahead_of_a_weak_opponent_takes_the_safe_dice(monkeypatch):
+    """Last round, the expert to play first and ahead of an opponent whose play so far
+    fell well short of the solo expert's: expecting it to keep doing so in its last turn,
+    the expert takes three upper floors (fewer expected points, a surer lead). Modelling
+    the opponent as a solo expert instead (no trend) it sees a closer race and takes a
+    penthouse for more points at more risk."""
+    from skyline import table_expert as te
+
+    me = Player("a", (Column(P, 1),) * 4 + (Column(B, 2),),
+                (Building(P, 2), Building(B, 4), Building(B, 3), Building(B, 4), Building(B, 3),
+                 Building(O, 3), Building(P, 2)))
+    other = Player("b", (Column(P, 1), Column(P, 1), Column(B, 1)),
+                   (Building(P, 2), Building(B, 2), Building(B, 2), Building(P, 2),
+                    Building(B, 3), Building(O, 5), Building(P, 2), Building(P, 2)))
+    state = duel(me, other, phase=Phase.TAKE, round_=9, seat=0)
+    te._CACHE.clear()
+    best = table_options(state)[0]
+    assert best.action == Take((U, U, U))
+    monkeypatch.setattr(te, "TREND_PRIOR", -1.0)
+    te._CACHE.clear()
+    naive = table_options(state)[0]
+    te._CACHE.clear()
+    assert naive.action == Take((U, U, PH))
+    assert naive.value > best.value  # more points, taken only against a stronger opponent
+
+def test_spread_grows_with_the_points_still_unbanked():
+    """The final score of a skyline with much still to come is less certain, above all
+    with one or two turns left; with zero gain there is little spread left."""
+    from skyline.table_expert import _spread
+
+    for mode in ("standard", "nine"):
+        for turns in (1, 2):
+            low, high = _spread(mode, turns, 8.0), _spread(mode, turns, 40.0)
+            assert high > 1.5 * low > 0
+        assert _spread(mode, 0, 30.0) == 0.0
+
+
+def test_opponent_end_threat_two_players():
+    """Two players, standard game: an opponent with an orange five-high may end the game in
+    its next turn, which lowers the expert's chance while it trails on banked points; an
+    opponent without one does not."""
+    from skyline.table_expert import THREAT_Q, _Table
+
+    me = Player("b", (Column(O, 4), Column(B, 3), Column(B, 2)), (Building(P, 2),))
+    calm = Player("a", (Column(B, 3),), (Building(B, 4),) * 2)
+    threat = Player("a", (Column(O, 5),), (Building(B, 4),) * 2)
+    state_calm = duel(me, calm, phase=Phase.TAKE, round_=5, seat=0)
+    state_threat = duel(me, threat, phase=Phase.TAKE, round_=5, seat=0)
+    assert _Table(state_calm).threat is None
+    q, theirs, after = _Table(state_threat).threat
+    assert q == THREAT_Q and after == 0  # it plays after the expert in this round
+    assert theirs > 32 + 30
+    win_calm = table_options(state_calm)[0].win
+    win_threat = table_options(state_threat)[0].win
+    assert win_threat < win_calm
