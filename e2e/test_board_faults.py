@@ -180,6 +180,58 @@ def test_two_tabs_one_game(
             b.close()
 
 
+def _locks(page: Page) -> dict:
+    """navigator.locks.query() of ``page``: the held and the pending requests."""
+    return page.evaluate("async () => await navigator.locks.query()")
+
+
+def _wait_locks(page: Page, test, what: str, seconds: float = 60) -> None:
+    for _ in range(int(seconds * 20)):
+        if test(_locks(page)):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{what}: {_locks(page)}")
+
+
+def test_reload_waits_for_the_lock_of_the_page_it_replaces(
+    app_page: Page, app_context: BrowserContext, site_url: str, wait_ready
+) -> None:
+    """On a reload the previous page's worker may still hold the game lock for a moment
+    while it is torn down: the new page waits for it (a queued Web Locks request)
+    instead of opening the game read-only at once with "open in another tab".
+    A static page of this origin stands in for the departing page: it queues for the
+    lock behind the page, gets it when the page reloads, and lets go only once the
+    reloaded page's request waits behind it."""
+    a = app_page
+    close_first_dialog(a)
+    new_game(a, ("Ann", "Bob"), seed="relock1", start="0")
+    take(a, "GUP")
+    holder = app_context.new_page()
+    try:
+        holder.goto(site_url.rstrip("/") + "/rules/en.html")
+        holder.evaluate(
+            "() => { window.__held = new Promise((r) => { window.__release = r; });"
+            " navigator.locks.request('skyline.game',"
+            " () => { window.__got = true; return window.__held; }); }")
+
+        def game_lock(kind):
+            return lambda locks: any(lock["name"] == "skyline.game" for lock in locks[kind])
+
+        _wait_locks(holder, game_lock("pending"), "the holder queued behind the page")
+        a.reload(wait_until="commit")
+        holder.wait_for_function("window.__got === true")
+        # the reloaded page asks and waits: its request is queued behind the holder
+        _wait_locks(holder, game_lock("pending"), "the reloaded page waits for the lock")
+        holder.evaluate("() => window.__release()")
+        wait_ready(a)
+        assert notice(a, "notice.other_tab").count() == 0
+        assert moves(a) == ["tGUP"]
+        a.click("#act-roll")  # it may move
+        assert moves(a) == ["tGUP", "r0.1.2"]
+    finally:
+        holder.close()
+
+
 def test_crash_in_an_action_keeps_the_last_save(app_page: Page, guard: Guard) -> None:
     """An exception inside Python in the middle of a move (test hook
     window.__skylineFault = "action", see main.DomHost.fault): the half-done move is

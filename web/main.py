@@ -291,9 +291,11 @@ class DomHost:
         fold on a phone, or beyond the edge of a sideways-scrolling skyline)."""
         self.command("reveal", element_id)
 
-    def request_lock(self, steal, on_result):
+    def request_lock(self, steal, on_result, wait_ms=0):
         """Ask for the game lock; ``on_result`` gets "granted", "busy" (another tab
         has it; only without ``steal``) or later "lost" (another tab took it over).
+        With ``wait_ms`` a held lock is waited for that long before "busy": the page
+        this one replaces (a reload) may still hold it while its worker is torn down.
         Without Web Locks every tab is granted (save() still never overwrites a
         save it has not seen)."""
         locks = getattr(js.navigator, "locks", None)  # the worker's own: no round trip
@@ -302,21 +304,27 @@ class DomHost:
             return
         self.lock_requests += 1
         number = self.lock_requests
+        got = []
 
         def granted(lock):
             if missing(lock):  # ifAvailable and held elsewhere
                 on_result("busy")
                 return None
+            got.append(True)
             on_result("granted")
             return js.Promise.new(_hold_forever)
 
         def aborted(_error):
-            if number == self.lock_requests:
+            if not got:  # the wait ran out before the lock came
+                on_result("busy")
+            elif number == self.lock_requests:
                 on_result("lost")
 
         options = js.Object.new()
         if steal:
             options.steal = True
+        elif wait_ms:
+            options.signal = js.AbortSignal.timeout(wait_ms)
         else:
             options.ifAvailable = True
         locks.request(LOCK_NAME, options, create_proxy(granted)).catch(create_proxy(aborted))
@@ -433,6 +441,11 @@ def schedule(ms, fn):
     window.setTimeout(create_once_callable(run), ms)
 
 
+# How long a starting page waits for the game lock before it opens read-only: on a
+# reload the previous page's worker may hold it for a moment after the new page starts.
+FIRST_LOCK_WAIT_MS = 2500
+
+
 async def first_lock(host):
     """Whether this tab may move, asked before the game is loaded (and saved)."""
     answer = asyncio.get_event_loop().create_future()
@@ -444,7 +457,7 @@ async def first_lock(host):
             controller.handle("tab", result, None)
             host.flush()
 
-    host.request_lock(False, on_result)
+    host.request_lock(False, on_result, FIRST_LOCK_WAIT_MS)
     try:
         return await asyncio.wait_for(answer, 5)
     except TimeoutError:
