@@ -150,3 +150,18 @@ def test_first_visit_sources_then_bytecode_from_the_service_worker(
     # web/host.js picked the bytecode config (the worker cannot see the service worker)
     assert page.evaluate("document.querySelector('script[type=py]').getAttribute('config')"
                          ) == "./pyscript-pyc.json"
+
+
+def test_wheel_carries_no_long_readme(dist_dir: Path) -> None:
+    """The wheel is on every first visit's start-up path: its METADATA holds the README's
+    title and first paragraph only (the whole README was 28 KB compressed, read by
+    nothing in the browser)."""
+    import zipfile
+
+    (wheel,) = dist_dir.glob("skyline-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = archive.read(name).decode()
+    assert "# Skyline" in metadata and "browser-native app" in metadata
+    assert "## The two commands" not in metadata
+    assert len(metadata) < 4000, len(metadata)
