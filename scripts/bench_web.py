@@ -30,7 +30,7 @@ One run prints:
 * **bytes** of the cold visit up to the ready board (Resource Timing ``transferSize``:
   compressed as served, headers included; serve.py compresses like the host, Brotli when
   accepted), in all (aim: 4.5 MB) and split into runtime (``runtime/``: Pyodide and
-  PyScript) and our own (everything else, aim 300 KB), with the ten largest files; plus
+  PyScript) and our own (everything else, aim 250 KB), with the ten largest files; plus
   what the server sent in all during a cold visit (the service worker's precache
   included);
 * with ``--lighthouse``: Lighthouse's desktop scores and timings (total blocking time).
@@ -43,7 +43,7 @@ The last stdout line is one JSON object with every figure (``cold_s``,
 ``cold_transfer_bytes``, ``click_p50_ms``, ``click_p95_ms``, ``own_bytes``, the layout
 shifts, the load average, ``lighthouse_*``). Aims (reported, never a failing exit): cold
 start within 1.0x the bare Pyodide boot, repeat visit ready within 1.5 s and painted
-within 300 ms, click p95 under 50 ms, own bytes under 300 KB, cold transfer under
+within 300 ms, click p95 under 50 ms, own bytes within 250 KB, cold transfer under
 4.5 MB, layout shift under 0.1.
 
 The site is built into a private temporary folder (others may rebuild ``dist/`` while
@@ -85,7 +85,7 @@ AIM_WARM_S = 1.5
 AIM_FIRST_PAINT_MS = 300.0
 AIM_COLD_TRANSFER = 4_500_000
 AIM_CLICK_P95_MS = 50.0
-AIM_OWN_BYTES = 300_000
+AIM_OWN_BYTES = 250_000  # issue 10: our own bytes before a computer player or Hint
 MIN_CLICKS = 80
 AIM_CLS = 0.1
 CLS_SETTLE_MS = 1000
