@@ -77,7 +77,14 @@ def main(argv: list[str] | None = None) -> int:
             page = browser.new_page()
             page.goto(url)
             page.wait_for_selector('body[data-ready="1"]', timeout=120_000)
-            table = json.loads(page.evaluate("window.skylineBots('table', '')"))
+            # The value table is fetched on first need: "missing" until it has arrived.
+            for _ in range(600):
+                table = json.loads(page.evaluate("window.skylineBots('table', '')"))
+                if "missing" not in table:
+                    break
+                page.wait_for_timeout(100)
+            else:
+                raise SystemExit(f"value table never arrived: {table}")
             arg = f"{args.games},{args.seed},{args.players}"
             times = json.loads(page.evaluate(f"window.skylineBots('bench', '{arg}')"))
             times = times["decisions_ms"]
