@@ -20,7 +20,7 @@ from board_helpers import close_first_dialog, dice, select_only, take
 from playwright.sync_api import BrowserContext, Page
 
 from skyline import Board, Demolish, Options, Phase
-from skyline.bots import BOTS
+from skyline.players.bots import BOTS
 
 # Solo seed=choice0 (as in test_board_play): the upper-floor blue die 1 can go on two
 # different blue columns, so Build asks for the tower.

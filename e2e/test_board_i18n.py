@@ -151,7 +151,7 @@ def test_string_tables_have_the_same_keys() -> None:
 
 
 def test_every_link_and_save_error_code_is_translated() -> None:
-    """Each code skyline.links (LinkError, SaveError) and the record reader
+    """Each code skyline.records.links (LinkError, SaveError) and the record reader
     (RecordError) can raise has its message in both tables (the page shows
     error.option.<code> / error.record.<code>; "internal" shows error.unknown).
     Catches a new error code that the page would show as "unknown error"."""

@@ -11,7 +11,7 @@ from board_helpers import dice
 from playwright.sync_api import Page
 
 from skyline import Board, Options, Phase, make_save
-from skyline.bots import BOTS
+from skyline.players.bots import BOTS
 
 PHONE = {"width": 360, "height": 740}
 SHORT_PHONE = {"width": 360, "height": 560}  # a 640 px phone less the browser bars

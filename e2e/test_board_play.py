@@ -19,7 +19,7 @@ from board_helpers import (
 )
 from playwright.sync_api import Page
 
-from skyline import Board, plan_build, summary
+from skyline import Board, game_summary, plan_build
 
 if TYPE_CHECKING:
     from conftest import Guard
@@ -61,7 +61,7 @@ def test_solo_game_to_scoring_table(app_page: Page, guard: Guard) -> None:
     # The page's result equals the engine replaying the saved record.
     board = Board.from_record(record(page))
     assert board.is_game_over()
-    info = summary(board.state)
+    info = game_summary(board.state).to_dict()
     shown = int(page.locator("[data-testid=total-0]").inner_text())
     assert shown == board.scores()[0] == info["players"][0]["score"]
     assert int(page.locator("[data-testid=score-0]").inner_text().split()[0].rstrip("pts")) == shown

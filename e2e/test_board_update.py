@@ -30,7 +30,7 @@ def sw_cache_name(site: Path) -> str:
 
 
 def as_v1(envelope: dict) -> str:
-    """The same game in save format v1 (what the page wrote before skyline.links)."""
+    """The same game in save format v1 (what the page wrote before skyline.records.links)."""
     v1 = {"v": 1, "game": envelope["game"], "saved_at": envelope["saved_at"],
           "beat": envelope["beat"], "ui": envelope["ui"]}
     return json.dumps(v1, separators=(",", ":"), ensure_ascii=False)

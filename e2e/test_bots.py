@@ -8,7 +8,7 @@ from board_helpers import close_first_dialog, saved, stored_raw, take
 from playwright.sync_api import Page
 
 from skyline import Options, apply_action, new_game
-from skyline.bots import BOTS
+from skyline.players.bots import BOTS
 
 
 def start(page: Page, names, seats, seed: str) -> None:
@@ -128,7 +128,7 @@ def test_review_after_a_solo_game(app_page: Page) -> None:
     acc = page.locator("[data-testid=review-accuracy]").inner_text()
     assert acc.startswith("Accuracy ") and "%" in acc
     assert page.locator("[data-testid=review-row]").count() > 9
-    from skyline.expert import review
+    from skyline.players.expert import review
 
     r = review(board)
     assert f"{r['accuracy']:.1f}%" in acc

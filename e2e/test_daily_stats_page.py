@@ -13,9 +13,9 @@ from board_helpers import dice, play_policy, record, saved, stored_raw, take
 from playwright.sync_api import Page
 
 from skyline import Board, Options, Phase
-from skyline.bots import BOTS
-from skyline.daily import daily_options, daily_result
-from skyline.links import make_save
+from skyline.players.bots import BOTS
+from skyline.records import make_save
+from skyline.records.daily import daily_options, daily_result
 
 LOCAL_DAY = """() => { const d = new Date();
   return d.getFullYear() + '-' + String(d.getMonth() + 1).padStart(2, '0') + '-'

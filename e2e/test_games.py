@@ -20,7 +20,7 @@ from board_helpers import (
 from playwright.sync_api import Browser, Page
 
 from skyline import Board
-from skyline.correspondence import make_game_link, parse_game_link
+from skyline.records.game_links import make_game_link, parse_game_link
 
 WORDS = {
     "en": {"games": "Games", "title": "Your games", "deleted": "was deleted", "round": "Round",

@@ -48,10 +48,10 @@ def test_cut_runtime_imports_every_module_the_page_uses(app_page: Page) -> None:
     assert f"/{TABLE}" not in fetched  # not on the start-up path
     load_table(page)
     names = stdlib_modules.page_imports()
-    assert "skyline.expert" in names and "importlib.resources" in names
+    assert "skyline.players.expert" in names and "importlib.resources" in names
     result = json.loads(page.evaluate("(a) => window.skylineBots('modules', a)", ",".join(names)))
     assert result["failed"] == {}
-    assert "skyline.expert" in result["modules"]
+    assert "skyline.players.expert" in result["modules"]
 
 
 def test_value_table_fetched_on_first_need_and_cached_for_offline(

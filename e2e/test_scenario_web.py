@@ -11,8 +11,8 @@ from board_helpers import new_game, saved, write_saved
 from playwright.sync_api import Page
 
 from skyline import Board, Options
-from skyline.bots import BOTS
-from skyline.expert import review
+from skyline.players.bots import BOTS
+from skyline.players.expert import review
 
 # Every URL fetched so far, by the page (Resource Timing) and by the worker that runs
 # Python (its own Resource Timing, through window.skylineBots), as paths.

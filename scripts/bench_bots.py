@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                     stats = solo_stats(scores)
                     stats["seconds"] = round(time.time() - t0, 1)
                     if bot == "expert":
-                        from skyline import solo_value as sv
+                        from skyline.players import solo_value as sv
 
                         opt = sv.value(sv.SoloPosition.start(mode))
                         stats["optimum"] = round(opt, 4)

@@ -2,7 +2,7 @@
 """Play seeded solo games with the optimal expert (shipped table + exact turn search).
 
 A standalone simulator (stdlib ``random``), independent of the engine: it applies the
-abstract choices of ``skyline.solo_value`` to its own model of a solo skyline and checks
+abstract choices of ``skyline.players.solo_value`` to its own model of a solo skyline and checks
 that each choice is legal under the rules.
 
     python scripts/bench_solo_optimum.py [--games 10000] [--seed 1] [--mode both]
@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skyline import solo_value as sv  # noqa: E402
+from skyline.players import solo_value as sv  # noqa: E402
 
 LEVELS = (40, 50, 60, 70, 80, 90, 100)
 COLOURS = ("purple", "blue", "orange")

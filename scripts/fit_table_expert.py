@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit the spread the 2-4 player expert assumes (``skyline.table_expert.SPREAD``).
+"""Fit the spread the 2-4 player expert assumes (``skyline.players.table_expert.SPREAD``).
 
     python scripts/fit_table_expert.py [--games 2000] [--seed sprd]
 
@@ -25,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from skyline import Options, Phase, apply_action, new_game, score  # noqa: E402
-from skyline import solo_value as sv  # noqa: E402
-from skyline.expert import expert_bot, position  # noqa: E402
+from skyline.players import solo_value as sv  # noqa: E402
+from skyline.players.expert import expert_bot, position  # noqa: E402
 
 
 def samples(mode: str, games: int, seed: str) -> dict[int, list[tuple[float, float]]]:

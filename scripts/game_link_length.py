@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Length of game links (``skyline.correspondence.make_game_link``), measured.
+"""Length of game links (``skyline.records.game_links.make_game_link``), measured.
 
 Plays seeded bot games and measures the fragment a player would send (what follows
 ``#``; the page adds its own address in front). The issue's aim: a 2-player game
@@ -30,8 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from skyline import Board, Options  # noqa: E402
-from skyline.bots import get_bot  # noqa: E402
-from skyline.correspondence import make_game_link, parse_game_link  # noqa: E402
+from skyline.players.bots import get_bot  # noqa: E402
+from skyline.records.game_links import make_game_link, parse_game_link  # noqa: E402
 
 CONFIGS = (
     ("2p standard, expert vs greedy", 2, False, "expert,greedy"),

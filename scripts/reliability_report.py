@@ -44,8 +44,8 @@ import fuzz_cases  # noqa: E402
 from fuzz_cases import CASE_LIMIT, GENERATORS, Case, junk_text, run_case  # noqa: E402
 
 from skyline import Board, read_save  # noqa: E402
-from skyline.games import entry_to_json, migrate_single_save, read_entry  # noqa: E402
-from skyline.links import SAVE_VERSIONS  # noqa: E402
+from skyline.records import SAVE_VERSIONS  # noqa: E402
+from skyline.records.game_list import entry_to_json, migrate_single_save, read_entry  # noqa: E402
 
 FAULTS_FILE = ROOT / "e2e" / ".artifacts" / "faults.json"
 FIXTURES = ROOT / "tests" / "fixtures" / "saves"

@@ -4,7 +4,8 @@
 
 The model is the one of ``scripts/solve_solo.py`` (turns left, capped counts of unfinished
 column classes, the number of 4-point tiles) plus one scenario counter ``x``
-(``skyline/scenario_model.py``: what it counts, its cap, when the scenario is met).  Each state
+(``skyline/players/scenario_model.py``: what it counts, its cap, when the scenario is
+met).  Each state
 carries two values under the policy that is optimal for the objective
 
     J = E[final score] + SUCCESS_WEIGHT * P(scenario met)        (SUCCESS_WEIGHT = 10,000)
@@ -68,7 +69,7 @@ from solve_solo import (  # noqa: E402
     type_outcomes,
 )
 
-from skyline.scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioModel  # noqa: E402
+from skyline.players.scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioModel  # noqa: E402
 
 #: Column caps of the scenario tables (P1, B1, B2, B3, O1..O5, 4-point tiles).
 SCENARIO_CAPS = (4, 3, 2, 3, 3, 2, 2, 2, 2, 1)
@@ -329,7 +330,7 @@ def forward(scenario: str, mode: str, table: ArrayTable, min_prob: float, verbos
     """Follow the runtime's policy on ``table`` through every roll from the start: the
     visited turn-start configurations, P(met) and the expected final score of that policy
     (configurations below ``min_prob`` are counted at their table values)."""
-    from skyline import solo_value as sv
+    from skyline.players import solo_value as sv
 
     model = SCENARIO_MODELS[scenario]
     sv.set_scenario_table(scenario, mode, table)
@@ -426,7 +427,7 @@ def build_table(scenario: str, mode: str, cache: str | None, min_prob: float = M
 
 
 def _encode(scenario, mode, caps, W, chosen, fw, opt_p, opt_s) -> bytes:
-    from skyline import solo_value as sv
+    from skyline.players import solo_value as sv
 
     need: list[list[tuple[int, ...]]] = [[] for _ in range(TURNS + 1)]
     for _q, t, key in chosen:

@@ -2,7 +2,7 @@
 # ruff: noqa: B023  (per-turn closures are only called within their loop iteration)
 """Exact solver for the solo game of Skyline (expected final score under optimal play).
 
-State model (see ``skyline/solo_value.py`` for the runtime side):
+State model (see ``skyline/players/solo_value.py`` for the runtime side):
 
 * At the start of a turn the only things that matter for the *future* score are the number
   of turns left ``t``, the counts of unfinished columns of each kind
@@ -355,7 +355,7 @@ TABLE_FILE = "solo_values.bin"
 
 
 def _runtime():
-    from skyline import solo_value as sv
+    from skyline.players import solo_value as sv
 
     return sv
 

@@ -44,14 +44,16 @@ def qr_extra_modules() -> set[str]:
 
 
 def page_imports() -> list[str]:
-    """Every module web/*.py and skyline/*.py import (absolute names), plus the page's
+    """Every module web/*.py and skyline/**/*.py import (absolute names), plus the page's
     and the engine's own modules, read from their source."""
     names: set[str] = set()
-    sources = sorted((ROOT / "web").glob("*.py")) + sorted((ROOT / "skyline").glob("*.py"))
+    sources = sorted((ROOT / "web").glob("*.py")) + sorted((ROOT / "skyline").rglob("*.py"))
     for path in sources:
         if path.name in SKIPPED_SOURCES:
             continue
-        package = "skyline" if path.parent.name == "skyline" else None
+        package = None  # a web/ glue module; else the engine's (sub)package it is in
+        if path.is_relative_to(ROOT / "skyline"):
+            package = ".".join(path.relative_to(ROOT).parent.parts)
         if path.name != "main.py":  # main.py runs the page; it is not imported
             stem = path.stem if package is None else f"{package}.{path.stem}"
             names.add(package if path.stem == "__init__" else stem)
@@ -60,7 +62,10 @@ def page_imports() -> list[str]:
                 names.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
-                    base = package or ""
+                    # "from . import x" in skyline/players/expert.py is skyline.players;
+                    # each further dot goes one package up
+                    parts = (package or "").split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1])
                     module = f"{base}.{node.module}" if node.module else base
                 else:
                     module = node.module or ""

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Tune a constant of the 2-4 player expert (``skyline.table_expert``) by self-play duels.
+"""Tune a constant of the 2-4 player expert (``skyline.players.table_expert``) by self-play duels.
 
     python scripts/tune_table_expert.py --duel expert,greedy,2 --games 2000 \\
         --set TREND_PRIOR=-1 --set TREND_PRIOR=2 [--seed tune] [--workers 1]
 
 Every ``--set NAME=VALUE[,NAME=VALUE...]`` is one variant (module constants of
-``skyline.table_expert`` replaced before the games); each variant plays the same
+``skyline.players.table_expert`` replaced before the games); each variant plays the same
 ``--games`` games as ``scripts/bench_bots.py`` does (common random numbers: seed group
 ``i // n``, the bot in seat ``i % n``), so variants differ only by their play. Printed per
 variant: the win rate with its standard error, and against the first variant the paired
@@ -38,11 +38,11 @@ def _parse(spec: str) -> dict[str, float]:
 
 
 def _apply(settings: dict[str, float]) -> None:
-    from skyline import table_expert as te
+    from skyline.players import table_expert as te
 
     for name, value in settings.items():
         if not hasattr(te, name):
-            raise SystemExit(f"skyline.table_expert has no constant {name}")
+            raise SystemExit(f"skyline.players.table_expert has no constant {name}")
         setattr(te, name, type(getattr(te, name))(value))
     te._CACHE.clear()
 

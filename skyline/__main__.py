@@ -28,14 +28,15 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
-from .board import Board
-from .core import (
+from .players.registry import DEFAULT_BOT, BotError, available_bots, get_bot
+from .rules import (
     MAX_PLAYERS,
     SCENARIOS,
     SEED_PATTERN,
     SOLO_LEVELS,
     Abandon,
     Action,
+    Board,
     Build,
     Demolish,
     Die,
@@ -58,7 +59,6 @@ from .core import (
     score,
     validate_options,
 )
-from .registry import DEFAULT_BOT, BotError, available_bots, get_bot
 
 TYPE_NAMES = {DieType.GROUND: "ground", DieType.UPPER: "upper", DieType.PENTHOUSE: "penthouse"}
 KIND_NAMES = {Face.PURPLE: "low-rise", Face.BLUE: "mid-rise", Face.ORANGE: "high-rise"}

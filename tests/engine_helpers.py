@@ -22,7 +22,7 @@ from skyline import (
     Player,
     new_game,
 )
-from skyline.core import PENTHOUSE_RANGE, UPPER_LIMIT
+from skyline.rules import PENTHOUSE_RANGE, UPPER_LIMIT
 
 NAMES = ("Ada", "Bo", "Cy", "Di")
 FACE_OF = {f.letter: f for f in Face}

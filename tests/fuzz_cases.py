@@ -1,8 +1,8 @@
 """Generators and checkers for fuzzing the engine's readers: share links
 (:func:`skyline.parse_share_fragment`), records (:meth:`skyline.Board.from_record`),
 saves (:func:`skyline.read_save`), game links
-(:func:`skyline.correspondence.parse_game_link`) and game-list entries
-(:func:`skyline.games.read_entry`).
+(:func:`skyline.records.game_links.parse_game_link`) and game-list entries
+(:func:`skyline.records.game_list.read_entry`).
 
 Shared by ``tests/test_fuzz.py`` (driven by Hypothesis) and
 ``scripts/reliability_report.py`` (a fixed-seed loop). Every generator takes a
@@ -40,15 +40,15 @@ from skyline import (
     read_save,
     validate_options,
 )
-from skyline.correspondence import (
+from skyline.records import MAX_BEAT, LinkError, SaveError
+from skyline.records.game_links import (
     COMPUTER_LEVELS,
     MAX_PAYLOAD_BYTES,
     game_id,
     make_game_link,
     parse_game_link,
 )
-from skyline.games import entry_to_json, make_entry, read_entry
-from skyline.links import MAX_BEAT, LinkError, SaveError
+from skyline.records.game_list import entry_to_json, make_entry, read_entry
 
 CASE_LIMIT = 2.0  # seconds: a case slower than this counts as a hang
 MB = 1_000_000

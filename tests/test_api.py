@@ -48,11 +48,12 @@ from skyline import (
     new_game,
     parse_share_fragment,
     read_save,
-    registry,
-    summary,
     validate_options,
 )
-from skyline.registry import BOTS, BotError, available_bots, bot_available, get_bot
+from skyline.players import registry
+from skyline.players.registry import BOTS, BotError, available_bots, bot_available, get_bot
+from skyline.records.links import check_bots_available, parse_share_bots
+from skyline.records.seats import LEVEL_LETTERS
 
 G, U, PH = DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE
 SKYLINE_DIR = Path(skyline.__file__).parent
@@ -122,13 +123,12 @@ def test_game_summary_is_typed_and_matches_the_legacy_dict():
     assert me.discarded == cols("o3") and me.final == tiles("b4 o3 p1 p1")
     assert [p.rank for p in s.players] == [2, 1, 3] and s.winners == (1,)
     assert s.level is None and s.scenario is None and s.scenario_met is None
-    assert summary(state) == s.to_dict()
+    assert s.to_dict()["players"][0]["score"] == me.score and s.to_dict()["winners"] == [1]
     with pytest.raises(AttributeError):
         s.over = True  # type: ignore[misc]
     solo = game_summary(new_game(Options(("S",), "s", 0, False, "tucson")))
     assert solo.solo and solo.scenario == "tucson" and solo.scenario_met is True
-    assert solo.level is None and summary(new_game(Options(("S",), "s"))) == game_summary(
-        new_game(Options(("S",), "s"))).to_dict()
+    assert solo.level is None and "level" in game_summary(new_game(Options(("S",), "s"))).to_dict()
 
 
 def test_lone_low_rises_is_the_one_conversion_rule():
@@ -199,7 +199,7 @@ def test_record_with_bad_options_names_the_field():
 
 
 def _imports(module: str) -> set[str]:
-    tree = ast.parse((SKYLINE_DIR / f"{module}.py").read_text(encoding="utf-8"))
+    tree = ast.parse((SKYLINE_DIR / "players" / f"{module}.py").read_text(encoding="utf-8"))
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -215,17 +215,18 @@ def _imports(module: str) -> set[str]:
 
 def test_bots_and_expert_do_not_import_each_other():
     assert "expert" not in _imports("bots") and "bots" not in _imports("expert")
-    code = ("import sys, skyline.bots as b; b.get_bot('greedy');"
-            "assert 'skyline.expert' not in sys.modules;"
-            "from skyline.registry import get_bot; get_bot('expert');"
-            "assert 'skyline.expert' in sys.modules and 'skyline.bots' in sys.modules")
+    code = ("import sys, skyline.players.bots as b; b.get_bot('greedy');"
+            "assert 'skyline.players.expert' not in sys.modules;"
+            "from skyline.players.registry import get_bot; get_bot('expert');"
+            "assert 'skyline.players.expert' in sys.modules"
+            " and 'skyline.players.bots' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=SKYLINE_DIR.parent)
 
 
 def test_registry_lists_the_shipped_bots():
     assert available_bots()[:4] == ("random", "beginner", "greedy", "expert")
     assert {"random", "beginner", "greedy", "expert"} <= set(BOTS)
-    assert set(registry.LEVEL_LETTERS.values()) <= set(registry.BOT_MODULES)
+    assert set(LEVEL_LETTERS.values()) <= set(registry.BOT_MODULES)
     assert get_bot("expert") is BOTS["expert"] and bot_available("expert")
     with pytest.raises(BotError) as info:
         get_bot("nobody")
@@ -236,7 +237,7 @@ def test_registry_lists_the_shipped_bots():
 def test_expert_without_its_table_is_explicitly_unavailable(monkeypatch):
     """A missing value table is said, not silently dropped: the registry refuses the
     expert with a code, and links naming an expert seat are refused."""
-    from skyline import solo_value
+    from skyline.players import solo_value
 
     monkeypatch.setattr(solo_value, "table_available", lambda: False)
     assert not bot_available("expert") and "expert" not in available_bots()
@@ -246,16 +247,19 @@ def test_expert_without_its_table_is_explicitly_unavailable(monkeypatch):
     assert info.value.code == "bot_unavailable"
     with pytest.raises(KeyError):
         BOTS["expert"]  # noqa: B018
-    for call in (lambda: parse_share_fragment("#play?p=A,B&seed=x&bots=1e"),
-                 lambda: make_share_fragment(Options(("A", "B"), "x"), None, {1: "expert"})):
-        with pytest.raises(LinkError) as link:
-            call()
-        assert link.value.code == "bots" and link.value.params["reason"] == "unavailable"
-    assert parse_share_fragment("#play?p=A,B&seed=x&bots=1g").options.names == ("A", "B")
+    # the link reader only parses; the caller checks the levels against the registry
+    bots = dict(parse_share_bots("#play?p=A,B&seed=x&bots=1e"))
+    assert bots == {1: "expert"}
+    assert make_share_fragment(Options(("A", "B"), "x"), None, bots).endswith("&bots=1e")
+    with pytest.raises(LinkError) as link:
+        check_bots_available(bots, bot_available)
+    assert link.value.code == "bots" and link.value.params["reason"] == "unavailable"
+    assert link.value.params["level"] == "expert"
+    check_bots_available(dict(parse_share_bots("#play?p=A,B&seed=x&bots=1g")), bot_available)
 
 
 def test_table_available_follows_the_resource(monkeypatch):
-    from skyline import solo_value
+    from skyline.players import solo_value
 
     monkeypatch.setattr(solo_value, "_TABLE", None)
     monkeypatch.setattr(solo_value, "TABLE_RESOURCE", "data/no_such_table.bin")

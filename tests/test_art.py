@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from skyline import Board
-from skyline.core import Building, Column, Face, Player
+from skyline.rules import Building, Column, Face, Player
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 if str(WEB) not in sys.path:

@@ -12,7 +12,7 @@ import pytest
 
 from skyline import Board
 from skyline.__main__ import main
-from skyline.bots import BOTS
+from skyline.players.bots import BOTS
 
 
 def run(argv, stdin: str = "", monkeypatch=None, capsys=None):

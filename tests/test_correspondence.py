@@ -14,8 +14,17 @@ import pytest
 from fuzz_cases import pack, pack_raw, pool_board, pooled_board
 
 from skyline import Board, Phase, SaveError
-from skyline.bots import get_bot
-from skyline.correspondence import (
+from skyline.players.bots import get_bot
+from skyline.records import SAVE_VERSIONS, LinkError, read_save
+from skyline.records.daily import (
+    daily_day,
+    daily_fragment,
+    daily_options,
+    daily_result,
+    daily_seed,
+    parse_daily_fragment,
+)
+from skyline.records.game_links import (
     MAX_GAME_LINK_CHARS,
     MAX_PAYLOAD_BYTES,
     Relation,
@@ -29,24 +38,14 @@ from skyline.correspondence import (
     send_to,
     turn_kind,
 )
-from skyline.daily import (
-    daily_day,
-    daily_fragment,
-    daily_options,
-    daily_result,
-    daily_seed,
-    parse_daily_fragment,
-)
-from skyline.games import (
+from skyline.records.game_list import (
     GameList,
     entry_to_json,
-    game_key,
     make_entry,
     migrate_single_save,
     read_entry,
     read_index,
 )
-from skyline.links import SAVE_VERSIONS, LinkError, read_save
 
 FIXTURES = Path(__file__).parent / "fixtures" / "saves"
 NOW = "2026-12-01T10:00:00Z"
@@ -407,7 +406,6 @@ def test_index_round_trip_and_damage():
     assert list(again.entries) == [e.id for e in entries] and again.current == entries[1].id
     assert [e.id for e in GameList.from_entries(entries).ordered()] == [
         e.id for e in reversed(entries)]
-    assert game_key(entries[0].id) == "skyline.game." + entries[0].id
     data = json.loads(games.index_json())
     for bad in ({**data, "games": "x"}, {**data, "current": "abcdefabcdef"},
                 {**data, "games": data["games"] + data["games"][:1]},

@@ -15,13 +15,13 @@ import screen as sm
 import stats_ui
 from page_state import ConfirmDailyDialog, PageState, RulesDialog, StatsDialog
 from store import KEY_HISTORY, KEY_HISTORY_BROKEN, KEY_RECORDS
+from store import entry_key as game_key
 from test_screen import assert_translated, texts
 from web_fakes import FakeHost, make_page
 
 from skyline import Board, Options, Phase
-from skyline.bots import BOTS
-from skyline.daily import daily_options, daily_result
-from skyline.games import game_key
+from skyline.players.bots import BOTS
+from skyline.records.daily import daily_options, daily_result
 
 LANGS = ("en", "de")
 DAY = "2026-12-01"

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from skyline import new_game
-from skyline import solo_value as sv
-from skyline.core import Options
-from skyline.registry import bot_available, get_bot
+from skyline.players import solo_value as sv
+from skyline.players.registry import bot_available, get_bot
+from skyline.rules import Options
 
 
 @pytest.fixture

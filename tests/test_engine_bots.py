@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-import skyline.core
+import skyline.rules.turns
 from skyline import (
     Build,
     Demolish,
@@ -20,7 +20,7 @@ from skyline import (
     new_game,
     score,
 )
-from skyline.bots import BOTS, DEFAULT_BOT, get_bot, register
+from skyline.players.bots import BOTS, DEFAULT_BOT, get_bot, register
 
 NAMES = ("Ada", "Bo", "Cy", "Di")
 
@@ -60,14 +60,14 @@ def test_registry():
 def test_bots_play_legal_deterministic_games(name, players, monkeypatch):
     """Every decision applies without error; same seeds, same game; no bot looks at the
     seeded future rolls."""
-    real = skyline.core.seeded_faces
+    real = skyline.rules.turns.seeded_faces
     deciding = []
 
     def guarded(state, dice):
         assert not deciding, "a bot looked at seeded_faces"
         return real(state, dice)
 
-    monkeypatch.setattr(skyline.core, "seeded_faces", guarded)
+    monkeypatch.setattr(skyline.rules.turns, "seeded_faces", guarded)
     bot = BOTS[name]
 
     def wrapped(state, rng):

@@ -1,4 +1,4 @@
-"""The expert bot (skyline.expert): legal play, determinism, the solo adapter against the
+"""The expert bot (skyline.players.expert): legal play, determinism, the solo adapter against the
 solver, hints and reviews on hand-checkable positions, and simulate --bot expert."""
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from skyline import (
     legal_actions,
     new_game,
 )
-from skyline import solo_value as sv
 from skyline.__main__ import play_bot_game, simulate
-from skyline.bots import BOTS
-from skyline.expert import expert_options, grade, hint, position, review
+from skyline.players import solo_value as sv
+from skyline.players.bots import BOTS
+from skyline.players.expert import expert_options, grade, hint, position, review
 
 HAS_TABLE = resources.files("skyline").joinpath("data/solo_values.bin").is_file()
 pytestmark = pytest.mark.skipif(not HAS_TABLE, reason="skyline/data/solo_values.bin not built")

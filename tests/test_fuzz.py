@@ -14,7 +14,6 @@ The generators live in ``fuzz_cases.py``, shared with scripts/reliability_report
 
 from __future__ import annotations
 
-import doctest
 import json
 import os
 import random
@@ -36,7 +35,6 @@ from fuzz_cases import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import skyline.links
 from skyline import (
     Board,
     LinkError,
@@ -52,8 +50,8 @@ from skyline import (
     read_save,
     validate_options,
 )
-from skyline.games import read_index
-from skyline.links import SAVE_VERSION, SAVE_VERSIONS
+from skyline.records import SAVE_VERSION, SAVE_VERSIONS
+from skyline.records.game_list import read_index
 
 SCALE = max(1, int(os.environ.get("SKYLINE_PROPERTY_SCALE", "1")))
 FIXTURES = Path(__file__).parent / "fixtures" / "saves"
@@ -226,10 +224,6 @@ def test_make_share_fragment_refuses_what_no_link_may_carry():
         make_share_fragment(Options(("\ud800",), "x"))
     with pytest.raises(LinkError):
         make_share_fragment(Options(("A",), "x"), beat=True)
-
-
-def test_links_doctests():
-    assert doctest.testmod(skyline.links, optionflags=doctest.ELLIPSIS).failed == 0
 
 
 # --------------------------------------------------------------------------- saves

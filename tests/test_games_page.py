@@ -16,13 +16,14 @@ import pytest
 import screen as sm
 from page_state import ClaimDialog, SendDialog
 from store import KEY_INDEX, KEY_SAVE, finished_games
+from store import entry_key as game_key
 from web_fakes import FakeHost, make_page
 
 from skyline import Phase
-from skyline.bots import get_bot
-from skyline.correspondence import make_game_link, parse_game_link
-from skyline.games import entry_to_json, game_key, read_entry, read_index
-from skyline.links import SAVE_VERSIONS, read_save
+from skyline.players.bots import get_bot
+from skyline.records import SAVE_VERSIONS, read_save
+from skyline.records.game_links import make_game_link, parse_game_link
+from skyline.records.game_list import entry_to_json, read_entry, read_index
 
 FIXTURES = Path(__file__).parent / "fixtures" / "saves"
 LANGS = ("en", "de")

@@ -1,11 +1,11 @@
-"""Share links naming computer seats (``bots=1e3g``, skyline.links)."""
+"""Share links naming computer seats (``bots=1e3g``, skyline.records.links)."""
 
 from __future__ import annotations
 
 import pytest
 
 from skyline import Options
-from skyline.links import LinkError, make_share_fragment, parse_share_bots, parse_share_fragment
+from skyline.records import LinkError, make_share_fragment, parse_share_bots, parse_share_fragment
 
 
 def test_bots_round_trip():

@@ -43,7 +43,7 @@ from skyline import (
     state_from_dict,
     state_to_dict,
 )
-from skyline.core import MAX_LISTED_REROLLS
+from skyline.rules import MAX_LISTED_REROLLS
 
 SCALE = max(1, int(os.environ.get("SKYLINE_PROPERTY_SCALE", "1")))
 NAMES = ("Ada", "Bo", "Cy", "Di")
@@ -384,7 +384,7 @@ def _reference_rerolls(groups):
 def test_rerolls_match_reference_definition(n, kinds, shuffled, seed):
     """The optimised reroll listing equals its reference definition, small and large
     pools alike (the structured subset above MAX_LISTED_REROLLS)."""
-    from skyline.core import _rerolls
+    from skyline.rules.legal import _rerolls
 
     rng = random.Random(seed)
     ids = list(range(n))

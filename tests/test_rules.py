@@ -50,6 +50,7 @@ from skyline import (
     can_build_all,
     completed_count,
     final_buildings,
+    game_summary,
     legal_actions,
     new_game,
     parse_action,
@@ -61,10 +62,9 @@ from skyline import (
     score,
     seeded_faces,
     solo_level,
-    summary,
     validate_options,
 )
-from skyline.core import DIE_FACES
+from skyline.rules import DIE_FACES
 
 G, U, PH = DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE
 P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
@@ -579,7 +579,7 @@ def test_rulebook_scoring_example():
     assert len(final) == 7 and completed_count(player) == 7
     assert score(player) == 9 + 1 + 16 + 16 + 16 + 4 + 1 == 63
     state = make_state(1)._replace(players=(player,), phase=Phase.OVER)
-    row = summary(state)["players"][0]
+    row = game_summary(state).to_dict()["players"][0]
     assert row["score"] == 63 and row["converted"] == 2 and row["discarded"] == [["b", 2]]
     assert sorted(p for _, _, p in row["final"]) == [1, 1, 4, 9, 16, 16, 16]
     # with a 36 in place of one 16 the skyline would total the printed 83
@@ -588,7 +588,7 @@ def test_rulebook_scoring_example():
 
 def _ranked(*players: Player):
     state = make_state(len(players))._replace(players=players, phase=Phase.OVER)
-    return ranking(state), summary(state)
+    return ranking(state), game_summary(state).to_dict()
 
 
 def test_most_points_wins():
@@ -676,12 +676,12 @@ def test_scenario_only_in_solo_and_reported():
     with pytest.raises(ValueError, match="^scenario"):
         validate_options(Options(NAMES[:2], "s", 0, False, "dubai"))
     state = new_game(Options(("S",), "s", 0, False, "tucson"))
-    s = summary(state)
+    s = game_summary(state).to_dict()
     # the orange gift is unfinished, so it is discarded: no high-rise in the final skyline
     assert s["scenario"] == "tucson" and s["scenario_met"] is True
     done = state._replace(players=(state.players[0]._replace(buildings=tiles("o3")),))
-    assert summary(done)["scenario_met"] is False
-    assert summary(new_game(Options(("S",), "s")))["scenario_met"] is None
+    assert game_summary(done).scenario_met is False
+    assert game_summary(new_game(Options(("S",), "s"))).scenario_met is None
 
 
 # =========================================================================== not part of the game

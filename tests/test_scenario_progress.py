@@ -28,7 +28,7 @@ from skyline import (
     scenario_met,
     scenario_progress,
 )
-from skyline.bots import BOTS
+from skyline.players.bots import BOTS
 
 
 def states_of(scenario: str, seed: int, bot: str = "random"):

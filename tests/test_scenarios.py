@@ -27,11 +27,11 @@ from skyline import (
     legal_actions,
     new_game,
 )
-from skyline import solo_value as sv
 from skyline.__main__ import simulate
-from skyline.core import SCENARIOS, scenario_met
-from skyline.expert import expert_bot, expert_options, hint, review
-from skyline.scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
+from skyline.players import solo_value as sv
+from skyline.players.expert import expert_bot, expert_options, hint, review
+from skyline.players.scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
+from skyline.rules import SCENARIOS, scenario_met
 
 G, U, PH = DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE
 P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
@@ -137,8 +137,9 @@ def test_tables_are_not_loaded_outside_scenarios():
     """A plain solo game (and importing the package) never reads a scenario table."""
     code = (
         "import random\n"
-        "from skyline import solo_value as sv, Options, new_game, apply_action, Phase\n"
-        "from skyline.expert import expert_bot, hint\n"
+        "from skyline import Options, new_game, apply_action, Phase\n"
+        "from skyline.players import solo_value as sv\n"
+        "from skyline.players.expert import expert_bot, hint\n"
         "s = new_game(Options(('a',), 'lazy', 0))\n"
         "for _ in range(12):\n"
         "    hint(s)\n"

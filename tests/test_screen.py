@@ -34,7 +34,7 @@ from page_state import (
 from web_fakes import FakeHost, FakeTimer, make_page, tables
 
 from skyline import Board, DieType, Options, Phase, Roll, plan_build
-from skyline.bots import BOTS
+from skyline.players.bots import BOTS
 
 LANGS = ("en", "de")
 TABLES = tables()

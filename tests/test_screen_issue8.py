@@ -27,7 +27,7 @@ from skyline import (
     Take,
     scenario_progress,
 )
-from skyline.bots import BOTS
+from skyline.players.bots import BOTS
 
 LANGS = ("en", "de")
 TABLES = tables()

@@ -13,8 +13,8 @@ from i18n import Texts
 from web_fakes import make_page, tables
 
 from skyline import Board, Options
-from skyline.bots import BOTS
-from skyline.expert import hint, review
+from skyline.players.bots import BOTS
+from skyline.players.expert import hint, review
 
 TABLES = tables()
 LANGS = ("en", "de")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from skyline import solo_value as sv
+from skyline.players import solo_value as sv
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -1,4 +1,4 @@
-"""The 2-4 player expert (skyline.table_expert): win chances, the end-game race, the
+"""The 2-4 player expert (skyline.players.table_expert): win chances, the end-game race, the
 district term, legality, and a seeded head-to-head against greedy."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from skyline import (
     ranking,
 )
 from skyline.__main__ import play_bot_game
-from skyline.expert import expert_options
-from skyline.table_expert import table_options, win_chance
+from skyline.players.expert import expert_options
+from skyline.players.table_expert import table_options, win_chance
 
 HAS_TABLE = resources.files("skyline").joinpath("data/solo_values.bin").is_file()
 pytestmark = pytest.mark.skipif(not HAS_TABLE, reason="skyline/data/solo_values.bin not built")
@@ -152,9 +152,9 @@ def test_opponent_trend_from_its_solo_value():
     """An opponent whose skyline lost solo value since its start (it played worse than the
     solo expert) is expected to keep falling short per turn left; one at or above its start
     value is not (no bonus for luck)."""
-    from skyline import solo_value as sv
-    from skyline.expert import position
-    from skyline.table_expert import TREND_PRIOR, _drift
+    from skyline.players import solo_value as sv
+    from skyline.players.expert import position
+    from skyline.players.table_expert import TREND_PRIOR, _drift
 
     weak = Player("a", (Column(P, 1),) * 3, (Building(P, 2),) * 3)
     strong = Player("a", (Column(O, 4), Column(B, 3)), (Building(B, 4),) * 3)
@@ -179,7 +179,7 @@ def test_ahead_of_a_weak_opponent_takes_the_safe_dice(monkeypatch):
     the expert takes three upper floors (fewer expected points, a surer lead). Modelling
     the opponent as a solo expert instead (no trend) it sees a closer race and takes a
     penthouse for more points at more risk."""
-    from skyline import table_expert as te
+    from skyline.players import table_expert as te
 
     me = Player("a", (Column(P, 1),) * 4 + (Column(B, 2),),
                 (Building(P, 2), Building(B, 4), Building(B, 3), Building(B, 4), Building(B, 3),
@@ -201,7 +201,7 @@ def test_ahead_of_a_weak_opponent_takes_the_safe_dice(monkeypatch):
 def test_spread_grows_with_the_points_still_unbanked():
     """The final score of a skyline with much still to come is less certain, above all
     with one or two turns left; with zero gain there is little spread left."""
-    from skyline.table_expert import _spread
+    from skyline.players.table_expert import _spread
 
     for mode in ("standard", "nine"):
         for turns in (1, 2):
@@ -214,7 +214,7 @@ def test_opponent_end_threat_two_players():
     """Two players, standard game: an opponent with an orange five-high may end the game in
     its next turn, which lowers the expert's chance while it trails on banked points; an
     opponent without one does not."""
-    from skyline.table_expert import THREAT_Q, _Table
+    from skyline.players.table_expert import THREAT_Q, _Table
 
     me = Player("b", (Column(O, 4), Column(B, 3), Column(B, 2)), (Building(P, 2),))
     calm = Player("a", (Column(B, 3),), (Building(B, 4),) * 2)

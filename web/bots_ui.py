@@ -30,7 +30,7 @@ from collections.abc import Callable
 from page_state import ReviewProgress
 
 from skyline import Options, Phase, apply_action, new_game
-from skyline.bots import BOTS
+from skyline.players.bots import BOTS
 
 PACE_MS = 600
 SKIP_MS = 15
@@ -50,7 +50,7 @@ def load_table_quickly() -> None:
     keeps it off the start-up path (``MissingTable`` until it has been fetched)."""
     from pathlib import Path
 
-    from skyline import solo_value as sv
+    from skyline.players import solo_value as sv
 
     if sv._TABLE is not None:  # noqa: SLF001 - loaded already
         return
@@ -103,7 +103,7 @@ class BotsUI:
         tick (read the file, then one turn level of one mode at a time), so the first
         expert decision or hint does not pay for it and no tick blocks long. The file is
         read with a plain open (importlib.resources costs a first import in Pyodide)."""
-        from skyline import solo_value as sv
+        from skyline.players import solo_value as sv
 
         try:
             if steps is None:
@@ -169,8 +169,8 @@ class BotsUI:
         key = (b.options, len(b.actions))
         if c.page.review is not None and c.page.review.key == key:
             return
-        from skyline import solo_value as sv
-        from skyline.expert import position
+        from skyline.players import solo_value as sv
+        from skyline.players.expert import position
 
         state = new_game(b.options)
         try:
@@ -185,7 +185,7 @@ class BotsUI:
         self.schedule(0, self.review_step)
 
     def review_step(self) -> None:
-        from skyline.expert import grade
+        from skyline.players.expert import grade
 
         self.review_job = False
         c = self.c
@@ -209,7 +209,7 @@ class BotsUI:
                           if r.start + r.total > 0 else 100.0)
             scenario = b.options.scenario if r.state.solo else None
             if scenario:  # the verdict: met or not, and the decision that lost it
-                from skyline.expert import scenario_verdict
+                from skyline.players.expert import scenario_verdict
 
                 r.verdict = scenario_verdict(r.state, scenario, r.decisions)
         else:
@@ -228,7 +228,7 @@ class BotsUI:
         "games,seed,players" scripted expert games and time every expert decision (blocks
         the worker while it runs)."""
         if command == "table":
-            from skyline import solo_value as sv
+            from skyline.players import solo_value as sv
 
             try:
                 load_table_quickly()  # measured below once it is here
@@ -296,10 +296,10 @@ def exercise_imports(names: list[str]) -> dict:
         import datetime
 
         from skyline import Board
-        from skyline import solo_value as sv
-        from skyline.correspondence import make_game_link, parse_game_link
-        from skyline.daily import daily_options
-        from skyline.expert import hint, review
+        from skyline.players import solo_value as sv
+        from skyline.players.expert import hint, review
+        from skyline.records.daily import daily_options
+        from skyline.records.game_links import make_game_link, parse_game_link
 
         table = sv.load_table()
         sv.set_table(None)  # read again the engine's way (importlib.resources)

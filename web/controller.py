@@ -71,6 +71,7 @@ from store import (
     SaveWrite,
     Store,
     TabLock,
+    entry_key,
 )
 
 from skyline import (
@@ -92,8 +93,15 @@ from skyline import (
     apply_action,
     validate_options,
 )
-from skyline.board import describe
-from skyline.correspondence import (
+from skyline.players import bot_available
+from skyline.records.daily import (
+    DAILY_PATH,
+    daily_day,
+    daily_options,
+    parse_daily_fragment,
+    parse_day,
+)
+from skyline.records.game_links import (
     SEAT_HERE,
     GameLink,
     is_game_link,
@@ -102,16 +110,17 @@ from skyline.correspondence import (
     parse_game_link,
     send_to,
 )
-from skyline.daily import DAILY_PATH, daily_day, daily_options, parse_daily_fragment, parse_day
-from skyline.games import GameEntry, entry_to_json, game_key, make_entry, read_entry
-from skyline.links import (
+from skyline.records.game_list import GameEntry, entry_to_json, make_entry, read_entry
+from skyline.records.links import (
     LINK_PREFIX,
     LinkError,
-    SaveError,
+    check_bots_available,
     make_share_fragment,
     parse_share_bots,
     parse_share_fragment,
 )
+from skyline.records.saves import SaveError
+from skyline.rules import describe
 
 __all__ = ["KEY_SAVE", "Controller", "random_seed"]
 
@@ -611,6 +620,7 @@ class Controller:
                 raise LinkError("link", "this is not a game link", reason="malformed")
             link = parse_share_fragment(fragment)
             bots = dict(parse_share_bots(fragment))
+            check_bots_available(bots, bot_available)  # the expert needs its value table
         except LinkError as exc:
             reason = self.link_error_text(exc, fragment)
             if not quiet:
@@ -1006,7 +1016,7 @@ class Controller:
         None if no computer is to move."""
         import random
 
-        from skyline.registry import get_bot
+        from skyline.players.registry import get_bot
 
         if not self.computer_turn():
             return None
@@ -1028,7 +1038,7 @@ class Controller:
 
     def show_hint(self) -> None:
         """The expert's best actions for the human to move (skyline.expert.hint)."""
-        from skyline.expert import hint
+        from skyline.players.expert import hint
 
         if not screen_model.can_hint(self.page, self.board):
             return
@@ -1225,7 +1235,7 @@ class Controller:
                 if page.readonly or self.entry is None or entry_id != self.entry.id:
                     self.library.reread(entry_id)  # the list shows the other tab's state
             if page.readonly and (key is None or self.entry is None
-                                  or key in (KEY_SAVE, game_key(self.entry.id))):
+                                  or key in (KEY_SAVE, entry_key(self.entry.id))):
                 self.reload_saved()
 
     def _other_tab_notice(self) -> None:
@@ -1417,7 +1427,7 @@ class Controller:
             entry = games.get(arg)
             if self.entry is not None and arg == self.entry.id and not page.readonly:
                 entry = self._entry_now()
-            raw = self.store.get(game_key(arg)) or entry_to_json(entry)
+            raw = self.store.get(entry_key(arg)) or entry_to_json(entry)
             self.host.download(f"skyline-{arg}.json", raw)
         elif action == "game-import-text":
             self._import(form.get("text"))

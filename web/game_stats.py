@@ -24,7 +24,7 @@ from typing import Any
 from page_state import COMPUTER_LEVELS, HUMAN
 
 from skyline import SCENARIOS, SOLO_LEVELS, Board, game_summary
-from skyline.daily import daily_day
+from skyline.records.daily import daily_day
 
 HISTORY_VERSION = 1
 HISTORY_KIND = "skyline-history"

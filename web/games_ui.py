@@ -34,7 +34,7 @@ from page_state import (
 )
 
 from skyline import Board, Phase
-from skyline.games import GameEntry
+from skyline.records.game_list import GameEntry
 
 # segno (pure Python, made for QR codes) draws the QR code. scripts/build.py fetches this
 # pinned wheel with pip, checks this sha256 and copies it to dist/qr/; the page loads

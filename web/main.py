@@ -36,7 +36,7 @@ from pyscript import window
 from store import KEY_GAME
 
 import skyline
-from skyline import solo_value
+from skyline.players import solo_value
 
 try:
     from pyodide.ffi import jsnull

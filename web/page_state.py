@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from skyline import DieType, Options
-from skyline.registry import LEVEL_LETTERS as _LETTER_LEVELS
+from skyline.records.seats import LEVEL_LETTERS as _LETTER_LEVELS
 
 HUMAN = "human"
 # A human seat played on another device (correspondence play by link).

@@ -81,8 +81,8 @@ from skyline import (
     plan_build,
     scenario_progress,
 )
-from skyline.board import describe
-from skyline.daily import daily_day
+from skyline.records.daily import daily_day
+from skyline.rules import describe
 
 TYPE_LETTERS = DIE_LETTERS
 RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")

@@ -18,7 +18,7 @@ from game_stats import GameResult, summarize
 from page_state import ConfirmDailyDialog, StatsDialog
 
 from skyline import Board
-from skyline.daily import daily_day, daily_fragment, daily_result
+from skyline.records.daily import daily_day, daily_fragment, daily_result
 
 CHART_W = 600
 CHART_H = 200

@@ -31,11 +31,9 @@ from page_state import COMPUTER_LEVELS
 from screen import read_summary
 
 from skyline import Board, Options
-from skyline.correspondence import GameLink, link_seats
-from skyline.daily import daily_day
-from skyline.games import (
-    GAME_KEY_PREFIX,
-    INDEX_KEY,
+from skyline.records.daily import daily_day
+from skyline.records.game_links import GameLink, link_seats
+from skyline.records.game_list import (
     GameEntry,
     GameList,
     entry_to_json,
@@ -43,8 +41,7 @@ from skyline.games import (
     read_entry,
     read_index,
 )
-from skyline.games import game_key as entry_key
-from skyline.links import SaveError
+from skyline.records.saves import SaveError
 
 KEY_SAVE = "skyline.save"
 KEY_SETTINGS = "skyline.settings"
@@ -52,12 +49,18 @@ KEY_RECORDS = "skyline.records"
 KEY_BROKEN = "skyline.save.broken."
 KEY_PROBE = "skyline.probe"
 KEY_SEATS = "skyline.seats"
-KEY_INDEX = INDEX_KEY
-KEY_GAME = GAME_KEY_PREFIX
+# The game list (skyline.records.game_list): its index, and one key per game.
+KEY_INDEX = "skyline.games"
+KEY_GAME = "skyline.game."
 # Unreadable game-list entries are copied here (the prefix is not KEY_GAME's).
 KEY_GAME_BROKEN = "skyline.games.broken."
 KEY_HISTORY = "skyline.history"
 KEY_HISTORY_BROKEN = "skyline.history.broken."
+
+
+def entry_key(entry_id: str) -> str:
+    """The storage key of a game-list entry: ``skyline.game.<id>``."""
+    return KEY_GAME + entry_id
 
 
 class SaveWrite(Enum):

@@ -26,16 +26,16 @@ Entries (version :data:`ENTRY_VERSION`)::
     {"v": 1, "kind": "skyline-entry", "id": "q6v366hwzqws", "game": "q6v366hwzqws",
      "name": "Ann, Bo", "seats": ["here", "friend"], "nonce": "k3Xq9a",
      "created": "2026-12-01T10:00:00Z", "updated": "2026-12-01T10:05:00Z",
-     "diverged_from": null, "save": <a save envelope, skyline.links.make_save>}
+     "diverged_from": null, "save": <a save envelope, skyline.records.links.make_save>}
 
-``game`` is :func:`skyline.correspondence.game_id` of the options, computer seats
+``game`` is :func:`skyline.records.game_links.game_id` of the options, computer seats
 and nonce (every device holding the game agrees on it); ``id`` is the storage id:
 the game id, or ``<game>-2``, ``<game>-3`` … for a continuation kept side by side
 with another (``diverged_from`` names the entry it split from). ``seats`` say what
 each seat is *on this device*: ``here``, ``friend`` (elsewhere) or a computer level.
 
-:func:`read_entry` is total and raises :class:`~skyline.links.SaveError` with the
-codes of :func:`skyline.links.read_save` (``save_type``, ``save_size``,
+:func:`read_entry` is total and raises :class:`~skyline.records.links.SaveError` with the
+codes of :func:`skyline.records.links.read_save` (``save_type``, ``save_size``,
 ``json_syntax``, ``save_format``, ``save_version`` and the record codes of the game
 inside) plus ``entry_field`` (``params["field"]``: ``seats``, ``nonce``, ``id``
 or ``game``; a field the game cannot do without) and ``entry_id`` (the stored
@@ -70,12 +70,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .board import Board
-from .core import Options, Phase
-from .correspondence import (
+from ..rules import Board, Options, Phase
+from .game_links import (
     NONCE_PATTERN,
-    SEAT_FRIEND,
-    SEAT_HERE,
     GameLink,
     Relation,
     check_seats,
@@ -84,19 +81,9 @@ from .correspondence import (
     game_id,
     turn_kind,
 )
-from .links import (
-    MAX_SAVE_CHARS,
-    MAX_SAVE_DEPTH,
-    SaveError,
-    _too_deep,
-    make_save,
-    read_save,
-)
+from .saves import MAX_SAVE_CHARS, MAX_SAVE_DEPTH, SaveError, make_save, read_save, too_deep
+from .seats import Seat
 
-INDEX_KEY = "skyline.games"
-GAME_KEY_PREFIX = "skyline.game."
-LEGACY_SAVE_KEY = "skyline.save"
-LEGACY_SEATS_KEY = "skyline.seats"
 ENTRY_KIND = "skyline-entry"
 ENTRY_VERSION = 1
 INDEX_KIND = "skyline-games"
@@ -241,11 +228,6 @@ def entry_to_json(entry: GameEntry) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def game_key(entry_id: str) -> str:
-    """The storage key of an entry."""
-    return GAME_KEY_PREFIX + entry_id
-
-
 # --------------------------------------------------------------------------- readers
 
 
@@ -265,7 +247,7 @@ def _parse_json(text: object, what: str) -> Any:
         raise SaveError("save_type", f"{what} must be text")
     if len(text) > MAX_SAVE_CHARS:
         raise SaveError("save_size", f"{what} is longer than {MAX_SAVE_CHARS} characters")
-    if _too_deep(text, MAX_SAVE_DEPTH):
+    if too_deep(text, MAX_SAVE_DEPTH):
         raise SaveError("json_syntax", f"{what} is nested too deeply")
     try:
         return json.loads(text)
@@ -364,10 +346,10 @@ def migrate_single_save(
 ) -> GameEntry:
     """The list entry of the page's single save (``skyline.save``, any shipped
     version) and its computer seats (``skyline.seats``, used only if it belongs to
-    that game). Raises :class:`SaveError` like :func:`skyline.links.read_save`."""
+    that game). Raises :class:`SaveError` like :func:`skyline.records.links.read_save`."""
     saved = read_save(save_text)
     board = saved.board
-    seats = [SEAT_HERE] * len(board.options.names)
+    seats = [Seat.here().code] * len(board.options.names)
     for seat, level in _legacy_bots(seats_text, board).items():
         seats[seat] = level
     stamp = saved.saved_at or now
@@ -394,10 +376,10 @@ def _legacy_bots(text: object, board: Board) -> dict[int, str]:
     for key, level in bots.items():
         if isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < n:
             try:
-                check_seats([level], 1)
+                seat = Seat.from_code(level)
             except ValueError:
                 continue
-            if level not in (SEAT_HERE, SEAT_FRIEND):
+            if seat.is_computer:
                 out[int(key)] = level
     return out
 
@@ -408,8 +390,9 @@ def _legacy_bots(text: object, board: Board) -> dict[int, str]:
 class GameList:
     """The games on this device, by entry id, with the one that is open.
 
-    Pure data: the page stores :meth:`index_json` under :data:`INDEX_KEY` and each
-    entry's :func:`entry_to_json` under :func:`game_key` when it changes.
+    Pure data: the page stores :meth:`index_json` in its index key and each entry's
+    :func:`entry_to_json` under the entry's own key when it changes (the key names are the
+    page's, ``web/store.py``).
     """
 
     def __init__(self, entries: Iterable[GameEntry] = (), current: str | None = None) -> None:

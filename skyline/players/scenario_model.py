@@ -1,9 +1,9 @@
 """The seven solo scenarios as the solver and the runtime model them.
 
-A scenario adds one counter ``x`` to the solo value model of :mod:`skyline.solo_value`
+A scenario adds one counter ``x`` to the solo value model of :mod:`skyline.players.solo_value`
 (appended to the column counts). This module says, for each scenario, what ``x`` counts,
 how completing or demolishing a building changes it, and when the final skyline meets the
-scenario (judged exactly as :func:`skyline.core.scenario_met` judges it, see
+scenario (judged exactly as :func:`skyline.rules.scenario_met` judges it, see
 ``RULINGS.md``). The runtime keeps ``x`` exact (uncapped); the solver's tables cap it at
 ``cap`` (a count at the cap means "at least the cap").
 

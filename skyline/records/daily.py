@@ -11,7 +11,7 @@ A result is data (:class:`DailyResult`: day, score, solo level, the fragment of
 the challenge's link); the page writes the line ("Skyline daily 2026-12-01: 84
 points — Urban Planner") from its string tables. The link ``#daily?d=2026-12-01``
 opens the same challenge (:func:`parse_daily_fragment`, total, raising
-:class:`~skyline.links.LinkError` with code ``link`` (``reason`` ``not_text``,
+:class:`~skyline.records.links.LinkError` with code ``link`` (``reason`` ``not_text``,
 ``too_long``, ``not_daily``) or ``daily_date`` (not a valid date)).
 
 >>> import datetime
@@ -29,8 +29,7 @@ import datetime
 import re
 from typing import NamedTuple
 
-from .board import Board, summary
-from .core import Options, validate_options
+from ..rules import Board, Options, game_summary, validate_options
 from .links import LinkError, link_text
 
 DAILY_PATH = "daily"
@@ -120,5 +119,5 @@ def daily_result(board: Board) -> DailyResult:
         raise ValueError("daily: this game is not a daily challenge")
     if not board.is_game_over():
         raise ValueError("daily: the challenge is not finished")
-    info = summary(board.state)
-    return DailyResult(day, info["players"][0]["score"], info["level"], daily_fragment(day))
+    info = game_summary(board.state)
+    return DailyResult(day, info.players[0].score, info.level, daily_fragment(day))

@@ -1,15 +1,15 @@
 """Computer players.
 
 A bot is a function ``bot(state, rng) -> action``: given the current
-:class:`~skyline.core.GameState` (with the bot as the active player) and a
+:class:`~skyline.rules.GameState` (with the bot as the active player) and a
 :class:`random.Random` it may draw from, it returns one legal action. Bots are
 pure apart from ``rng``: the same state and the same ``rng`` state give the same
 action, so a seeded game with bots replays exactly. They do no I/O, use only the
 public engine functions (``legal_actions``, ``build_targets``, ``apply_action``…)
-and never look at the seeded future rolls (:func:`~skyline.core.seeded_faces`).
+and never look at the seeded future rolls (:func:`~skyline.rules.seeded_faces`).
 
-The registry (:mod:`skyline.registry`) maps a name to a bot and imports the module of a
-shipped bot on first use; this module and :mod:`skyline.expert` do not import each
+The registry (:mod:`skyline.players.registry`) maps a name to a bot and imports the module of a
+shipped bot on first use; this module and :mod:`skyline.players.expert` do not import each
 other. To add a bot, write the function and register it::
 
     @register("mine")
@@ -19,13 +19,13 @@ other. To add a bot, write the function and register it::
 Bots shipped here:
 
 ``random``
-    Uniform over :func:`~skyline.core.legal_actions` (about 0.4 points solo).
+    Uniform over :func:`~skyline.rules.legal_actions` (about 0.4 points solo).
 ``beginner``
     Random legal play that never demolishes unless nothing else is allowed and
     never ends a turn while a die could still be built.
-``expert`` (:mod:`skyline.expert`)
+``expert`` (:mod:`skyline.players.expert`)
     Solo: optimal play from the offline value table plus the exact within-turn search.
-    With more players it plays to win (:mod:`skyline.table_expert`: a search over its
+    With more players it plays to win (:mod:`skyline.players.table_expert`: a search over its
     own turn valued by the chance of finishing first). ``expert1`` is its earlier 2-4
     player play, a benchmark baseline.
 ``greedy``
@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .core import (
+from ..rules import (
     DIE_FACES,
     PENTHOUSE_RANGE,
     UPPER_LIMIT,

@@ -1,19 +1,20 @@
 """The registry of computer players: names, link letters, availability.
 
-A bot is a function ``bot(state, rng) -> action`` (see :mod:`skyline.bots`). The
+A bot is a function ``bot(state, rng) -> action`` (see :mod:`skyline.players.bots`). The
 shipped bots live in two modules that do not import each other: ``random``,
-``beginner`` and ``greedy`` in :mod:`skyline.bots`, ``expert`` in
-:mod:`skyline.expert`. This module knows where each one lives and imports it on first
+``beginner`` and ``greedy`` in :mod:`skyline.players.bots`, ``expert`` in
+:mod:`skyline.players.expert`. This module knows where each one lives and imports it on first
 use, so asking for ``greedy`` never loads the expert's value table code.
 
 The expert needs its value table (``skyline/data/solo_values.bin``). Whether it is
 there is explicit: :func:`bot_available` says so, :func:`available_bots` leaves it
 out, :func:`get_bot` raises :class:`BotError` with code ``bot_unavailable``, and share
-links naming an expert seat are refused (:mod:`skyline.links`, reason
+links naming an expert seat are refused by the page
+(:func:`skyline.records.links.check_bots_available` with :func:`bot_available`, reason
 ``unavailable``) instead of silently playing without it.
 
->>> get_bot("greedy").__name__, LEVEL_LETTERS["e"], "random" in BOTS
-('greedy_bot', 'expert', True)
+>>> get_bot("greedy").__name__, "random" in BOTS
+('greedy_bot', True)
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ import random
 from collections.abc import Callable, Iterator, MutableMapping
 from importlib import import_module
 
-from .core import Action, GameState, SkylineError
+from ..rules import Action, GameState, SkylineError
 
 Bot = Callable[[GameState, random.Random], Action]
 
-#: The shipped bots, weakest first, and the module (in ``skyline``) defining each.
+#: The shipped bots, weakest first, and the module (in ``skyline.players``) defining each.
+#: (The computer levels of links, :data:`LEVEL_LETTERS`, are in :mod:`skyline.records.seats`.)
 BOT_MODULES: dict[str, str] = {
     "random": "bots",
     "beginner": "bots",
@@ -37,8 +39,6 @@ BOT_MODULES: dict[str, str] = {
 }
 #: The default opponent and simulation bot.
 DEFAULT_BOT = "greedy"
-#: Computer-player levels in share links (``bots=1e3g``): letter -> bot name.
-LEVEL_LETTERS: dict[str, str] = {"b": "beginner", "g": "greedy", "e": "expert"}
 
 _REGISTERED: dict[str, Bot] = {}
 

@@ -1,7 +1,7 @@
 """The expert computer player, its hints and its review of a finished solo game.
 
-The expert maps the engine's :class:`~skyline.core.GameState` to the abstract position
-of :mod:`skyline.solo_value` (turns left, unfinished columns by class, completed tiles),
+The expert maps the engine's :class:`~skyline.rules.GameState` to the abstract position
+of :mod:`skyline.players.solo_value` (turns left, unfinished columns by class, completed tiles),
 asks the exact within-turn expectimax on the offline value table for the best choice,
 and maps that choice back to a legal engine action:
 
@@ -13,7 +13,7 @@ and maps that choice back to a legal engine action:
 
 Solo, this *is* the optimal policy of the model (the solver's expected value is the
 bot's expected score). With 2-4 players the expert plays to win: its options come from
-:mod:`skyline.table_expert` (a search over its own turn valued by the chance of
+:mod:`skyline.players.table_expert` (a search over its own turn valued by the chance of
 finishing first). The earlier 2-4 player play stays as the benchmark baseline
 ``expert1`` (``expert_options(state, baseline=True)``): the same machinery values the
 expert's own skyline (its remaining turns are known: one per round, only this one if a
@@ -39,7 +39,7 @@ player's skyline; ``review(board)`` replays a finished solo game and measures ev
 decision against the optimum.
 
 **Scenario games** (solo with ``Options.scenario``): the position carries the scenario's
-counter (:mod:`skyline.scenario_model`), the values come from that scenario's table
+counter (:mod:`skyline.players.scenario_model`), the values come from that scenario's table
 (loaded on first use) and everything ranks by the objective ``expected final score +
 SUCCESS_WEIGHT * P(scenario met)``. ``hint`` rows then also carry ``p_success``,
 ``expected_score`` (also in ``value``) and ``objective``; ``review`` grades each decision on
@@ -59,8 +59,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from . import solo_value as sv
-from .core import (
+from ..rules import (
     Abandon,
     Action,
     Build,
@@ -81,6 +80,7 @@ from .core import (
     scenario_met,
     score,
 )
+from . import solo_value as sv
 from .registry import register
 from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
 
@@ -214,7 +214,7 @@ TOP_DICE = 6
 def _subsets(state: GameState, dice: Sequence[Die]) -> list[tuple[Die, ...]]:
     """One three-die subset per distinct multiset of (type, face), among the TOP_DICE most
     promising dice (buildable now first, then penthouses with a colour, then by type)."""
-    from .core import build_targets
+    from ..rules import build_targets
 
     columns = state.player.columns
     ranked = sorted(dice, key=lambda d: (not build_targets(columns, d), d.face is Face.BLANK,
@@ -233,7 +233,7 @@ def expert_options(state: GameState, baseline: bool = False) -> list[ExpertOptio
     """Every choice the expert considers at this decision, best (highest utility) first.
 
     Ties keep the solver's order. ``[]`` when the game is over. With 2-4 players the
-    choices come from :mod:`skyline.table_expert` (utility: the chance of winning), unless
+    choices come from :mod:`skyline.players.table_expert` (utility: the chance of winning), unless
     ``baseline`` asks for the earlier heuristics (the ``expert1`` bot)."""
     phase = state.phase
     if phase is Phase.OVER:
@@ -308,7 +308,7 @@ def _roll_value(pos: sv.SoloPosition, dice: Sequence[Die]) -> float:
     if len(types) > 3:
         best = max(takes[sub] for sub in combinations(types, 3))
         return best + EXTRA_DIE * (len(types) - 3)
-    from .core import roll_outcomes
+    from ..rules import roll_outcomes
 
     total = 0.0
     for faces, p in roll_outcomes([d.type for d in dice]):
@@ -372,14 +372,14 @@ def _end_trigger(state: GameState, option: ExpertOption) -> ExpertOption:
 @register("expert")
 def expert_bot(state: GameState, rng: random.Random) -> Action:
     """Optimal solo play (value table + exact turn search); with more players a search
-    over its own turn that maximises its chance of winning (:mod:`skyline.table_expert`).
+    over its own turn that maximises its chance of winning (:mod:`skyline.players.table_expert`).
     Deterministic (``rng`` unused)."""
     options = expert_options(state)
     if not options:
         if state.phase is Phase.OVER:
             raise ValueError("the game is over")
         # nothing to decide (should not happen: the engine skips such states)
-        from .core import legal_actions
+        from ..rules import legal_actions
 
         return legal_actions(state)[0]
     return options[0].action
@@ -394,7 +394,7 @@ def expert1_bot(state: GameState, rng: random.Random) -> Action:
     if not options:
         if state.phase is Phase.OVER:
             raise ValueError("the game is over")
-        from .core import legal_actions
+        from ..rules import legal_actions
 
         return legal_actions(state)[0]
     return options[0].action
@@ -567,7 +567,7 @@ def _clip(p: float) -> float:
 def review(game: Any) -> dict[str, Any]:
     """Replay a finished (or partly played) solo game and grade every decision.
 
-    ``game`` is a :class:`~skyline.board.Board`, or a ``(options, actions)`` pair. Each
+    ``game`` is a :class:`~skyline.rules.board.Board`, or a ``(options, actions)`` pair. Each
     decision (take, build, demolish, reroll, end: not the forced first roll) gets the
     expected final score of the option chosen and of the best option, and the loss
     ``best - chosen`` (expected points given away, never negative).

@@ -15,39 +15,21 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import quote, unquote
 
-from .core import (
-    Abandon,
+from .actions import (
     Action,
     Build,
-    Building,
-    BuildPlan,
-    Column,
-    Demolish,
-    Die,
-    DieType,
     EndTurn,
-    Face,
-    GameState,
-    IllegalActionError,
-    Options,
-    OptionsError,
-    Phase,
-    Player,
     Roll,
-    SkylineError,
-    Take,
-    TakeDistrict,
-    apply_action,
-    game_summary,
-    legal_actions,
-    new_game,
     parse_action,
-    plan_build,
-    ranking,
-    score,
-    seeded_faces,
-    validate_options,
 )
+from .building import BuildPlan, plan_build
+from .errors import IllegalActionError, OptionsError, SkylineError
+from .events import describe
+from .legal import legal_actions
+from .options import new_game, validate_options
+from .scoring import ranking, score
+from .state import Building, Column, Die, DieType, Face, GameState, Options, Phase, Player
+from .turns import apply_action
 
 RECORD_MAGIC = "skyline1"
 JSON_FORMAT = "skyline-game"
@@ -123,7 +105,7 @@ class Board:
         """Apply a legal action (raises :class:`IllegalActionError` otherwise).
 
         Rolls take their faces from the seed, as the record replays them; a search that
-        chooses chance outcomes uses :func:`~skyline.core.apply_action` with ``faces``.
+        chooses chance outcomes uses :func:`~skyline.rules.apply_action` with ``faces``.
         """
         state = apply_action(self.state, action)
         self._states.append(state)
@@ -398,88 +380,3 @@ def _int(value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValueError(f"expected a whole number from {low} to {high}, got {value!r}")
     return value
-
-
-# ---------------------------------------------------------------------- events
-
-
-def describe(before: GameState, action: Action, after: GameState) -> list[dict[str, Any]]:
-    """Events caused by one action, for the game log."""
-    base = {"round": before.round, "seat": before.seat}
-    events: list[dict[str, Any]] = []
-    dice = {d.id: d for d in before.dice}
-    if isinstance(action, Take):
-        events.append({**base, "event": "take", "dice": "".join(t.letter for t in action.types)})
-    elif isinstance(action, TakeDistrict):
-        taken = "".join(t.letter for t in before.district)
-        events.append({**base, "event": "take_district", "dice": taken})
-    elif isinstance(action, Roll):
-        faces = _faces_of(before, action, after)
-        reroll = before.phase is Phase.CONTINUE
-        events.append({**base, "event": "roll", "dice": faces, "reroll": reroll})
-        if after.phase is not Phase.RESOLVE:  # nothing resolvable: the turn ended at once
-            events.append({**base, "event": "stuck"})
-    elif isinstance(action, Build):
-        die = dice[action.die]
-        face = die.face
-        assert face is not None
-        p_before, p_after = before.players[before.seat], after.players[before.seat]
-        done = p_after.buildings[len(p_before.buildings) :]
-        event = {**base, "event": "build", "die": die.type.letter + face.letter}
-        if action.column is None:
-            event["height"] = 1
-        else:
-            event["height"] = p_before.columns[action.column].height + 1
-        if done:
-            event["completed"] = done[0].height
-            event["points"] = done[0].points
-        events.append(event)
-    elif isinstance(action, Demolish):
-        die = dice[action.die]
-        player = before.players[before.seat]
-        target = (player.buildings if action.completed else player.columns)[action.index]
-        events.append(
-            {
-                **base,
-                "event": "demolish",
-                "die": die.type.letter + (die.face.letter if die.face is not None else "?"),
-                "kind": target.kind.letter,
-                "height": target.height,
-                "completed": action.completed,
-            }
-        )
-    elif isinstance(action, Abandon):
-        events.append(
-            {**base, "event": "abandon", "dice": " ".join(_die_text(dice[i]) for i in action.dice)}
-        )
-    elif isinstance(action, EndTurn):
-        events.append({**base, "event": "end_turn", "returned": len(before.dice)})
-    if after.phase is Phase.TAKE and (after.seat, after.round) != (before.seat, before.round):
-        if after.round != before.round:
-            events.append({"round": before.round, "seat": before.seat, "event": "round_end"})
-    if after.phase is Phase.OVER and before.phase is not Phase.OVER:
-        events.append({**base, "event": "game_over", "scores": [score(p) for p in after.players]})
-    return events
-
-
-def _die_text(die: Die) -> str:
-    return die.type.letter + (die.face.letter if die.face is not None else "?")
-
-
-def _faces_of(before: GameState, action: Roll, after: GameState) -> str:
-    """The faces a roll gave: read off the state after it, or recomputed from the seed
-    when the turn ended at once (the dice are then back in the yard)."""
-    ids = set(action.dice)
-    chosen = [d for d in before.dice if d.id in ids]
-    if after.phase is Phase.RESOLVE:
-        by_id = {d.id: d for d in after.dice}
-        return " ".join(_die_text(by_id[d.id]) for d in chosen)
-    faces = seeded_faces(before, chosen)
-    return " ".join(d.type.letter + f.letter for d, f in zip(chosen, faces, strict=True))
-
-
-def summary(state: GameState) -> dict[str, Any]:
-    """Deprecated: ``game_summary(state).to_dict()``. Use :func:`skyline.game_summary`,
-    which returns a typed :class:`~skyline.core.GameSummary`."""
-    return game_summary(state).to_dict()
-

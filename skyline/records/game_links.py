@@ -6,10 +6,11 @@ Seats
 
 Each device keeps, per game, what every seat is *for this device*
 (:data:`SEAT_HERE` played on this device, :data:`SEAT_FRIEND` a friend
-elsewhere, or a computer level from ``skyline.bots.BOTS``: ``beginner``,
+elsewhere, or a computer level: ``beginner``,
 ``greedy``, ``expert``). Ownership is local: a link never says which device
 plays which human seat, only which seats are computers (``h`` for a human seat,
-else the level letter of :data:`skyline.links.BOT_LETTERS`). The device that
+else the level letter of :data:`skyline.records.seats.LEVEL_LETTERS`; see
+:class:`~skyline.records.seats.Seat`). The device that
 opens a link for an unknown game asks which seat(s) it plays
 (:func:`claim_seats`).
 
@@ -34,7 +35,7 @@ a signature: anyone can edit a game and recompute it. Correspondence games rest
 on trust (see the README: the seed fixes every die).
 
 :func:`parse_game_link` is total: it returns a :class:`GameLink` or raises
-:class:`~skyline.links.LinkError`. Checks in order, each with its ``code``:
+:class:`~skyline.records.links.LinkError`. Checks in order, each with its ``code``:
 
 ==================  =====================================================================
 ``link``            not text (``reason`` ``not_text``), longer than
@@ -80,9 +81,9 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import NamedTuple
 
-from .board import Board, RecordError
-from .core import Options, Phase
-from .links import BOT_LETTERS, LinkError, after_hash, link_text
+from ..rules import Board, Options, Phase, RecordError
+from .links import LinkError, after_hash, link_text
+from .seats import COMPUTER_LEVELS, HUMAN_LETTER, LEVEL_LETTERS, Seat, SeatKind
 
 GAME_LINK_PATH = "game"
 GAME_LINK_VERSION = 1
@@ -92,14 +93,12 @@ MAX_GAME_LINK_CHARS = 16_000
 #: The payload may inflate to at most this many bytes (a decompression bomb stops here).
 MAX_PAYLOAD_BYTES = 100_000
 
-SEAT_HERE = "here"
-SEAT_FRIEND = "friend"
+SEAT_HERE = SeatKind.HERE.value
+SEAT_FRIEND = SeatKind.FRIEND.value
 #: A human seat as a link carries it (which device plays it is not in the link).
 SEAT_HUMAN = "human"
-COMPUTER_LEVELS = tuple(BOT_LETTERS.values())
 NONCE_PATTERN = re.compile(r"[A-Za-z0-9_-]{0,16}")
 _B64URL = re.compile(r"[A-Za-z0-9_-]*")
-_LETTER_OF = {level: letter for letter, level in BOT_LETTERS.items()}
 
 
 class GameLink(NamedTuple):
@@ -129,22 +128,24 @@ def check_seats(seats: object, players: int, *, local: bool = True) -> tuple[str
     ``local`` seats are a device's (here, friend or a computer level); otherwise
     a link's (human or a computer level).
     """
-    humans = (SEAT_HERE, SEAT_FRIEND) if local else (SEAT_HUMAN,)
     if isinstance(seats, str) or not isinstance(seats, Sequence):
         raise ValueError("seats: expected one kind per seat")
-    out = tuple(seats)
+    out = tuple(kind.code if isinstance(kind, Seat) else kind for kind in seats)
     if len(out) != players:
         raise ValueError(f"seats: expected {players} seats, got {len(out)}")
     for kind in out:
-        if kind not in humans and kind not in COMPUTER_LEVELS:
+        if local:
+            Seat.from_code(kind)  # ValueError for an unknown kind
+        elif kind != SEAT_HUMAN and kind not in COMPUTER_LEVELS:
             raise ValueError(f"seats: unknown seat kind {str(kind)[:20]!r}")
     return out
 
 
 def link_seats(seats: Sequence[str]) -> tuple[str, ...]:
     """A device's seats as a link carries them: every human seat is :data:`SEAT_HUMAN`."""
+    codes = (kind.code if isinstance(kind, Seat) else kind for kind in seats)
     return tuple(SEAT_HUMAN if kind in (SEAT_HERE, SEAT_FRIEND, SEAT_HUMAN) else kind
-                 for kind in seats)
+                 for kind in codes)
 
 
 def claim_seats(seats: Sequence[str], mine: Sequence[int]) -> tuple[str, ...]:
@@ -160,7 +161,7 @@ def claim_seats(seats: Sequence[str], mine: Sequence[int]) -> tuple[str, ...]:
                 or link_seats(seats)[seat] != SEAT_HUMAN:
             raise ValueError(f"seats: seat {seat!r} is not a human seat of this game")
     return tuple(
-        (SEAT_HERE if i in chosen else SEAT_FRIEND) if kind == SEAT_HUMAN else kind
+        ((Seat.here() if i in chosen else Seat.friend()).code if kind == SEAT_HUMAN else kind)
         for i, kind in enumerate(link_seats(seats))
     )
 
@@ -180,7 +181,7 @@ def game_id(board: Board | Options, seats: Sequence[str], nonce: str = "") -> st
 
 
 def _letters(seats: Sequence[str]) -> list[str]:
-    return ["h" if kind == SEAT_HUMAN else _LETTER_OF[kind] for kind in seats]
+    return [HUMAN_LETTER if kind == SEAT_HUMAN else Seat.computer(kind).letter for kind in seats]
 
 
 # --------------------------------------------------------------------------- links
@@ -266,7 +267,7 @@ def _parse_game_link(text: object) -> GameLink:
     except RecordError as exc:
         raise LinkError("game_record", f"the game in the link is broken: {exc}",
                         record_code=exc.code, **exc.params) from None
-    levels = {"h": SEAT_HUMAN, **BOT_LETTERS}
+    levels = {HUMAN_LETTER: SEAT_HUMAN, **LEVEL_LETTERS}
     if len(letters) != len(board.options.names) or any(c not in levels for c in letters):
         raise LinkError("game_seats", "the link's seats do not fit the game")
     seats = tuple(levels[c] for c in letters)
@@ -313,12 +314,14 @@ def may_move(board: Board, seats: Sequence[str]) -> bool:
     """Whether this device may move now: the active seat is played here. (A
     computer seat's turn is played by the device that holds the game; the page's
     computer driver does that, never a human command.)"""
-    return turn_kind(board, seats) == SEAT_HERE
+    kind = turn_kind(board, seats)
+    return kind != "over" and Seat.from_code(kind).is_here
 
 
 def send_to(board: Board, seats: Sequence[str]) -> int | None:
     """The seat to send the link to: the active seat when a friend elsewhere plays
     it, else ``None`` (nothing to send yet, or the game is over)."""
-    if turn_kind(board, seats) != SEAT_FRIEND:
+    kind = turn_kind(board, seats)
+    if kind == "over" or not Seat.from_code(kind).is_friend:
         return None
     return board.state.seat

@@ -78,7 +78,7 @@ nothing can be resolved and the turn ends.
 Scenarios
 ---------
 ``SoloPosition(..., scenario="dubai", counter=x)`` plays one of the seven solo scenarios:
-``counter`` is the exact scenario counter of ``skyline.scenario_model`` (e.g. the number of
+``counter`` is the exact scenario counter of ``skyline.players.scenario_model`` (e.g. the number of
 completed 3-high buildings for Dubai), kept by the turn search through every build and
 demolition.  Values are then the objective ``expected final score + SUCCESS_WEIGHT *
 P(met)`` (``Option.value``), from the scenario's own table
@@ -498,7 +498,7 @@ def _resource(path: str):  # noqa: ANN202 - an importlib.resources Traversable
 
 def table_available() -> bool:
     """Whether a table is loaded, the shipped one is there to load, or the host delivers
-    it on request (the expert bot needs it; :mod:`skyline.registry` asks)."""
+    it on request (the expert bot needs it; :mod:`skyline.players.registry` asks)."""
     if _TABLE is not None or TABLE_RESOURCE in _DEFERRED:
         return True
     try:

@@ -1,7 +1,8 @@
-"""Issue 8 part B where a browser is needed: the computer's Skip bar and the Hint button
-stay in view at 1280×800 (point 5), a bad link on a first visit is visible above the
-welcome dialog (point 9); screenshots of a forced demolition, a computer's turn and a
-scenario game, EN and DE, 1280×800 and 360×740 (e2e/.artifacts/issue8/)."""
+"""Controls and notices in view, where a browser is needed (issue 8 part B): the
+computer's Skip bar and the Hint button stay in view at 1280×800 (point 5), a bad link on
+a first visit is visible above the welcome dialog (point 9); screenshots of a forced
+demolition, a computer's turn and a scenario game, EN and DE, 1280×800 and 360×740
+(e2e/.artifacts/issue8/)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from skyline import Board, Build, Demolish, Options, Phase, make_save
-from skyline.bots import BOTS
+from skyline.players.bots import BOTS
 
 SHOTS = Path(__file__).resolve().parent / ".artifacts" / "issue8"
 SET_LANG = "localStorage.setItem('skyline.settings', JSON.stringify({v: 1, lang: l}));"

@@ -1,12 +1,12 @@
 """The expert at a table of 2-4 players: a search over its own turn that plays to win.
 
-Solo, the expert maximises its expected score (:mod:`skyline.expert`). With opponents the
+Solo, the expert maximises its expected score (:mod:`skyline.players.expert`). With opponents the
 goal is to *win*, so this policy searches the whole of its own turn (take, every roll,
 build, abandon, reroll, end) by expectimax and values each end-of-turn position by the
 **probability of finishing first**:
 
 * its own final score is modelled as normal, with mean the solo value of its skyline at
-  the end of the turn (:func:`skyline.solo_value.value`: banked points plus the table's
+  the end of the turn (:func:`skyline.players.solo_value.value`: banked points plus the table's
   expected points still to come with the turns it has left) and a standard deviation by
   turns left *and* points still to come (:data:`SPREAD`, fitted to solo expert games by
   ``scripts/fit_table_expert.py``): a skyline with much unbanked is riskier, so when far
@@ -59,8 +59,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations, product
 
-from . import solo_value as sv
-from .core import (
+from ..rules import (
     Abandon,
     Action,
     Build,
@@ -76,6 +75,7 @@ from .core import (
     build_targets,
     score,
 )
+from . import solo_value as sv
 
 __all__ = ["DISTRICT_DIE", "MAX_HAND", "SPREAD", "TableOption", "table_options"]
 
@@ -117,7 +117,7 @@ TREND_PRIOR = 5.0
 THREAT_Q = 0.5
 THREAT_POINTS = 40.0
 THREAT_SPREAD = 5.0
-#: Gift columns by turn order (start player first), as :func:`skyline.core.new_game`.
+#: Gift columns by turn order (start player first), as :func:`skyline.rules.new_game`.
 _GIFTS = (("orange", 1),), (("blue", 1),), (("purple", 1),), ()
 
 
@@ -137,7 +137,7 @@ _FACE_INDEX = {Face.PURPLE: 0, Face.BLANK: 0, Face.BLUE: 1, Face.ORANGE: 2}
 
 
 def _kind(die: Die) -> int:
-    """Die kind as in :mod:`skyline.solo_value`: type * 3 + face index."""
+    """Die kind as in :mod:`skyline.players.solo_value`: type * 3 + face index."""
     assert die.face is not None
     return int(die.type) * 3 + _FACE_INDEX[die.face]
 
