@@ -11,7 +11,7 @@ from playwright.sync_api import Page
 # scripts/chromium.py holds the click policy shared with scripts/bench_web.py; appended
 # (not prepended) so scripts/build.py never shadows the pypa "build" package.
 sys.path.append(str(Path(__file__).resolve().parent.parent / "scripts"))
-from chromium import POLICY_STEP  # noqa: E402
+from chromium import POLICY_STEP
 
 
 def play_policy(page: Page, max_steps: int = 3000) -> list[str]:

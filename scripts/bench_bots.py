@@ -37,8 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skyline import SOLO_LEVELS, Options, ranking, score  # noqa: E402
-from skyline.__main__ import play_bot_game  # noqa: E402
+from skyline import SOLO_LEVELS, Options, ranking, score
+from skyline.__main__ import play_bot_game
 
 LEVELS = [points for points, _ in reversed(SOLO_LEVELS)]
 

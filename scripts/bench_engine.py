@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skyline.rules import (  # noqa: E402
+from skyline.rules import (
     GameState,
     Options,
     Phase,

@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skyline import Options, score  # noqa: E402
-from skyline.__main__ import play_bot_game  # noqa: E402
-from skyline.players import solo_value as sv  # noqa: E402
-from skyline.rules import SCENARIOS, scenario_met  # noqa: E402
+from skyline import Options, score
+from skyline.__main__ import play_bot_game
+from skyline.players import solo_value as sv
+from skyline.rules import SCENARIOS, scenario_met
 
 
 def _chunk(job: tuple[str, str, str, int, int]) -> list[tuple[int, bool]]:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skyline.players import solo_value as sv  # noqa: E402
+from skyline.players import solo_value as sv
 
 LEVELS = (40, 50, 60, 70, 80, 90, 100)
 COLOURS = ("purple", "blue", "orange")

@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skyline import Options, Phase, apply_action, new_game, score  # noqa: E402
-from skyline.players import solo_value as sv  # noqa: E402
-from skyline.players.expert import expert_bot, position  # noqa: E402
+from skyline import Options, Phase, apply_action, new_game, score
+from skyline.players import solo_value as sv
+from skyline.players.expert import expert_bot, position
 
 
 def samples(mode: str, games: int, seed: str) -> dict[int, list[tuple[float, float]]]:

@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skyline import Board, Options  # noqa: E402
-from skyline.players.bots import get_bot  # noqa: E402
-from skyline.records.game_links import make_game_link, parse_game_link  # noqa: E402
+from skyline import Board, Options
+from skyline.players.bots import get_bot
+from skyline.records.game_links import make_game_link, parse_game_link
 
 CONFIGS = (
     ("2p standard, expert vs greedy", 2, False, "expert,greedy"),

@@ -38,14 +38,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-import random  # noqa: E402
+import random
 
-import fuzz_cases  # noqa: E402
-from fuzz_cases import CASE_LIMIT, GENERATORS, Case, junk_text, run_case  # noqa: E402
+import fuzz_cases
+from fuzz_cases import CASE_LIMIT, GENERATORS, Case, junk_text, run_case
 
-from skyline import Board, read_save  # noqa: E402
-from skyline.records import SAVE_VERSIONS  # noqa: E402
-from skyline.records.game_list import entry_to_json, migrate_single_save, read_entry  # noqa: E402
+from skyline import Board, read_save
+from skyline.records import SAVE_VERSIONS
+from skyline.records.game_list import entry_to_json, migrate_single_save, read_entry
 
 FAULTS_FILE = ROOT / "e2e" / ".artifacts" / "faults.json"
 FIXTURES = ROOT / "tests" / "fixtures" / "saves"
@@ -58,7 +58,7 @@ class CaseTimeout(Exception):
     pass
 
 
-def _alarm(signum, frame):  # noqa: ARG001
+def _alarm(signum, frame):
     raise CaseTimeout
 
 
@@ -127,7 +127,7 @@ def shipped_saves() -> dict:
                   and entry.board.state == expected.state
                   and entry.board.can_undo() == expected.can_undo())
             results[f"v{version}"] = "migrated" if ok else "LOST (state differs)"
-        except Exception as exc:  # noqa: BLE001 - reported as a lost game
+        except Exception as exc:
             results[f"v{version}"] = f"LOST ({type(exc).__name__}: {str(exc)[:80]})"
     return results
 

@@ -182,7 +182,7 @@ class Handler(SimpleHTTPRequestHandler):
                 self.send_header(name, value)
         super().end_headers()
 
-    def send_head(self):  # type: ignore[override]  # noqa: ANN201 - stdlib signature
+    def send_head(self):  # type: ignore[override]
         """Compressed responses for compressible types when the browser accepts br or
         gzip."""
         path = self.translate_path(self.path)
@@ -222,11 +222,11 @@ class Handler(SimpleHTTPRequestHandler):
                 return value
         return super().guess_type(path)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib name)
+    def log_message(self, format: str, *args: object) -> None:
         if self.verbose:
             super().log_message(format, *args)
 
-    def log_error(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_error(self, format: str, *args: object) -> None:
         # 404s and broken pipes are worth seeing even when quiet.
         sys.stderr.write(f"[serve] {format % args}\n")
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# ruff: noqa: B023  (per-turn closures are only called within their loop iteration)
+
 """Exact solver for the solo game of Skyline (expected final score under optimal play).
 
 State model (see ``skyline/players/solo_value.py`` for the runtime side):
@@ -54,14 +54,14 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import itertools  # noqa: E402
-import json  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_bots import _chunks, _duel_chunk, duel_stats  # noqa: E402
+from bench_bots import _chunks, _duel_chunk, duel_stats
 
 
 def _parse(spec: str) -> dict[str, float]:

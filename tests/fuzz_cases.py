@@ -659,7 +659,7 @@ def run_case(case: Case) -> Outcome:
         if seconds > CASE_LIMIT:
             return Outcome("hang", code, case.how, seconds)
         return Outcome("rejected", code, "", seconds)
-    except BaseException as exc:  # noqa: BLE001 - counted, never hidden
+    except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             raise
         seconds = time.perf_counter() - start
@@ -687,7 +687,7 @@ def run_case(case: Case) -> Outcome:
                 again = read_save(make_save(board, beat=result.beat, takes=result.takes))
                 if again.board.state != board.state or again.board.can_undo() != board.can_undo():
                     problem = "save does not round-trip"
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         problem = f"check raised {type(exc).__name__}: {exc}"
     if problem:
         return Outcome("crash", "half_built", f"{case.how}: {problem}", seconds)

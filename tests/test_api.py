@@ -246,7 +246,7 @@ def test_expert_without_its_table_is_explicitly_unavailable(monkeypatch):
         get_bot("expert")
     assert info.value.code == "bot_unavailable"
     with pytest.raises(KeyError):
-        BOTS["expert"]  # noqa: B018
+        BOTS["expert"]
     # the link reader only parses; the caller checks the levels against the registry
     bots = dict(parse_share_bots("#play?p=A,B&seed=x&bots=1e"))
     assert bots == {1: "expert"}

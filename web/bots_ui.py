@@ -52,7 +52,7 @@ def load_table_quickly() -> None:
 
     from skyline.players import solo_value as sv
 
-    if sv._TABLE is not None:  # noqa: SLF001 - loaded already
+    if sv._TABLE is not None:
         return
     path = Path(sv.__file__).parent / sv.TABLE_RESOURCE
     if not path.is_file():
@@ -119,7 +119,7 @@ class BotsUI:
             else:
                 sv.prepare(*steps[0])
                 steps = steps[1:]
-        except Exception:  # noqa: BLE001 - no table: the expert reports it when asked
+        except Exception:
             return
         if steps:
             self.schedule(WARM_MS // 30, lambda: self.warm(steps))
@@ -152,7 +152,7 @@ class BotsUI:
                 c.need_data(exc.path, self.table_arrived)
                 return
             c.render()
-        except Exception as exc:  # noqa: BLE001 - keep the page alive
+        except Exception as exc:
             c.page.skipping = False
             c.notify("notice.error", "error")
             c.render()
@@ -288,7 +288,7 @@ def exercise_imports(names: list[str]) -> dict:
     for name in names:
         try:
             importlib.import_module(name)
-        except Exception as exc:  # noqa: BLE001 - reported to the caller
+        except Exception as exc:
             parent, _, attr = name.rpartition(".")
             if not (parent in sys.modules and hasattr(sys.modules[parent], attr)):
                 failed[name] = f"{type(exc).__name__}: {exc}"  # not "from m import attr"
@@ -313,7 +313,7 @@ def exercise_imports(names: list[str]) -> dict:
         review(board)
         parse_game_link(make_game_link(board, ["here"], "n"))
         daily_options(datetime.date(2026, 1, 1), "Solo")
-    except Exception as exc:  # noqa: BLE001 - reported to the caller
+    except Exception as exc:
         failed["<exercise>"] = "".join(traceback.format_exception(exc))
     try:  # what an uncaught error does on its way to the console
         raise ValueError("traceback check")

@@ -600,7 +600,7 @@ class Controller:
             return
         try:
             d.qr = games_ui.qr_svg(d.link) if ok else "failed"
-        except Exception as exc:  # noqa: BLE001 - no QR code: the link still works
+        except Exception as exc:
             report = getattr(self.host, "report", None)
             if report is not None:
                 report(f"skyline: QR code: {type(exc).__name__}: {exc}")
@@ -1182,7 +1182,7 @@ class Controller:
                 self._action(action, arg, form or {})
             else:
                 return
-        except Exception as exc:  # noqa: BLE001 - a bug must not cost the saved game
+        except Exception as exc:
             self._crash(exc)
         self.wake_driver()
         self.render()

@@ -71,7 +71,7 @@ async def load_tables(host):
         try:
             response = await js.fetch(host.url(f"./i18n/{lang}.json"))
             return json.loads(await response.text())
-        except Exception:  # noqa: BLE001 - a missing table falls back to English/keys
+        except Exception:
             return {}
 
     en, de = await asyncio.gather(get("en"), get("de"))
@@ -193,7 +193,7 @@ class DomHost:
         async def run():
             try:
                 ok = bool(await self.page.share(text, title))
-            except Exception:  # noqa: BLE001 - the page went away
+            except Exception:
                 ok = False
             done(ok)
 
@@ -219,7 +219,7 @@ class DomHost:
                     importlib.invalidate_caches()
                     importlib.import_module("segno")
                     ok = True
-            except Exception as exc:  # noqa: BLE001 - no QR code; the link still works
+            except Exception as exc:
                 window.console.error(f"skyline: QR library: {type(exc).__name__}: {exc}")
             done(ok)
 
@@ -354,11 +354,11 @@ class DomHost:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
                 ok = True
-            except Exception as exc:  # noqa: BLE001 - offline and not cached, server error
+            except Exception as exc:
                 window.console.warn(f"skyline: {path}: {type(exc).__name__}: {exc}")
             try:
                 done(ok)
-            except Exception as exc:  # noqa: BLE001 - keep the page alive, but visible
+            except Exception as exc:
                 window.console.error(f"skyline: {type(exc).__name__}: {exc}")
 
         asyncio.ensure_future(run())
@@ -378,7 +378,7 @@ class DomHost:
         async def run():
             try:
                 ok = bool(await self.page.copy(text))
-            except Exception:  # noqa: BLE001 - the page went away
+            except Exception:
                 ok = False
             done(ok)
 
@@ -406,7 +406,7 @@ def dispatch(text):
         else:
             controller.handle(kind, data["action"], data.get("arg"), form=data.get("form"),
                               target_id=data.get("target_id"))
-    except Exception as exc:  # noqa: BLE001 - keep the page alive, but make it visible
+    except Exception as exc:
         host.report(f"skyline: {type(exc).__name__}: {exc}")
         controller.notify("notice.error", "error")
         controller.render()
@@ -469,9 +469,9 @@ async def first_lock(host):
 solo_value.defer_table()
 langs = [str(lang) for lang in (js.navigator.languages or [js.navigator.language])]
 host = DomHost()
-tables = await load_tables(host)  # noqa: F704 - PyScript runs main.py with top-level await
+tables = await load_tables(host)
 controller = Controller(host, tables, langs)
-if await first_lock(host) == "busy":  # noqa: F704
+if await first_lock(host) == "busy":
     controller.handle("tab", "busy", None)
 _boot_hash = str(window.location.hash or "")
 # boot.js may have painted the last render's snapshot, inert: the page is live from the
@@ -482,7 +482,7 @@ if not missing(_boot_js):
 controller.boot(_boot_hash)
 host.set_lang(controller.texts.lang)
 # Computer players, hint, solo review (web/bots_ui.py); window.skylineBots for the e2e tests.
-import bots_ui  # noqa: E402
+import bots_ui
 
 bots = bots_ui.install(controller, schedule)
 host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots.js_api))

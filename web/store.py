@@ -91,14 +91,14 @@ class Store:
     def get(self, key: str) -> str | None:
         try:
             return self.host.storage_get(key)
-        except Exception:  # noqa: BLE001 - SecurityError, ...
+        except Exception:
             self._failed()
             return None
 
     def set(self, key: str, value: str) -> bool:
         try:
             self.host.storage_set(key, value)
-        except Exception:  # noqa: BLE001 - SecurityError, QuotaExceededError, ...
+        except Exception:
             self._failed()
             return False
         return True
@@ -107,21 +107,21 @@ class Store:
         """Every key in the store (none if it cannot be read)."""
         try:
             return list(self.host.storage_keys())
-        except Exception:  # noqa: BLE001
+        except Exception:
             self._failed()
             return []
 
     def remove(self, key: str) -> None:
         try:
             self.host.storage_remove(key)
-        except Exception:  # noqa: BLE001
+        except Exception:
             self._failed()
 
     def readable(self) -> bool:
         """Whether the store can be read at all (without reporting a failure)."""
         try:
             self.host.storage_get(KEY_SAVE)
-        except Exception:  # noqa: BLE001 - no storage: this tab's game is its own
+        except Exception:
             return False
         return True
 
@@ -153,7 +153,7 @@ class Store:
         if write_if is not None:
             try:
                 written = write_if(key, self.seen.get(key), raw)
-            except Exception:  # noqa: BLE001 - SecurityError, QuotaExceededError, ...
+            except Exception:
                 self._failed()
                 return SaveWrite.FAILED
             if not written:

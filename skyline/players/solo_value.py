@@ -490,7 +490,7 @@ def defer_table(path: str = TABLE_RESOURCE) -> None:
     _DEFERRED.add(path)
 
 
-def _resource(path: str):  # noqa: ANN202 - an importlib.resources Traversable
+def _resource(path: str):
     from importlib import resources
 
     return resources.files("skyline").joinpath(path)

@@ -220,7 +220,7 @@ def parse_game_link(text: object) -> GameLink:
         return _parse_game_link(text)
     except LinkError:
         raise
-    except Exception as exc:  # noqa: BLE001 - the contract: one error type, always
+    except Exception as exc:
         raise LinkError(
             "internal", "the game link could not be read", reason=type(exc).__name__
         ) from exc

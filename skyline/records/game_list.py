@@ -237,7 +237,7 @@ def read_entry(text: object) -> GameEntry:
         return _read_entry(text)
     except SaveError:
         raise
-    except Exception as exc:  # noqa: BLE001 - the contract: one error type, always
+    except Exception as exc:
         raise SaveError("internal", "the saved game could not be read",
                         reason=type(exc).__name__) from exc
 
@@ -302,7 +302,7 @@ def read_index(text: object) -> GameIndex:
         return _read_index(text)
     except SaveError:
         raise
-    except Exception as exc:  # noqa: BLE001 - the contract: one error type, always
+    except Exception as exc:
         raise SaveError("internal", "the game list could not be read",
                         reason=type(exc).__name__) from exc
 

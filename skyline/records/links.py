@@ -212,7 +212,7 @@ def _parse_total(text: object) -> tuple[ShareLink, tuple[tuple[int, str], ...]]:
         return _parse_fragment(text)
     except LinkError:
         raise
-    except Exception as exc:  # noqa: BLE001 - the contract: one error type, always
+    except Exception as exc:
         raise LinkError(
             "internal", "the link could not be read", reason=type(exc).__name__
         ) from exc

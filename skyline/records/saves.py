@@ -96,7 +96,7 @@ def read_save(text: object) -> SavedGame:
         return _read_save(text)
     except SaveError:
         raise
-    except Exception as exc:  # noqa: BLE001 - the contract: one error type, always
+    except Exception as exc:
         raise SaveError(
             "internal", "the saved game could not be read", reason=type(exc).__name__
         ) from exc
