@@ -13,7 +13,7 @@ from playwright.sync_api import BrowserContext, Page
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-import stdlib_modules
+import stdlib_modules  # noqa: E402 - scripts/stdlib_modules.py
 
 if TYPE_CHECKING:
     from conftest import Guard

@@ -76,8 +76,8 @@ from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwrigh
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import serve
-from chromium import CHROMIUM, CHROMIUM_ARGS, POLICY_STEP
+import serve  # noqa: E402 - scripts/serve.py, a sibling module
+from chromium import CHROMIUM, CHROMIUM_ARGS, POLICY_STEP  # noqa: E402 - scripts/chromium.py
 
 READY_TIMEOUT_MS = 120_000
 AIM_COLD_RATIO = 1.0

@@ -38,14 +38,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-import random
+import random  # noqa: E402
 
-import fuzz_cases
-from fuzz_cases import CASE_LIMIT, GENERATORS, Case, junk_text, run_case
+import fuzz_cases  # noqa: E402
+from fuzz_cases import CASE_LIMIT, GENERATORS, Case, junk_text, run_case  # noqa: E402
 
-from skyline import Board, read_save
-from skyline.records import SAVE_VERSIONS
-from skyline.records.game_list import entry_to_json, migrate_single_save, read_entry
+from skyline import Board, read_save  # noqa: E402
+from skyline.records import SAVE_VERSIONS  # noqa: E402
+from skyline.records.game_list import entry_to_json, migrate_single_save, read_entry  # noqa: E402
 
 FAULTS_FILE = ROOT / "e2e" / ".artifacts" / "faults.json"
 FIXTURES = ROOT / "tests" / "fixtures" / "saves"

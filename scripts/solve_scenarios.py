@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-
+# ruff: noqa: B023  (per-turn closures are only called within their loop iteration)
 """Exact solver for the seven solo scenarios (Dubai ... Tucson), standard and all-nine modes.
 
 The model is the one of ``scripts/solve_solo.py`` (turns left, capped counts of unfinished
@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from solve_solo import (
+from solve_solo import (  # noqa: E402
     BUILDS,
     FACE_P,
     FORCED_PENALTY,
@@ -69,7 +69,7 @@ from solve_solo import (
     type_outcomes,
 )
 
-from skyline.players.scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioModel
+from skyline.players.scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioModel  # noqa: E402
 
 #: Column caps of the scenario tables (P1, B1, B2, B3, O1..O5, 4-point tiles).
 SCENARIO_CAPS = (4, 3, 2, 3, 3, 2, 2, 2, 2, 1)

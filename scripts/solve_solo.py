@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-
+# ruff: noqa: B023  (per-turn closures are only called within their loop iteration)
 """Exact solver for the solo game of Skyline (expected final score under optimal play).
 
 State model (see ``skyline/players/solo_value.py`` for the runtime side):

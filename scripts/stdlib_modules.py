@@ -27,8 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import serve
-from chromium import CHROMIUM, CHROMIUM_ARGS
+import serve  # noqa: E402 - scripts/serve.py
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 OUT = ROOT / "scripts" / "stdlib_modules.txt"
 # Not used in the page: the command line (argparse, tqdm) and the solvers.

@@ -36,7 +36,7 @@ HAS_TABLE = resources.files("skyline").joinpath("data/solo_values.bin").is_file(
 pytestmark = pytest.mark.skipif(not HAS_TABLE, reason="skyline/data/solo_values.bin not built")
 
 G, U, PH = DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE
-P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK
+P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
 
 
 def last_turn(columns=(), buildings=(), dice=(), phase=Phase.RESOLVE, round_=9, names=("a",)):

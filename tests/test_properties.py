@@ -47,7 +47,7 @@ from skyline.rules import MAX_LISTED_REROLLS
 
 SCALE = max(1, int(os.environ.get("SKYLINE_PROPERTY_SCALE", "1")))
 NAMES = ("Ada", "Bo", "Cy", "Di")
-P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK
+P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
 COLUMN_HEIGHTS = {P: (1, 1), B: (1, 3), O: (1, 5)}
 BUILDING_HEIGHTS = {P: (2, 2), B: (2, 4), O: (3, 6)}
 

@@ -67,7 +67,7 @@ from skyline import (
 from skyline.rules import DIE_FACES
 
 G, U, PH = DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE
-P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK
+P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
 
 
 def illegal(code: str, state, action, **kw):

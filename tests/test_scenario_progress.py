@@ -66,7 +66,7 @@ def solo_state(columns=(), buildings=(), dice=(), demolitions=0, scenario="dubai
     return GameState(s.options, 1, 0, Phase.RESOLVE, (), tuple(dice), 1, False, (player,))
 
 
-P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK
+P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
 
 
 def test_counts_follow_the_scored_skyline():

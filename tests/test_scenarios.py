@@ -34,7 +34,7 @@ from skyline.players.scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
 from skyline.rules import SCENARIOS, scenario_met
 
 G, U, PH = DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE
-P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK
+P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
 NAMES = {P: "purple", B: "blue", O: "orange"}
 MODES = ("standard", "nine")
 

@@ -1,4 +1,4 @@
-
+# ruff: noqa: E501 - SVG and HTML templates read better unwrapped
 """Pictures of the game: SVG for the dice and for each player's skyline.
 
 Pure Python (no PyScript import), so CPython renders the same markup in tests and

@@ -1,4 +1,4 @@
-
+# ruff: noqa: E501 - HTML templates read better unwrapped
 """HTML for the game screen, built as strings (one innerHTML per region).
 
 ``render(screen)`` turns a ``screen.Screen`` (web/screen.py: every decision and every

@@ -1,4 +1,4 @@
-
+# ruff: noqa: E501 - HTML templates read better unwrapped
 """The game list, the replay and correspondence play on the page: view values and HTML.
 
 Pure functions like ``screen.py`` and ``board_view.py`` (no browser, runs under CPython):

@@ -469,9 +469,9 @@ async def first_lock(host):
 solo_value.defer_table()
 langs = [str(lang) for lang in (js.navigator.languages or [js.navigator.language])]
 host = DomHost()
-tables = await load_tables(host)
+tables = await load_tables(host)  # noqa: F704 - PyScript runs main.py with top-level await
 controller = Controller(host, tables, langs)
-if await first_lock(host) == "busy":
+if await first_lock(host) == "busy":  # noqa: F704
     controller.handle("tab", "busy", None)
 _boot_hash = str(window.location.hash or "")
 # boot.js may have painted the last render's snapshot, inert: the page is live from the
@@ -482,7 +482,7 @@ if not missing(_boot_js):
 controller.boot(_boot_hash)
 host.set_lang(controller.texts.lang)
 # Computer players, hint, solo review (web/bots_ui.py); window.skylineBots for the e2e tests.
-import bots_ui
+import bots_ui  # noqa: E402
 
 bots = bots_ui.install(controller, schedule)
 host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots.js_api))

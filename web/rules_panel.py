@@ -1,4 +1,4 @@
-
+# ruff: noqa: E501 - HTML templates read better unwrapped
 """The rules help panel: the rule texts of the seeds (001 English, 003 German),
 the short help card (000) and the rulebook's solo rules (002), un-glued into
 headings and paragraphs. All text lives in the string tables under ``rules.*``

@@ -1,4 +1,4 @@
-
+# ruff: noqa: E501 - HTML templates read better unwrapped
 """The daily challenge's panel and the statistics page: screen-model values (built from
 the page state and the engine, every text translated) and their HTML.
 

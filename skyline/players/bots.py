@@ -92,7 +92,7 @@ def beginner_bot(state: GameState, rng: random.Random) -> Action:
 # --------------------------------------------------------------------------- greedy
 
 G, U, PH = DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE
-P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK
+P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
 _GROUND_PREFERENCE = {O: 0, B: 1, P: 2}  # which ground faces to build first
 
 

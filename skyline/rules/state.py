@@ -65,7 +65,7 @@ class Face(IntEnum):
         return ("low-rise", "mid-rise", "high-rise", "blank")[self]
 
 
-P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK
+P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
 #: The six faces of each die type, as the rulings give them.
 DIE_FACES: dict[DieType, tuple[Face, ...]] = {
     DieType.GROUND: (P, P, P, B, B, O),
