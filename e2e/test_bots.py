@@ -128,7 +128,7 @@ def test_review_after_a_solo_game(app_page: Page) -> None:
     acc = page.locator("[data-testid=review-accuracy]").inner_text()
     assert acc.startswith("Accuracy ") and "%" in acc
     assert page.locator("[data-testid=review-row]").count() > 9
-    from skyline.players.expert import review
+    from skyline.players.review import review
 
     r = review(board)
     assert f"{r['accuracy']:.1f}%" in acc

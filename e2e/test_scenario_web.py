@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 from skyline import Board, Options
 from skyline.players.bots import BOTS
-from skyline.players.expert import review
+from skyline.players.review import review
 
 # Every URL fetched so far, by the page (Resource Timing) and by the worker that runs
 # Python (its own Resource Timing, through window.skylineBots), as paths.

@@ -153,7 +153,10 @@ def skyline_sheet() -> str:
     ]
     return _page(
         '<section class="player">'
-        + art.skyline_html(_t, lots, _t("player.label", name="Ada"))
+        + art.street_html(
+            [(lot, art.lot_label(_t, lot), _t("tile.points", points=lot.points) if lot.completed
+              else _t("art.unfinished_cap")) for lot in lots],
+            _t("player.label", name="Ada"), _t("skyline.empty"))
         + "</section>"
     )
 

@@ -129,8 +129,7 @@ from .rules import (
     state_to_dict,
     validate_options,
 )
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = [
     "DIE_LETTERS", "FACE_LETTERS", "OPTION_FIELDS", "SCENARIO_GOALS", "SCENARIOS", "SOLO_LEVELS",

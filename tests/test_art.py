@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from skyline import Board
-from skyline.rules import Building, Column, Face, Player
+from skyline import building_points
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 if str(WEB) not in sys.path:
@@ -81,25 +80,13 @@ def test_buildings_share_one_scale_and_show_their_state() -> None:
         art.building_svg("x", 2, True)
 
 
-def test_player_lots_keep_the_board_ids_and_actions() -> None:
-    player = Player(
-        "Ada",
-        columns=(Column(Face.BLUE, 2), Column(Face.ORANGE, 1)),
-        buildings=(Building(Face.PURPLE, 2), Building(Face.ORANGE, 5)),
-    )
-    lots = art.player_lots(player, 1, build_columns=[1])
-    assert [(lot.kind, lot.height, lot.completed, lot.target) for lot in lots] == [
-        ("p", 2, True, None), ("o", 5, True, None), ("b", 2, False, None), ("o", 1, False, "build"),
-    ]
-    assert lots[3].dom_id == "col-1-1" and lots[3].action == "col" and lots[3].arg == "1"
-    assert lots[1].points == 25 and lots[2].points == 0
-    demolish = art.player_lots(player, 0, demolish=True)
-    assert {lot.target for lot in demolish} == {"demolish"}
-    assert demolish[0].dom_id == "tile-0-0" and demolish[0].action == "tile"
+def test_lot_points_are_the_engines() -> None:
+    assert art.Lot("o", 5, True).points == building_points(5) == 25
+    assert art.Lot("b", 2, False).points == 0
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_skyline_html_labels_and_captions_come_from_the_tables(lang: str) -> None:
+def test_street_labels_and_captions_come_from_the_tables(lang: str) -> None:
     texts = Texts(TABLES, lang)
     asked: list[str] = []
 
@@ -107,10 +94,14 @@ def test_skyline_html_labels_and_captions_come_from_the_tables(lang: str) -> Non
         asked.append(key)
         return texts.t(key, **params)
 
-    board = Board.new(["Ada", "Bo"], seed="art")
+    def street(lots: list[art.Lot], label: str) -> str:
+        return art.street_html(
+            [(lot, art.lot_label(t, lot), t("tile.points", points=lot.points) if lot.completed
+              else t("art.unfinished_cap")) for lot in lots], label, t("skyline.empty"))
+
     extra = art.Lot("b", 4, True, "demolish", "tile", "0", "tile-0-9")
-    lots = [*art.player_lots(board.state.players[0], 0), extra]
-    markup = art.skyline_html(t, lots, t("player.label", name="<Ada>"))
+    lots = [art.Lot("o", 1, False, None, "col", "0", "col-0-0"), extra]
+    markup = street(lots, t("player.label", name="<Ada>"))
     root = parse(markup)
     no_style(markup)
     assert root.get("tabindex") == "0" and root.get("role") == "group"
@@ -124,7 +115,7 @@ def test_skyline_html_labels_and_captions_come_from_the_tables(lang: str) -> Non
     assert button[0].get("aria-label") == texts.t("target.demolish", what=label)
     caps = [el.text for el in root.iter() if el.get("class") == "art-cap"]
     assert caps[-1] == texts.t("tile.points", points=16)
-    empty = parse(art.skyline_html(t, [], "x"))
+    empty = parse(street([], "x"))
     assert empty.find("p").text == texts.t("skyline.empty")
 
 

@@ -30,7 +30,8 @@ from skyline import (
 from skyline.__main__ import play_bot_game, simulate
 from skyline.players import solo_value as sv
 from skyline.players.bots import BOTS
-from skyline.players.expert import expert_options, grade, hint, position, review
+from skyline.players.expert import expert_options, grade, hint, position
+from skyline.players.review import review
 
 HAS_TABLE = resources.files("skyline").joinpath("data/solo_values.bin").is_file()
 pytestmark = pytest.mark.skipif(not HAS_TABLE, reason="skyline/data/solo_values.bin not built")

@@ -29,7 +29,8 @@ from skyline import (
 )
 from skyline.__main__ import simulate
 from skyline.players import solo_value as sv
-from skyline.players.expert import expert_bot, expert_options, hint, review
+from skyline.players.expert import expert_bot, expert_options, hint
+from skyline.players.review import review
 from skyline.players.scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
 from skyline.rules import SCENARIOS, scenario_met
 

@@ -14,7 +14,8 @@ from web_fakes import make_page, tables
 
 from skyline import Board, Options
 from skyline.players.bots import BOTS
-from skyline.players.expert import hint, review
+from skyline.players.expert import hint
+from skyline.players.review import review
 
 TABLES = tables()
 LANGS = ("en", "de")

@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterable
 from html import escape
 from typing import NamedTuple
 
+from skyline import building_points
+
 Translate = Callable[..., str]
 
 TYPE_LETTERS = "GUP"
@@ -235,32 +237,7 @@ class Lot(NamedTuple):
 
     @property
     def points(self) -> int:
-        return self.height * self.height if self.completed else 0
-
-
-def player_lots(
-    player, seat: int, *, demolish: bool = False, build_columns: Iterable[int] = ()
-) -> list[Lot]:
-    """The lots of an engine ``Player``: completed buildings, then unfinished columns.
-
-    ``demolish`` makes every lot a demolition target; ``build_columns`` lists the
-    column indices a die may be built onto. Ids and data-actions are the board's
-    (``tile-{seat}-{i}`` / ``tile``, ``col-{seat}-{i}`` / ``col``).
-    """
-    build = set(build_columns)
-    lots = [
-        Lot(
-            FACE_LETTERS[b.kind], b.height, True,
-            "demolish" if demolish else None, "tile", str(i), f"tile-{seat}-{i}",
-        )
-        for i, b in enumerate(player.buildings)
-    ]
-    for i, col in enumerate(player.columns):
-        target = "demolish" if demolish else ("build" if i in build else None)
-        lots.append(
-            Lot(FACE_LETTERS[col.kind], col.height, False, target, "col", str(i), f"col-{seat}-{i}")
-        )
-    return lots
+        return building_points(self.height) if self.completed else 0
 
 
 def lot_label(t: Translate, lot: Lot) -> str:
@@ -277,26 +254,14 @@ def _esc(text: object) -> str:
     return escape(str(text), quote=True)
 
 
-def skyline_html(t: Translate, lots: Iterable[Lot], label: str) -> str:
+def street_html(items: Iterable[tuple[Lot, str, str]], label: str, empty: str) -> str:
     """A player's skyline: every lot side by side on one street, scrolling sideways.
 
-    ``label`` names the scrolling group (e.g. ``t("player.label", name=...)``). Each
+    ``items`` are (lot, accessible name, caption) per lot (see :func:`lot_label`),
+    ``label`` names the scrolling group and ``empty`` is shown for an empty street. Each
     lot is a picture (role img) or a button with its full label; the caption under it
-    (points of a completed building, "unfinished" otherwise) repeats what the label
-    says and is hidden from screen readers.
-    """
-    items = [
-        (lot, lot_label(t, lot),
-         t("tile.points", points=lot.points) if lot.completed else t("art.unfinished_cap"))
-        for lot in lots
-    ]
-    return street_html(items, label, t("skyline.empty"))
-
-
-def street_html(items: Iterable[tuple[Lot, str, str]], label: str, empty: str) -> str:
-    """``skyline_html`` with the words already translated: (lot, accessible name,
-    caption) per lot, the group's label and the text shown for an empty street.
-    The board (web/board_view.py) calls this with the texts of its ``Screen``."""
+    repeats what the label says and is hidden from screen readers. The board
+    (web/board_view.py) calls this with the texts of its ``Screen``."""
     out = []
     for lot, name, cap in items:
         name = _esc(name)

@@ -78,6 +78,7 @@ class BotsUI:
         self.schedule = schedule
         self.armed = False
         self.review_job = False
+        self.review_run = None  # the engine's incremental review (ReviewRun) of page.review
 
     @property
     def think_ms(self) -> list[float]:
@@ -180,38 +181,25 @@ class BotsUI:
                 raise
             c.need_data(exc.path, self.table_arrived)
             return
+        from skyline.players.review import ReviewRun
+
         c.page.review = ReviewProgress(key, state, start)
+        self.review_run = ReviewRun(b.options, b.actions, start)
         self.review_job = True
         self.schedule(0, self.review_step)
 
     def review_step(self) -> None:
-        from skyline.players.expert import grade
-
         self.review_job = False
         c = self.c
         r = c.page.review
         b = c.board
-        if r is None or b is None or r.key != (b.options, len(b.actions)):
+        run = self.review_run
+        if r is None or b is None or r.key != (b.options, len(b.actions)) or run is None:
             return
-        actions = b.actions
-        started = time.perf_counter()
-        while r.i < len(actions) and (time.perf_counter() - started) * 1000 < CHUNK_MS:
-            action = actions[r.i]
-            row = grade(r.state, action)
-            if row is not None:
-                r.decisions.append(row)
-            r.state = apply_action(r.state, action)
-            r.i += 1
-        if r.i >= len(actions):
-            r.done = True
-            r.total = sum(d["loss"] for d in r.decisions)
-            r.accuracy = (100.0 * r.start / (r.start + r.total)
-                          if r.start + r.total > 0 else 100.0)
-            scenario = b.options.scenario if r.state.solo else None
-            if scenario:  # the verdict: met or not, and the decision that lost it
-                from skyline.players.expert import scenario_verdict
-
-                r.verdict = scenario_verdict(r.state, scenario, r.decisions)
+        run.advance(CHUNK_MS)  # the engine grades, a chunk per tick (skyline.players.review)
+        r.state, r.i, r.decisions = run.state, run.i, run.decisions
+        if run.done:
+            r.done, r.total, r.accuracy, r.verdict = True, run.total, run.accuracy, run.verdict
         else:
             self.review_job = True
             self.schedule(0, self.review_step)
@@ -297,7 +285,8 @@ def exercise_imports(names: list[str]) -> dict:
 
         from skyline import Board
         from skyline.players import solo_value as sv
-        from skyline.players.expert import hint, review
+        from skyline.players.expert import hint
+        from skyline.players.review import review
         from skyline.records.daily import daily_options
         from skyline.records.game_links import make_game_link, parse_game_link
 

@@ -82,6 +82,7 @@ from skyline import (
     scenario_progress,
 )
 from skyline.records.daily import daily_day
+from skyline.rules import can_take_district as rule_can_take_district
 from skyline.rules import describe
 
 TYPE_LETTERS = DIE_LETTERS
@@ -772,9 +773,8 @@ def can_take_yard(page: PageState, board: Board) -> bool:
 def can_take_district(page: PageState, board: Board) -> bool:
     state = board.state
     return (
-        not state.solo and state.phase is Phase.TAKE and page.choice is None
-        and bool(state.district) and page.seat_kind(state.seat) == HUMAN
-        and page.replay is None
+        rule_can_take_district(state) and page.choice is None  # the rule: skyline.rules
+        and page.seat_kind(state.seat) == HUMAN and page.replay is None
     )
 
 

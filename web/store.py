@@ -3,8 +3,9 @@
 - ``Store``: localStorage through the host, never raising: a failing store
   (``QuotaExceededError``, ``SecurityError``) is reported once through ``on_failure``
   and the game goes on in memory. It writes the save only over the text it last wrote
-  or read (``write_save``), keeps unreadable saves aside, and stores the settings and
-  the computer seats of the saved game.
+  or read (``write_save``), keeps unreadable saves aside, and stores the settings (the
+  computer seats of the old single save, ``skyline.seats``, are only read once, when it
+  migrates into the game list).
 - ``Library``: the game list (``skyline.games``): one key per game,
   ``skyline.game.<id>``, plus the index ``skyline.games``; the single save of older
   versions migrates into it; unreadable entries are kept aside like broken saves.
@@ -27,10 +28,9 @@ from enum import Enum
 from typing import Any
 
 from game_stats import GameResult, HistoryError, game_key, history_json, read_history
-from page_state import COMPUTER_LEVELS
 from screen import read_summary
 
-from skyline import Board, Options
+from skyline import Board
 from skyline.records.daily import daily_day
 from skyline.records.game_links import GameLink, link_seats
 from skyline.records.game_list import (
@@ -132,15 +132,6 @@ class Store:
 
     # ------------------------------------------------------------------ the save
 
-    @property
-    def last_raw(self) -> str | None:
-        """The text of the old single save this tab last wrote or read."""
-        return self.seen.get(KEY_SAVE)
-
-    @last_raw.setter
-    def last_raw(self, raw: str | None) -> None:
-        self.seen[KEY_SAVE] = raw
-
     def read_save(self) -> str | None:
         return self.get(KEY_SAVE)
 
@@ -202,31 +193,6 @@ class Store:
 
     def save_lang(self, lang: str) -> None:
         self.set(KEY_SETTINGS, json.dumps({"v": 1, "lang": lang}))
-
-    def save_seats(self, options: Options, seats: dict[int, str]) -> None:
-        """The computer seats of the saved game, with its seed and names."""
-        data = {
-            "v": 1,
-            "seed": options.seed,
-            "names": list(options.names),
-            "bots": {str(i): level for i, level in sorted(seats.items())},
-        }
-        self.set(KEY_SEATS, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
-
-    def load_seats(self, options: Options) -> dict[int, str]:
-        """The stored computer seats if they belong to this game (same seed and names)."""
-        raw = self.get(KEY_SEATS)
-        if not raw:
-            return {}
-        try:
-            data = json.loads(raw)
-            if data.get("seed") != options.seed or data.get("names") != list(options.names):
-                return {}
-            bots = {int(k): v for k, v in dict(data.get("bots") or {}).items()}
-        except (ValueError, TypeError, AttributeError):
-            return {}
-        n = len(options.names)
-        return {i: v for i, v in bots.items() if 0 <= i < n and v in COMPUTER_LEVELS}
 
 
 class Records:

@@ -35,8 +35,8 @@ expert's own skyline (its remaining turns are known: one per round, only this on
   subset is searched exactly and the best choice wins; dice outside it can be abandoned.
 
 ``hint(state, top)`` gives the best options with the expected final score of the active
-player's skyline; ``review(board)`` replays a finished solo game and measures every
-decision against the optimum.
+player's skyline; ``review(board)`` (:mod:`skyline.players.review`) replays a finished
+solo game and measures every decision against the optimum.
 
 **Scenario games** (solo with ``Options.scenario``): the position carries the scenario's
 counter (:mod:`skyline.players.scenario_model`), the values come from that scenario's table
@@ -63,7 +63,6 @@ from ..rules import (
     Abandon,
     Action,
     Build,
-    Column,
     Demolish,
     Die,
     DieType,
@@ -81,11 +80,14 @@ from ..rules import (
     score,
 )
 from . import solo_value as sv
+from .adapter import column_index, die_kind, die_pair, promising, still_to_play
 from .registry import register
-from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT
+from .scenario_model import SUCCESS_WEIGHT
+from .solo_value import position
+from .table_expert import table_options
 
 __all__ = ["ABANDON_COST", "EXTRA_DIE", "ExpertOption", "expert_bot", "expert_options",
-           "grade", "hint", "position", "review", "scenario_details", "scenario_verdict"]
+           "grade", "hint", "position", "scenario_details", "scenario_verdict"]
 
 #: Points credited for each district die beyond three (see the module docstring).
 EXTRA_DIE = 2.0
@@ -98,8 +100,6 @@ END_PENALTY = 60.0
 #: Rough points an opponent still to play this round adds in its turn.
 OPPONENT_TURN_GAIN = 8.0
 
-_FACE_NAME = {Face.PURPLE: "purple", Face.BLUE: "blue", Face.ORANGE: "orange", Face.BLANK: "blank"}
-_NAME_FACE = {v: k for k, v in _FACE_NAME.items()}
 
 
 @dataclass(frozen=True)
@@ -116,55 +116,6 @@ class ExpertOption:
 # --------------------------------------------------------------------------- mapping
 
 
-def position(state: GameState, seat: int | None = None) -> sv.SoloPosition:
-    """The abstract position of ``seat`` (default: the active player) at this moment."""
-    seat = state.seat if seat is None else seat
-    player = state.players[seat]
-    mode = "nine" if state.options.all_nine else "standard"
-    turns = max(0, 10 - state.round)
-    if state.phase is Phase.OVER:
-        turns = 0
-    elif mode == "standard" and state.six_completed and not state.solo:
-        # someone completed a six-high building this round: the game ends with it
-        turns = 1 if _still_to_play(state, seat) else 0
-    elif seat != state.seat and not _still_to_play(state, seat):
-        turns = max(0, turns - 1)
-    scenario = state.options.scenario if state.solo else None
-    pos = sv.SoloPosition.from_columns(
-        turns,
-        [(_FACE_NAME[c.kind], c.height) for c in player.columns],
-        [b.height for b in player.buildings],
-        mode,
-    )
-    if scenario is None:
-        return pos
-    counter = SCENARIO_MODELS[scenario].count(
-        [(_FACE_NAME[b.kind], b.height) for b in player.buildings], player.demolitions
-    )
-    return replace(pos, scenario=scenario, counter=counter)
-
-
-def _still_to_play(state: GameState, seat: int) -> bool:
-    """Whether ``seat`` still has its turn of this round (the active seat counts)."""
-    n = len(state.players)
-    start = state.start_seat
-    return (seat - start) % n >= (state.seat - start) % n
-
-
-def _pair(die: Die) -> tuple[str, str]:
-    assert die.face is not None
-    return (die.type.letter, _FACE_NAME[die.face])
-
-
-def _kind(die: Die) -> tuple[int, int]:
-    return (int(die.type), int(die.face) if die.face is not None else -1)
-
-
-def _column_index(columns: Sequence[Column], target: tuple[str, int]) -> int:
-    want = Column(_NAME_FACE[target[0]], target[1])
-    return next(i for i, c in enumerate(columns) if c == want)
-
-
 def _to_engine(state: GameState, dice: Sequence[Die], action: tuple) -> Action:
     """The engine action for a solver action over ``dice`` (a subset of the active dice)."""
     verb = action[0]
@@ -178,7 +129,7 @@ def _to_engine(state: GameState, dice: Sequence[Die], action: tuple) -> Action:
     target = action[2]
     player = state.player
     if verb == "build":
-        column = None if target is None else _column_index(player.columns, target)
+        column = None if target is None else column_index(player.columns, target)
         return Build(die.id, column)
     if target[0] == "tile":
         same = [i for i, b in enumerate(player.buildings) if b.height == target[1]]
@@ -187,7 +138,7 @@ def _to_engine(state: GameState, dice: Sequence[Die], action: tuple) -> Action:
         want = {"shanghai": Face.PURPLE, "tucson": Face.ORANGE}.get(scenario or "")
         index = next((i for i in same if player.buildings[i].kind is want), same[0])
         return Demolish(die.id, index, True)
-    return Demolish(die.id, _column_index(player.columns, target), False)
+    return Demolish(die.id, column_index(player.columns, target), False)
 
 
 def _end_value(pos: sv.SoloPosition) -> float:
@@ -203,7 +154,7 @@ def _node_best(pos: sv.SoloPosition, dice: Sequence[Die], resolved: bool) -> flo
     ends)."""
     if not dice:
         return _end_value(pos)
-    opts = sv.turn_options(pos, [_pair(d) for d in dice], resolved)
+    opts = sv.turn_options(pos, [die_pair(d) for d in dice], resolved)
     return opts[0].value if opts else _end_value(pos)
 
 
@@ -214,14 +165,10 @@ TOP_DICE = 6
 def _subsets(state: GameState, dice: Sequence[Die]) -> list[tuple[Die, ...]]:
     """One three-die subset per distinct multiset of (type, face), among the TOP_DICE most
     promising dice (buildable now first, then penthouses with a colour, then by type)."""
-    from ..rules import build_targets
-
-    columns = state.player.columns
-    ranked = sorted(dice, key=lambda d: (not build_targets(columns, d), d.face is Face.BLANK,
-                                         -int(d.type), d.id))
+    ranked = promising(state, dice)
     seen: dict[tuple, tuple[Die, ...]] = {}
     for sub in combinations(ranked[:TOP_DICE], 3):
-        key = tuple(sorted(_kind(d) for d in sub))
+        key = tuple(sorted(die_kind(d) for d in sub))
         seen.setdefault(key, tuple(sorted(sub, key=lambda d: d.id)))
     return list(seen.values())
 
@@ -240,8 +187,6 @@ def expert_options(state: GameState, baseline: bool = False) -> list[ExpertOptio
         return []
     multi = not state.solo
     if multi and not baseline:
-        from .table_expert import table_options
-
         return [ExpertOption(o.action, o.value, o.win, False) for o in table_options(state)]
     pos = position(state)
     if phase is Phase.TAKE:
@@ -260,14 +205,14 @@ def expert_options(state: GameState, baseline: bool = False) -> list[ExpertOptio
     out: list[ExpertOption] = []
     focus: tuple[Die, ...] = tuple(dice)
     if len(dice) <= 3:
-        for o in sv.turn_options(pos, [_pair(d) for d in dice], resolved):
+        for o in sv.turn_options(pos, [die_pair(d) for d in dice], resolved):
             out.append(ExpertOption(_to_engine(state, dice, o.action), o.value, o.value, o.exact))
     else:
         # more than three dice (a big district): search each promising three-die subset;
         # the focus is the subset with the best option, the other dice are spare
         best = float("-inf")
         for sub in _subsets(state, dice):
-            opts = [o for o in sv.turn_options(pos, [_pair(d) for d in sub], resolved)
+            opts = [o for o in sv.turn_options(pos, [die_pair(d) for d in sub], resolved)
                     if not (multi and o.action[0] == "demolish")]
             for o in opts:
                 out.append(ExpertOption(_to_engine(state, sub, o.action), o.value, o.value,
@@ -335,7 +280,7 @@ def _abandon_options(
     seen = set()
     focus_ids = {d.id for d in focus}
     for die in state.dice:
-        k = (_kind(die), die.id in focus_ids)
+        k = (die_kind(die), die.id in focus_ids)
         if k in seen:
             continue
         seen.add(k)
@@ -360,7 +305,7 @@ def _end_trigger(state: GameState, option: ExpertOption) -> ExpertOption:
     for seat, player in enumerate(state.players):
         if seat == state.seat:
             continue
-        later = seat != state.seat and _still_to_play(state, seat)
+        later = seat != state.seat and still_to_play(state, seat)
         best_other = max(best_other, score(player) + (OPPONENT_TURN_GAIN if later else 0.0))
     bonus = END_BONUS if mine > best_other else -END_PENALTY
     return replace(option, utility=option.utility + bonus)
@@ -444,7 +389,7 @@ def scenario_details(
         opts = sv.scenario_options(pos, top=top)
         return [(_to_engine(state, (), o.action), o) for o in opts]
     dice = state.dice
-    opts = sv.scenario_options(pos, [_pair(d) for d in dice], phase is Phase.CONTINUE, top)
+    opts = sv.scenario_options(pos, [die_pair(d) for d in dice], phase is Phase.CONTINUE, top)
     return [(_to_engine(state, dice, o.action), o) for o in opts]
 
 
@@ -562,48 +507,6 @@ def _value_after(state: GameState, action: Action) -> sv.ScenarioOption | None:
 
 def _clip(p: float) -> float:
     return min(1.0, max(0.0, p))
-
-
-def review(game: Any) -> dict[str, Any]:
-    """Replay a finished (or partly played) solo game and grade every decision.
-
-    ``game`` is a :class:`~skyline.rules.board.Board`, or a ``(options, actions)`` pair. Each
-    decision (take, build, demolish, reroll, end: not the forced first roll) gets the
-    expected final score of the option chosen and of the best option, and the loss
-    ``best - chosen`` (expected points given away, never negative).
-
-    Accuracy (0-100) = ``100 * V0 / (V0 + total loss)``, where ``V0`` is the expected final
-    score of optimal play from the start: 100 for a game played without any loss, about 90
-    when the decisions gave away a ninth of the optimum in expectation.
-    """
-    if isinstance(game, tuple):
-        options, actions = game
-    else:
-        options, actions = game.options, list(game.actions)
-    state = new_game(options)
-    if not state.solo:
-        raise ValueError("review: only solo games are reviewed")
-    start_value = sv.value(position(state))
-    decisions = []
-    for action in actions:
-        row = grade(state, action)
-        if row is not None:
-            decisions.append(row)
-        state = apply_action(state, action)
-    total = sum(d["loss"] for d in decisions)
-    accuracy = 100.0 * start_value / (start_value + total) if start_value + total > 0 else 100.0
-    out = {
-        "decisions": decisions,
-        "total_loss": total,
-        "start_value": start_value,
-        "accuracy": accuracy,
-        "score": score(state.players[0]),
-        "over": state.phase is Phase.OVER,
-    }
-    scenario = _scenario(state)
-    if scenario:
-        out.update(scenario_verdict(state, scenario, decisions))
-    return out
 
 
 def scenario_verdict(

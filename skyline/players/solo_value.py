@@ -112,15 +112,23 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import accumulate
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from .adapter import FACE_P, FACES, TYPES, colour_columns, outcomes, pair_kind, turns_left
 from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioModel
 
+if TYPE_CHECKING:
+    from ..rules import GameState
+
 __all__ = [
+    "BUILDS",
     "CAPS",
     "COLUMN_CLASSES",
+    "FACES",
+    "FACE_P",
+    "TYPES",
     "MissingScenarioTable",
     "MissingTable",
     "Option",
@@ -136,6 +144,8 @@ __all__ = [
     "SoloPosition",
     "best_turn_choice",
     "defer_table",
+    "ext_counts",
+    "position",
     "ValueTable",
     "load_table",
     "prepare",
@@ -159,20 +169,13 @@ COLUMN_CLASSES: tuple[tuple[str, int], ...] = (
 _CLASS_INDEX = {c: i for i, c in enumerate(COLUMN_CLASSES)}
 # Default caps of the model: 9 column classes, then the number of 4-point tiles.
 CAPS: tuple[int, ...] = (8, 5, 3, 5, 4, 3, 2, 2, 2, 2)
-TYPES = ("G", "U", "P")
-FACES = {
-    "G": ("purple", "blue", "orange"),
-    "U": ("purple", "blue", "orange"),
-    "P": ("blank", "blue", "orange"),
-}
-FACE_P = (3 / 6, 2 / 6, 1 / 6)
 T2 = 9  # index of the 4-point tile count in the extended count vector
 # Colour of the tile completed by a die kind (upper purple, blue and orange penthouses).
 _TILE_COLOUR = {3: "purple", 7: "blue", 8: "orange"}
 
 # Builds per die kind (type * 3 + face): (remove class, add class, points, tile height).
 # Class 9 is the count of 4-point tiles; -1 = none.
-_BUILDS: tuple[tuple[tuple[int, int, int, int], ...], ...] = (
+BUILDS: tuple[tuple[tuple[int, int, int, int], ...], ...] = (
     ((-1, 0, 0, 0),),
     ((-1, 1, 0, 0),),
     ((-1, 4, 0, 0),),
@@ -543,19 +546,8 @@ def _hands(k: int) -> list[tuple[int, ...]]:
     return list(itertools.combinations_with_replacement(range(9), k))
 
 
-def _outcomes(types: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
-    dist: dict[tuple[int, ...], float] = {}
-    for faces in itertools.product(range(3), repeat=len(types)):
-        p = 1.0
-        for f in faces:
-            p *= FACE_P[f]
-        key = tuple(sorted(ty * 3 + f for ty, f in zip(types, faces, strict=True)))
-        dist[key] = dist.get(key, 0.0) + p
-    return tuple(sorted(dist.items()))
-
-
 _OUTCOMES = {
-    tys: _outcomes(tys)
+    tys: outcomes(tys)
     for k in range(1, 4)
     for tys in itertools.combinations_with_replacement(range(3), k)
 }
@@ -667,7 +659,7 @@ class _TurnSolver:
         builds = []
         for kind in range(9):
             lst = []
-            for rem, add, pts, th in _BUILDS[kind]:
+            for rem, add, pts, th in BUILDS[kind]:
                 if rem >= 0 and cols[rem] == 0:
                     continue
                 c2 = list(cols)
@@ -925,19 +917,33 @@ def _solver(mode: str, t: int, scenario: str | None = None) -> _TurnSolver:
     return s
 
 
-def _ext_counts(pos: SoloPosition) -> tuple[int, ...]:
+def position(state: GameState, seat: int | None = None) -> SoloPosition:
+    """The abstract position of ``seat`` (default: the active player) in the engine's
+    ``state`` at this moment (see :mod:`.adapter`)."""
+    seat = state.seat if seat is None else seat
+    player = state.players[seat]
+    mode = "nine" if state.options.all_nine else "standard"
+    pos = SoloPosition.from_columns(
+        turns_left(state, seat), colour_columns(player.columns),
+        [b.height for b in player.buildings], mode,
+    )
+    scenario = state.options.scenario if state.solo else None
+    if scenario is None:
+        return pos
+    counter = SCENARIO_MODELS[scenario].count(colour_columns(player.buildings),
+                                              player.demolitions)
+    return replace(pos, scenario=scenario, counter=counter)
+
+
+def ext_counts(pos: SoloPosition) -> tuple[int, ...]:
+    """The table's count vector of ``pos``: the column classes, the 4-point tiles and, in a
+    scenario, its counter."""
     cols = pos.columns + (sum(1 for h in pos.tiles if h == 2),)
     return cols if pos.scenario is None else cols + (pos.counter,)
 
 
 def _min_big_tile(tiles: Iterable[int]) -> int:
     return min((h for h in tiles if h >= 3), default=0)
-
-
-def _kind(die: tuple[str, str]) -> int:
-    ty, face = die
-    ti = TYPES.index(ty)
-    return ti * 3 + FACES[ty].index(face)
 
 
 def value(pos: SoloPosition) -> float:
@@ -951,7 +957,7 @@ def value_info(pos: SoloPosition) -> tuple[float, bool]:
     if pos.turns_left <= 0:
         return float(pos.final_score) + (SUCCESS_WEIGHT if pos.met and pos.scenario else 0), True
     table = load_table() if pos.scenario is None else load_scenario_table(pos.scenario, pos.mode)
-    v, exact = table.lookup(pos.mode, pos.turns_left, _ext_counts(pos))
+    v, exact = table.lookup(pos.mode, pos.turns_left, ext_counts(pos))
     if exact:
         return pos.banked + v, True
     best = turn_options(pos)[0]
@@ -973,7 +979,7 @@ def turn_options(
     if pos.turns_left <= 0:
         return []
     s = _solver(pos.mode, pos.turns_left, pos.scenario)
-    cols = _ext_counts(pos)
+    cols = ext_counts(pos)
     ended = pos.mode == "standard" and 6 in pos.tiles
     m = _min_big_tile(pos.tiles)
     banked = pos.banked
@@ -984,7 +990,7 @@ def turn_options(
             v = s.take_value(cols, tys, m)
             out.append(Option(("take", tuple(TYPES[i] for i in tys)), banked + v, not s.inexact))
     else:
-        kinds = [_kind(d) for d in dice]
+        kinds = [pair_kind(d) for d in dice]
         hand = tuple(sorted(kinds))
         if not hand:
             return []
@@ -1383,7 +1389,7 @@ def scenario_options(
     if not opts:
         return []
     s = _solver(pos.mode, pos.turns_left, pos.scenario)
-    cols = _ext_counts(pos)
+    cols = ext_counts(pos)
     ended = pos.mode == "standard" and 6 in pos.tiles
     m = _min_big_tile(pos.tiles)
     out = []
@@ -1393,7 +1399,7 @@ def scenario_options(
             p = sum(q * _p_node(s, cols, h, False, ended, m) for h, q in _OUTCOMES[tys])
             out.append(_scenario_option(o, p))
         return out
-    kinds = [_kind(d) for d in dice]
+    kinds = [pair_kind(d) for d in dice]
     hand = tuple(sorted(kinds))
     big = sorted(h for h in pos.tiles if h >= 3)
     raws = {

@@ -57,7 +57,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from itertools import combinations, product
+from itertools import combinations
 
 from ..rules import (
     Abandon,
@@ -72,10 +72,11 @@ from ..rules import (
     Roll,
     Take,
     TakeDistrict,
-    build_targets,
     score,
 )
 from . import solo_value as sv
+from .adapter import column_index, die_kind, outcomes, promising, still_to_play
+from .solo_value import position
 
 __all__ = ["DISTRICT_DIE", "MAX_HAND", "SPREAD", "TableOption", "table_options"]
 
@@ -133,28 +134,6 @@ class TableOption:
 
 # --------------------------------------------------------------------------- dice model
 
-_FACE_INDEX = {Face.PURPLE: 0, Face.BLANK: 0, Face.BLUE: 1, Face.ORANGE: 2}
-
-
-def _kind(die: Die) -> int:
-    """Die kind as in :mod:`skyline.players.solo_value`: type * 3 + face index."""
-    assert die.face is not None
-    return int(die.type) * 3 + _FACE_INDEX[die.face]
-
-
-@cache
-def _outcomes(types: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
-    """Distinct rolled hands (sorted kinds) of dice of ``types`` with probabilities."""
-    dist: dict[tuple[int, ...], float] = {}
-    for faces in product(range(3), repeat=len(types)):
-        p = 1.0
-        for f in faces:
-            p *= sv.FACE_P[f]
-        key = tuple(sorted(t * 3 + f for t, f in zip(types, faces, strict=True)))
-        dist[key] = dist.get(key, 0.0) + p
-    return tuple(sorted(dist.items()))
-
-
 @cache
 def _distinct(hand: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Each distinct kind in ``hand`` with the rest of the hand."""
@@ -179,7 +158,7 @@ def _rerolls(hand: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, .
 
 @cache
 def _reroll_dist(kept: tuple[int, ...], types: tuple[int, ...]) -> tuple:
-    return tuple((tuple(sorted(kept + o)), p) for o, p in _outcomes(types))
+    return tuple((tuple(sorted(kept + o)), p) for o, p in outcomes(types))
 
 
 # --------------------------------------------------------------------------- win chance
@@ -240,12 +219,10 @@ def _drift(state: GameState, seat: int, pos: sv.SoloPosition) -> float:
     short of its solo value: how far its solo value (with the turns a full game leaves it)
     fell since its start, per turn played, shrunk by :data:`TREND_PRIOR` (0 for a player
     doing as well as the solo expert or better)."""
-    from .expert import _still_to_play
-
     if TREND_PRIOR < 0:
         return 0.0
     n = len(state.players)
-    played = state.round - 1 + (0 if _still_to_play(state, seat) else 1)
+    played = state.round - 1 + (0 if still_to_play(state, seat) else 1)
     if played <= 0:
         return 0.0
     order = (seat - state.start_seat) % n
@@ -260,8 +237,6 @@ class _Table:
     spreads, for the game going on and for the game ending with this round."""
 
     def __init__(self, state: GameState) -> None:
-        from .expert import _still_to_play, position
-
         self.mode = "nine" if state.options.all_nine else "standard"
         n = len(state.players)
         me = state.seat
@@ -276,7 +251,7 @@ class _Table:
                 self.next_index = len(self.going)
             drift = _drift(state, seat, pos)
             self.going.append((sv.value(pos) - drift * pos.turns_left, _pos_spread(pos)))
-            if _still_to_play(state, seat) and not state.six_completed:
+            if still_to_play(state, seat) and not state.six_completed:
                 last = replace(pos, turns_left=1)
                 self.ending.append((sv.value(last) - drift, _pos_spread(last)))
             elif state.six_completed:
@@ -289,7 +264,7 @@ class _Table:
         opp = state.players[self.next_seat]
         if (n == 2 and self.mode == "standard" and not state.six_completed and THREAT_Q > 0
                 and any(c.kind is Face.ORANGE and c.height == 5 for c in opp.columns)):
-            after = 0 if _still_to_play(state, self.next_seat) else 1
+            after = 0 if still_to_play(state, self.next_seat) else 1
             self.threat = (THREAT_Q, score(opp) + THREAT_POINTS, after)
         self.memo: dict[tuple[float, int, bool, float], float] = {}
 
@@ -333,7 +308,7 @@ class _Search:
             out = []
             for kind in range(9):
                 lst = []
-                for rem, add, pts, th in sv._BUILDS[kind]:
+                for rem, add, pts, th in sv.BUILDS[kind]:
                     if rem >= 0 and cols[rem] == 0:
                         continue
                     c2 = list(cols)
@@ -463,7 +438,7 @@ class _Search:
     ) -> tuple[float, float]:
         """(win, value) of rolling dice of ``types`` (sorted type indices) now."""
         u = v = 0.0
-        for hand, p in _outcomes(types):
+        for hand, p in outcomes(types):
             a, b = self.node(cols, pts, dis, hand, False, self.ended0)
             u += p * a
             v += p * b
@@ -478,8 +453,6 @@ _CACHE: dict[tuple, _Search] = {}
 def _search(state: GameState, bonus: float = 0.0) -> tuple[_Search, tuple[int, ...], int]:
     """The search of this turn (its memo is kept while the turn goes on), the column
     counts and the banked points of the active player now."""
-    from .expert import position
-
     pos = position(state)
     key = (state.options, state.round, state.seat, state.six_completed, pos.turns_left,
            tuple(p for i, p in enumerate(state.players) if i != state.seat), bonus)
@@ -488,7 +461,7 @@ def _search(state: GameState, bonus: float = 0.0) -> tuple[_Search, tuple[int, .
         if len(_CACHE) > 8:
             _CACHE.clear()
         s = _CACHE[key] = _Search(pos, _Table(state), bonus)
-    return s, sv._ext_counts(pos), pos.banked
+    return s, sv.ext_counts(pos), pos.banked
 
 
 # --------------------------------------------------------------------------- options
@@ -520,8 +493,8 @@ def table_options(state: GameState) -> list[TableOption]:
     dice = list(state.dice)
     focus = dice
     if len(dice) > MAX_HAND:
-        focus = _promising(state, dice)[:MAX_HAND]
-    kinds = [_kind(d) for d in focus]
+        focus = promising(state, dice)[:MAX_HAND]
+    kinds = [die_kind(d) for d in focus]
     hand = tuple(sorted(kinds))
     flag = phase is Phase.CONTINUE
     ended = s.ended0 or bool(state.six_completed and s.std)
@@ -545,18 +518,8 @@ def _rich_take(state: GameState, types: tuple[int, ...], dis: int) -> tuple[floa
     return max(s.take(cols, pts, dis, sub) for sub in set(combinations(types, MAX_HAND)))
 
 
-def _promising(state: GameState, dice: Sequence[Die]) -> list[Die]:
-    """Dice ranked by use: buildable now first, then penthouses with a colour, then by
-    type (higher first)."""
-    columns = state.player.columns
-    return sorted(dice, key=lambda d: (not build_targets(columns, d), d.face is Face.BLANK,
-                                       -int(d.type), d.id))
-
-
 def _to_engine(state: GameState, dice: Sequence[Die], kinds: Sequence[int], raw: tuple) -> Action:
     """The engine action for a raw search action over ``dice`` (kinds aligned)."""
-    from .expert import _column_index
-
     verb = raw[0]
     if verb == "end":
         return EndTurn()
@@ -575,7 +538,7 @@ def _to_engine(state: GameState, dice: Sequence[Die], kinds: Sequence[int], raw:
     rem = raw[2]
     if rem < 0:
         return Build(die.id, None)
-    return Build(die.id, _column_index(state.player.columns, sv.COLUMN_CLASSES[rem]))
+    return Build(die.id, column_index(state.player.columns, sv.COLUMN_CLASSES[rem]))
 
 
 def _ranked(options: list[TableOption]) -> list[TableOption]:

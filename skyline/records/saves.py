@@ -41,6 +41,7 @@ import re
 from typing import Any, NamedTuple
 
 from ..rules import DIE_LETTERS, Board, Phase, RecordError, SkylineError
+from ..version import __version__
 from .links import MAX_BEAT
 
 SAVE_VERSION = 2
@@ -70,8 +71,6 @@ def make_save(
     board: Board, *, beat: int | None = None, takes: str = "", saved_at: str | None = None
 ) -> str:
     """The current save envelope (JSON text) of ``board`` and the page's extras."""
-    from .. import __version__
-
     extras = _clean_extras(board, {"beat": beat, "ui": {"takes": takes}, "saved_at": saved_at})
     envelope = {
         "v": SAVE_VERSION,
