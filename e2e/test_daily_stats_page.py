@@ -7,24 +7,45 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from board_helpers import dice, play_policy, record, saved, stored_raw, take
-from playwright.sync_api import Page
+from conftest import launch_persistent
+from playwright.sync_api import BrowserContext, Page, Playwright
 
 from skyline import Board, Options, Phase
 from skyline.players.bots import BOTS
 from skyline.records import make_save
 from skyline.records.daily import daily_options, daily_result
 
-LOCAL_DAY = """() => { const d = new Date();
-  return d.getFullYear() + '-' + String(d.getMonth() + 1).padStart(2, '0') + '-'
-    + String(d.getDate()).padStart(2, '0'); }"""
+# The page's clock is set (Playwright's clock), so "today" and "another day" are the same
+# on every day of the year and in every time zone: noon, local time, of a fixed day.
+TODAY = "2027-03-15"
+ANOTHER_DAY = "2027-03-14"
 STUB_CLIPBOARD = """() => Object.defineProperty(navigator.clipboard, 'writeText',
   {configurable: true, value: async (text) => { window.__copied = text; }})"""
 WEB = Path(__file__).resolve().parent.parent / "web"
 TABLES = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
           for lang in ("en", "de")}
+
+
+@pytest.fixture
+def dated_page(playwright: Playwright, site_url: str, wait_ready,
+               tmp_path_factory: pytest.TempPathFactory, guard) -> Iterator[Page]:
+    """A booted app page whose clock stands at noon of TODAY (its own context, so the
+    fixed clock touches no other test)."""
+    ctx: BrowserContext = launch_persistent(playwright, tmp_path_factory.mktemp("dated"),
+                                            base_url=site_url)
+    ctx.clock.set_fixed_time(f"{TODAY}T12:00:00")  # no zone: the browser's local noon
+    page = ctx.new_page()
+    guard.attach(page)
+    page.goto("/", wait_until="commit")
+    wait_ready(page)
+    assert page.evaluate("new Date().getDate()") == int(TODAY[-2:])
+    yield page
+    ctx.close()
 
 
 def near_end(options: Options, seat: int = 0, seed: int = 7) -> Board:
@@ -91,9 +112,9 @@ def export(page: Page) -> dict:
     return json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
 
 
-def test_daily_challenge_and_statistics_en(app_page: Page, site_url: str, wait_ready) -> None:
-    page = app_page
-    today = page.evaluate(LOCAL_DAY)
+def test_daily_challenge_and_statistics_en(dated_page: Page, site_url: str, wait_ready) -> None:
+    page = dated_page
+    today = TODAY
     # the welcome dialog offers today's challenge
     page.click("#ng-daily")
     assert page.locator("[data-testid=daily] h2").inner_text() == f"Daily challenge · {today}"
@@ -118,7 +139,7 @@ def test_daily_challenge_and_statistics_en(app_page: Page, site_url: str, wait_r
     take(page, "G")
     before = stored_raw(page)
     # another day's link while a game is in progress asks first
-    page.goto(f"{site_url}#daily?d=2026-12-01")
+    page.goto(f"{site_url}#daily?d={ANOTHER_DAY}")
     page.locator("[data-testid=dialog-confirm_daily]").wait_for()
     page.click("#daily-keep")
     assert stored_raw(page) == before
@@ -127,9 +148,9 @@ def test_daily_challenge_and_statistics_en(app_page: Page, site_url: str, wait_r
     assert "The date in the link is not a valid calendar day." in notice(
         page, "notice.bad_daily").inner_text()
     assert stored_raw(page) == before
-    page.goto(f"{site_url}#daily?d=2026-12-01")
+    page.goto(f"{site_url}#daily?d={ANOTHER_DAY}")
     page.click("[data-action=daily-accept]")
-    assert saved_seed(page) == "daily-2026-12-01" and len(dice(page)) == 0
+    assert saved_seed(page) == f"daily-{ANOTHER_DAY}" and len(dice(page)) == 0
 
     # the statistics page: both finished games, the chart, the table, the export
     page.click("#btn-stats")
@@ -148,14 +169,14 @@ def test_daily_challenge_and_statistics_en(app_page: Page, site_url: str, wait_r
     assert data["versus"]["greedy"]["games"] == 1 and today in data["daily"]
 
 
-def test_daily_challenge_and_statistics_de(app_page: Page, site_url: str, wait_ready) -> None:
-    page = app_page
-    today = page.evaluate(LOCAL_DAY)
+def test_daily_challenge_and_statistics_de(dated_page: Page, site_url: str, wait_ready) -> None:
+    page = dated_page
+    today = TODAY
     # a daily challenge of another day, in German, near its end
-    load(page, wait_ready, near_end(daily_options("2026-12-01", "Anna"), seed=9), lang="de")
-    assert page.locator("[data-testid=daily] h2").inner_text() == "Tagesaufgabe · 2026-12-01"
-    line = finish_daily_and_check_line(page, site_url, "2026-12-01", "de")
-    assert line.startswith("Skyline-Tagesaufgabe 2026-12-01: ")
+    load(page, wait_ready, near_end(daily_options(ANOTHER_DAY, "Anna"), seed=9), lang="de")
+    assert page.locator("[data-testid=daily] h2").inner_text() == f"Tagesaufgabe · {ANOTHER_DAY}"
+    line = finish_daily_and_check_line(page, site_url, ANOTHER_DAY, "de")
+    assert line.startswith(f"Skyline-Tagesaufgabe {ANOTHER_DAY}: ")
     page.goto(f"{site_url}#daily?x=1")
     assert "Die Tagesaufgabe" not in notice(page, "notice.bad_daily").inner_text()
     assert "Dieser Link zur Tagesaufgabe lässt sich nicht öffnen" in notice(
@@ -181,7 +202,7 @@ def test_daily_challenge_and_statistics_de(app_page: Page, site_url: str, wait_r
     assert "Tagesaufgabe" in row and today in row  # the day it was played
     data = export(page)
     assert [g["mode"] for g in data["history"]] == ["daily"]
-    assert data["daily"]["2026-12-01"]["plays"] == 1
+    assert data["daily"][ANOTHER_DAY]["plays"] == 1
 
 
 def saved_seed(page: Page) -> str:

@@ -243,3 +243,58 @@ def test_two_devices_play_a_correspondence_game_by_links(
               f"min {min(lengths)} max {max(lengths)} turns {len(lengths)}")
     finally:
         ctx.close()
+
+
+def test_friend_seat_is_named_shared_and_its_link_applies_in_a_new_tab(
+    app_page: Page, browser: Browser, site_url: str, guard, open_app
+) -> None:
+    """A seat "a friend elsewhere": named as a person (never a computer, never a string
+    key), Share works and carries no computer seat; the friend's move, opened in a new
+    tab while the game is open in another one, applies in the new tab at once."""
+    a = app_page
+    ctx = browser.new_context(locale="de-DE")
+    try:
+        b = ctx.new_page()
+        guard.attach(b)
+        open_app(b, site_url)
+        close_first_dialog(b)
+        close_first_dialog(a)
+        a.click("#btn-new")
+        a.select_option("#dlg-first", "2")
+        a.fill("#ng-name0", "Ann")
+        a.select_option("#ng-seat1", "friend")
+        a.fill("#ng-seed", "corr-tab")
+        a.click("#ng-start-btn")
+        link = play_turn(a)
+        a.click("#dlg-first")  # close "Send your move"
+        player = a.locator("[data-testid=player-1]").inner_text()
+        assert "Player 2" in player and "plays elsewhere" in player
+        assert "seat." not in a.locator("body").inner_text()
+        assert a.locator("[data-testid=turn]").inner_text() == "Player 2's turn (plays elsewhere)"
+        # Share: the same seeded game for someone else, with no computer seat in it
+        a.click("#btn-share")
+        share = a.locator("[data-testid=share-link]").input_value()
+        assert share.startswith(site_url) and "#play?" in share and "bots=" not in share
+        a.keyboard.press("Escape")
+        # the friend (device B, German) plays and sends the move back
+        open_link(b, link)
+        b.locator("[data-testid=dialog-claim]").wait_for()
+        b.click("[data-testid=dialog-claim] #dlg-first")
+        assert "Computer" not in b.locator("#players").inner_text()
+        reply = play_turn(b)
+        b.click("#dlg-first")
+        # device A opens the reply in a new tab while its first tab has the game open
+        tab = a.context.new_page()
+        guard.attach(tab)
+        tab.goto(reply, wait_until="commit")
+        tab.locator("[data-key='corr.updated']").wait_for()
+        assert record(tab) == record(b)
+        assert tab.locator("[data-key='notice.other_tab']").count() == 0
+        assert not tab.locator("#yard-G").is_disabled()  # Ann's turn, played here
+        # the first tab steps aside: read-only, showing the same game
+        a.locator("[data-key='notice.other_tab']").wait_for()
+        turn = tab.locator("[data-testid=turn]").inner_text()
+        a.locator("[data-testid=turn]", has_text=turn).wait_for()
+        tab.close()
+    finally:
+        ctx.close()

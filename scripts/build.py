@@ -535,6 +535,12 @@ class PrerenderHost:
     def report(self, text: str) -> None:
         raise RuntimeError(f"the page reported a fault while prerendering: {text}")
 
+    def can_share(self) -> bool:
+        return False  # the welcome screen offers no share sheet
+
+    def fault(self, where: str) -> bool:
+        return False
+
 
 # The regions boot.js paints from a snapshot (web/boot.js, SNAPSHOT_REGIONS): notices
 # are transient and never part of one.

@@ -19,7 +19,7 @@ from store import entry_key as game_key
 from test_screen import assert_translated, texts
 from web_fakes import FakeHost, make_page
 
-from skyline import Board, Options, Phase
+from skyline import Board, Options, Phase, Seat
 from skyline.players.bots import BOTS
 from skyline.records.daily import daily_options, daily_result
 
@@ -176,7 +176,7 @@ def test_daily_link_in_a_read_only_tab_waits_for_the_lock():
     c.handle("tab", "busy", None)
     board = c.board
     c.handle("hashchange", None, "#daily?d=2026-10-10")
-    assert c.board is board and c.pending_link == "#daily?d=2026-10-10"
+    assert c.board is board and c.links.pending == "#daily?d=2026-10-10"
     c.handle("click", "daily", None)
     assert c.board is board
     c.handle("tab", "granted", None)
@@ -255,11 +255,12 @@ def test_history_records_each_finished_game_once():
     c, host, _ = make_page()
     c.handle("click", "close", None)
     finish(c, 1)  # solo (the default game)
-    c._start(Options(("Ann", "Bot"), "vs1", 0, False, None), None, ("human", "greedy"))
+    c.session.start(Options(("Ann", "Bot"), "vs1", 0, False, None), None,
+                    (Seat.here(), Seat.computer("greedy")))
     finish(c, 2)
-    c._start(Options(("Ann", "Bo"), "hs1", 0, False, None))
+    c.session.start(Options(("Ann", "Bo"), "hs1", 0, False, None))
     finish(c, 3)
-    c._record_result()  # counted again: ignored
+    c.session.record_result()  # counted again: ignored
     data = json.loads(host.storage[KEY_HISTORY])
     assert data["v"] == 1 and data["kind"] == "skyline-history"
     modes = [g["mode"] for g in data["games"]]
@@ -400,9 +401,10 @@ def test_statistics_page_after_finished_games(lang):
     c, host, _ = make_page(langs=(lang,))
     c.handle("click", "daily", None)
     finish(c, 1)
-    c._start(Options(("Ann",), "sc1", 0, False, "essen"))
+    c.session.start(Options(("Ann",), "sc1", 0, False, "essen"))
     finish(c, 2)
-    c._start(Options(("Ann", "Bot"), "vs2", 0, False, None), None, ("human", "expert"))
+    c.session.start(Options(("Ann", "Bot"), "vs2", 0, False, None), None,
+                    (Seat.here(), Seat.computer("expert")))
     finish(c, 3)
     c.handle("click", "stats", None)
     assert isinstance(c.page.dialog, StatsDialog)

@@ -47,7 +47,7 @@ def play_here(c, bot="greedy", limit=200) -> None:
     """Play this device's turns (with a bot's choices) until the turn leaves it."""
     for _ in range(limit):
         b = c.board
-        if b.state.phase is Phase.OVER or c.page.seat_kind(b.state.seat) != "human":
+        if b.state.phase is Phase.OVER or not c.page.seat_kind(b.state.seat).is_here:
             return
         rng = random.Random(len(b.actions))
         assert c.dispatch(get_bot(bot)(b.state, rng))
@@ -194,9 +194,9 @@ def test_import_updates_only_a_continuation_and_keeps_a_divergence():
     c, host, _ = make_page(bots=False)
     start(c)
     play_here_both(c, 1)  # Ann's first turn
-    early = entry_to_json(c._entry_now())
+    early = entry_to_json(c.session.entry_now())
     play_here_both(c, turns=2)
-    late = entry_to_json(c._entry_now())
+    late = entry_to_json(c.session.entry_now())
     gid = c.entry.id
     c.handle("click", "game-import-text", None, form={"text": early})
     assert c.page.notices[-1].key == "games.import_stale"
@@ -351,6 +351,36 @@ def test_two_devices_play_a_correspondence_game_to_the_end():
     assert a.board.is_game_over()  # the open game was not overwritten
     assert stale_done and tampered_done
     assert max(lengths) < 2000, lengths
+
+
+def test_a_friends_link_in_a_new_tab_applies_there_while_another_tab_has_the_game():
+    """A friend's move arrives by link in a new tab while this device has the game open
+    in another tab (which holds the lock): the new tab takes the game over at once and
+    shows the move (and says whose turn it is); the old tab becomes read-only."""
+    a, host_a, _ = make_page(bots=False)
+    friend, _, _ = make_page(bots=False)
+    start(a, ("Ann", "Bo"), ("human", "friend"))
+    play_here(a)
+    link = a.page.dialog.link
+    friend.handle("hashchange", None, fragment(link))
+    friend.handle("submit", "corr-claim", None, form={"seat1": "on"})
+    play_here(friend)
+    reply = friend.page.dialog.link
+    # a new tab of device A opens the reply; tab a still has the game (lock busy)
+    tab = FakeHost(host_a.storage)
+    tab.lock_answer = "granted"  # taking the lock over succeeds
+    b, _, _ = make_page(host=tab, bots=False)
+    b.handle("tab", "busy", None)
+    assert b.page.readonly
+    b.handle("hashchange", None, fragment(reply))
+    assert not b.page.readonly
+    assert b.board.actions == friend.board.actions
+    assert b.page.notices[-1].key == "corr.updated"
+    assert "notice.other_tab" not in [n.key for n in b.page.notices]
+    # the stored game is the continued one; tab a, told it lost the lock, follows it
+    a.handle("tab", "lost", None)
+    a.handle("tab", "saved", game_key(b.entry.id))
+    assert a.page.readonly and a.board.actions == friend.board.actions
 
 
 @pytest.mark.parametrize("lang", LANGS)

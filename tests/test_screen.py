@@ -33,7 +33,7 @@ from page_state import (
 )
 from web_fakes import FakeHost, FakeTimer, make_page, tables
 
-from skyline import Board, DieType, Options, Phase, Roll, plan_build
+from skyline import Board, DieType, Options, Phase, Roll, Seat, plan_build
 from skyline.players.bots import BOTS
 
 LANGS = ("en", "de")
@@ -215,7 +215,7 @@ def test_tower_choice(lang):
                  seeds=range(1, 20))
     dice = tower_selection(board.state)
     c, host, _ = make_page()
-    c._set_board(board.copy())
+    c.session.set_board(board.copy())
     c.page.dialog = None
     c.texts.lang = lang
     for die in dice:
@@ -321,7 +321,7 @@ def test_scenario_and_beat_lines(lang):
 @pytest.mark.parametrize("level", ["beginner", "greedy", "expert"])
 def test_computer_turn(lang, level):
     board = Board(Options(("Ann", "Robo"), "bots", 1, False, None))
-    page = PageState(seats={1: level})
+    page = PageState(seats={1: Seat.computer(level)})
     s = screen_of(page, board, lang)
     t = texts(lang).t
     assert all(cmd.reason_key == "why.computer" and not cmd.enabled for cmd in s.commands)
@@ -329,7 +329,7 @@ def test_computer_turn(lang, level):
     assert s.game.bot_bar.text == t("bot.playing", name="Robo", level=t("seat.level." + level))
     assert s.game.bot_bar.skip_enabled
     assert not s.game.yard.enabled and not s.game.hint_available
-    assert [p.kind for p in s.game.players] == ["human", level]
+    assert [p.kind for p in s.game.players] == [Seat.here(), Seat.computer(level)]
     page.skipping = True
     assert not screen_of(page, board, lang).game.bot_bar.skip_enabled
 
@@ -340,7 +340,7 @@ def test_computer_plays_through_the_controller(level):
     c.handle("submit", "ng-start", None, form={
         "count": "2", "name0": "Ann", "name1": "Robo", "seat1": level, "seed": "pc",
         "start": "1"})
-    assert c.page.seats == {1: level} and c.computer_turn()
+    assert c.page.seats == {1: Seat.computer(level)} and c.computer_turn()
     # human commands are refused while the computer moves
     c.handle("click", "take", "0")
     assert c.page.takes == [] and not c.board.actions
@@ -351,7 +351,7 @@ def test_computer_plays_through_the_controller(level):
     assert c.share_link().endswith("&bots=1" + level[0])
     again = Controller(FakeHost(dict(host.storage)), TABLES)
     again.boot()
-    assert again.page.seats == {1: level}
+    assert again.page.seats == {1: Seat.computer(level)}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -391,7 +391,7 @@ def test_live_region_narrates_rolls_computer_moves_turns_and_the_end(lang):
     board = finished(1)
     c2, host2, _ = make_page(langs=(lang,))
     c2.page.dialog = None
-    c2._set_board(Board(board.options))
+    c2.session.set_board(Board(board.options))
     for action in board.actions[:-1]:
         c2.board.push(action)
     c2.dispatch(board.actions[-1])
@@ -570,7 +570,7 @@ def test_stuck_roll_notice():
     """A roll none of whose dice can be used ends the turn, and the page says so
     (solo game "walk0" with the random bot's seed 0 gets stuck within a few actions)."""
     c, _, _ = make_page(bots=False)
-    c._start(Options(("A",), "walk0", 0, False, None))
+    c.session.start(Options(("A",), "walk0", 0, False, None))
     c.page.dialog = None
     rng = random.Random(0)
     while not any(n.key == "notice.stuck" for n in c.page.notices):

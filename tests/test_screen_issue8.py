@@ -24,6 +24,7 @@ from skyline import (
     EndTurn,
     Options,
     Phase,
+    Seat,
     Take,
     scenario_progress,
 )
@@ -160,7 +161,7 @@ def test_solo_prompt_does_not_name_abandon(lang):
 def test_hint_points_to_end_turn_when_every_die_is_used(lang):
     board = first(lambda b: b.state.phase is Phase.CONTINUE and not b.state.dice)
     c, host, _ = make_page(langs=(lang,))
-    c._set_board(board)
+    c.session.set_board(board)
     c.page.dialog = None
     c.handle("click", "bot-hint", None)
     s = c.screen()
@@ -217,7 +218,7 @@ def test_computer_dice_have_no_put_back():
     board.push(Take((DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE)))
     human = screen(PageState(), board)
     assert all(d.put_back for d in human.dice)
-    computer = screen(PageState(seats={1: "expert"}), board)
+    computer = screen(PageState(seats={1: Seat.computer("expert")}), board)
     assert all(d.put_back is None for d in computer.dice)
     assert 'data-action="untake"' not in board_view.render(computer)["turn"]
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 from html import escape
 
 import art
+import dialogs
 import games_ui
-import rules_panel
 import stats_ui
-from screen import DieView, Game, NewGameView, PlayerView, ReviewView, Screen
+from commands import Cmd
+from screen import DieView, Game, PlayerView, ReviewView, Screen
 
 KIND_CLASS = {"p": "k-p", "b": "k-b", "o": "k-o"}
 
@@ -73,14 +74,14 @@ def topbar(s: Screen) -> str:
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'
         f'<div class="status">{status}</div>'
         '<nav class="tools">'
-        f'<button type="button" id="btn-games" data-action="games">{esc(L["btn.games"])}</button>'
-        f'<button type="button" id="btn-new" data-action="newgame">{esc(L["btn.new_game"])}</button>'
-        f'<button type="button" id="btn-share" data-action="share">{esc(L["btn.share"])}</button>'
-        f'<button type="button" id="btn-daily" data-action="daily">{esc(L["btn.daily"])}</button>'
-        f'<button type="button" id="btn-stats" data-action="stats">{esc(L["btn.stats"])}</button>'
-        f'<button type="button" id="btn-rules" data-action="rules" aria-keyshortcuts="?">'
+        f'<button type="button" id="btn-games" data-action="{Cmd.GAMES}">{esc(L["btn.games"])}</button>'
+        f'<button type="button" id="btn-new" data-action="{Cmd.NEW_GAME}">{esc(L["btn.new_game"])}</button>'
+        f'<button type="button" id="btn-share" data-action="{Cmd.SHARE}">{esc(L["btn.share"])}</button>'
+        f'<button type="button" id="btn-daily" data-action="{Cmd.DAILY}">{esc(L["btn.daily"])}</button>'
+        f'<button type="button" id="btn-stats" data-action="{Cmd.STATS}">{esc(L["btn.stats"])}</button>'
+        f'<button type="button" id="btn-rules" data-action="{Cmd.RULES}" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
-        f'<button type="button" id="btn-lang" class="lang" data-action="lang" data-arg="{other}">'
+        f'<button type="button" id="btn-lang" class="lang" data-action="{Cmd.LANG}" data-arg="{other}">'
         f'<span lang="{other}">{esc(L["btn.lang"])}</span>'
         f'<span class="vh"> – {esc(L["btn.lang_label"])}</span></button>'
         "</nav>"
@@ -93,7 +94,7 @@ def notices(s: Screen) -> str:
         items.append(
             f'<div class="notice n-{n.level}" data-testid="notice" data-key="{esc(n.key)}">'
             f'<p>{esc(n.text)}</p>{notice_button(n.button)}'
-            f'<button type="button" class="x" id="dismiss-{i}" data-action="dismiss" data-arg="{i}" '
+            f'<button type="button" class="x" id="dismiss-{i}" data-action="{Cmd.DISMISS}" data-arg="{i}" '
             f'aria-label="{esc(s.labels["btn.dismiss"])}">×</button></div>'
         )
     return "".join(items)
@@ -124,7 +125,7 @@ def turn_panel(s: Screen, g: Game) -> str:
         parts.append(f'<p class="scenario{met}" data-testid="scenario">{esc(g.scenario.text)}</p>')
     if turn.choosing:
         parts.append(
-            f'<button type="button" id="act-cancel" class="cancel" data-action="cancel" '
+            f'<button type="button" id="act-cancel" class="cancel" data-action="{Cmd.CANCEL}" '
             f'aria-keyshortcuts="Escape">{esc(s.labels["btn.cancel_choice"])}</button>'
         )
     if g.replay is not None:
@@ -141,9 +142,9 @@ def turn_panel(s: Screen, g: Game) -> str:
     else:
         parts.append(
             f'<div class="over-actions"><button type="button" id="act-newgame" class="primary" '
-            f'data-action="newgame">{esc(s.labels["btn.new_game"])}</button>'
-            f'<button type="button" id="act-share" data-action="share">{esc(s.labels["btn.share"])}</button>'
-            f'<button type="button" id="act-stats" data-action="stats">{esc(s.labels["btn.stats"])}</button></div>'
+            f'data-action="{Cmd.NEW_GAME}">{esc(s.labels["btn.new_game"])}</button>'
+            f'<button type="button" id="act-share" data-action="{Cmd.SHARE}">{esc(s.labels["btn.share"])}</button>'
+            f'<button type="button" id="act-stats" data-action="{Cmd.STATS}">{esc(s.labels["btn.stats"])}</button></div>'
         )
     return "".join(parts)
 
@@ -152,7 +153,7 @@ def _put_back(d: DieView) -> str:
     if d.put_back is None:
         return ""
     return (
-        f'<button type="button" class="putback" id="untake-{d.index}" data-action="untake" '
+        f'<button type="button" class="putback" id="untake-{d.index}" data-action="{Cmd.UNTAKE}" '
         f'data-arg="{d.index}" aria-label="{esc(d.put_back)}">{esc(d.put_back_text)}</button>'
     )
 
@@ -181,7 +182,7 @@ def tray(s: Screen, dice: tuple[DieView, ...], open_slots: int) -> str:
             items.append(
                 f'<div class="slot{rolling}"><button type="button" class="{cls}" id="die-{d.id}" '
                 f'data-testid="die" data-die="{d.id}" data-face="{d.face}" data-type="{d.type}" '
-                f'data-action="die" data-arg="{d.id}" aria-pressed="{"true" if d.selected else "false"}" '
+                f'data-action="{Cmd.DIE}" data-arg="{d.id}" aria-pressed="{"true" if d.selected else "false"}" '
                 f'aria-label="{esc(d.label)}"{attr_disabled(d.selectable)}>{die_svg(d.type, d.face)}</button>{cap}</div>'
             )
     for _ in range(open_slots):
@@ -230,7 +231,7 @@ def supply(s: Screen, g: Game) -> str:
     for r in g.yard.rows:
         badge = f'<span class="picked">{esc(r.picked_text)}</span>' if r.picked else ""
         rows.append(
-            f'<li><button type="button" class="yard-row" id="yard-{r.type}" data-action="take" data-arg="{r.index}" '
+            f'<li><button type="button" class="yard-row" id="yard-{r.type}" data-action="{Cmd.TAKE}" data-arg="{r.index}" '
             f'data-testid="yard-{r.type}"{attr_disabled(g.yard.enabled)}>'
             f'<span class="{die_classes(r.type, None)} mini">{die_svg(r.type, None)}</span>'
             f'<span class="yard-name">{esc(r.name)}</span>{badge}'
@@ -251,7 +252,7 @@ def supply(s: Screen, g: Game) -> str:
             f'<section class="district" aria-labelledby="district-title"><h2 class="panel-title" '
             f'id="district-title">{esc(L["district.title"])}</h2>'
             f'<div class="district-dice" data-testid="district">{dice or esc(L["district.empty"])}</div>'
-            f'<button type="button" id="take-district" data-action="district" data-testid="take-district"'
+            f'<button type="button" id="take-district" data-action="{Cmd.DISTRICT}" data-testid="take-district"'
             f'{attr_disabled(district.enabled)}>{esc(district.take_label)}</button></section>'
         )
     return "".join(html)
@@ -266,10 +267,10 @@ def lots(s: Screen, p: PlayerView) -> list[tuple[art.Lot, str, str]]:
     out = []
     for b in p.tiles:
         target = "demolish" if b.target else None
-        lot = art.Lot(b.kind, b.height, True, target, "tile", str(b.index), f"tile-{p.seat}-{b.index}")
+        lot = art.Lot(b.kind, b.height, True, target, Cmd.TILE, str(b.index), f"tile-{p.seat}-{b.index}")
         out.append((lot, b.target_label if b.target else b.label, b.points_text))
     for col in p.columns:
-        lot = art.Lot(col.kind, col.height, False, col.target, "col", str(col.index),
+        lot = art.Lot(col.kind, col.height, False, col.target, Cmd.COLUMN, str(col.index),
                       f"col-{p.seat}-{col.index}")
         out.append((lot, col.target_label if col.target else col.label, s.labels["art.unfinished_cap"]))
     return out
@@ -286,6 +287,8 @@ def player_card(s: Screen, p: PlayerView) -> str:
     badge = f'<span class="turn-badge">{esc(L["player.to_move"])}</span>' if p.to_move else ""
     if p.computer:
         badge += f'<span class="bot-badge" data-testid="bot-badge">{esc(p.computer)}</span>'
+    if p.elsewhere:
+        badge += f'<span class="bot-badge friend-badge" data-testid="friend-badge">{esc(p.elsewhere)}</span>'
     return (
         f'<section class="player{" active" if p.active else ""}" data-testid="player-{p.seat}" '
         f'aria-label="{esc(p.label)}">'
@@ -383,13 +386,13 @@ def turn_helpers(s: Screen, g: Game) -> str:
     parts = []
     if g.bot_bar is not None:
         skip = (
-            f'<button type="button" id="bot-skip" data-action="bot-skip" data-testid="bot-skip"'
+            f'<button type="button" id="bot-skip" data-action="{Cmd.BOT_SKIP}" data-testid="bot-skip"'
             f'{attr_disabled(g.bot_bar.skip_enabled)}>{esc(L["bot.skip"])}</button>'
         )
         parts.append(f'<div class="bot-bar" data-testid="bot-bar"><p>{esc(g.bot_bar.text)}</p>{skip}</div>')
     if g.hint_available:
         parts.append(
-            f'<button type="button" id="btn-hint" data-action="bot-hint" data-testid="hint-btn">{esc(L["hint.button"])}</button>'
+            f'<button type="button" id="btn-hint" data-action="{Cmd.BOT_HINT}" data-testid="hint-btn">{esc(L["hint.button"])}</button>'
         )
         h = g.hint
         if h is not None and h.best is not None:
@@ -465,25 +468,9 @@ def dialog(s: Screen) -> str:
     if d is None:
         return ""
     kind = d.kind
-    if kind == "rules":
-        body = rules_panel.render(d)
-    elif kind == "newgame":
-        body = new_game_form(s, d)
-    elif kind == "confirm_link":
-        body = confirm_link(s, d)
-    elif kind == "share":
-        body = share_box(s, d)
-    elif kind == "confirm_daily":
-        body = stats_ui.render_confirm_daily(d)
-    elif kind == "stats":
-        body = stats_ui.render_stats(d)
-    elif kind in ("games", "send", "claim"):
-        body = games_ui.render_dialog(d)
-    else:
-        body = export_box(s, d)
-    closable = not (kind == "newgame" and d.first)
+    body, closable = dialogs.render_body(s, d)
     close = (
-        f'<button type="button" class="x" id="dlg-close" data-action="close" '
+        f'<button type="button" class="x" id="dlg-close" data-action="{Cmd.CLOSE}" '
         f'aria-label="{esc(s.labels["btn.close"])}">×</button>'
         if closable
         else ""
@@ -497,106 +484,3 @@ def dialog(s: Screen) -> str:
     )
 
 
-def _options(options) -> str:
-    return "".join(
-        f'<option value="{esc(o.value)}"{" selected" if o.selected else ""}>{esc(o.label)}</option>'
-        for o in options
-    )
-
-
-def new_game_form(s: Screen, d: NewGameView) -> str:
-    L = s.labels
-    names = "".join(
-        f'<label class="field"><span>{esc(f.label)}</span>'
-        f'<input name="name{f.index}" id="ng-name{f.index}" maxlength="24" autocomplete="off" '
-        f'value="{esc(f.value)}" required></label>'
-        f'<label class="field seat"><span>{esc(f.seat_label)}</span>'
-        f'<select name="seat{f.index}" id="ng-seat{f.index}" data-testid="seat-select">'
-        f"{_options(f.seat_options)}</select></label>"
-        for f in d.names
-    )
-    fields = [
-        f'<label class="field"><span>{esc(L["newgame.count"])}</span>'
-        f'<select name="count" id="dlg-first" data-action="ng-change">{_options(d.count_options)}</select></label>',
-        f'<fieldset class="names"><legend>{esc(L["newgame.names"])}</legend>{names}</fieldset>',
-    ]
-    if d.start_options is not None:
-        fields.append(
-            f'<label class="field"><span>{esc(L["newgame.start"])}</span>'
-            f'<select name="start" id="ng-start">{_options(d.start_options)}</select></label>'
-        )
-    else:
-        fields.append(
-            f'<label class="field"><span>{esc(L["newgame.scenario"])}</span>'
-            f'<select name="scenario" id="ng-scenario">{_options(d.scenario_options)}</select></label>'
-        )
-    fields.append(
-        f'<label class="check"><input type="checkbox" name="nine" id="ng-nine"{" checked" if d.nine else ""}>'
-        f'<span>{esc(L["newgame.nine"])}</span></label>'
-    )
-    fields.append(
-        f'<label class="field"><span>{esc(L["newgame.seed"])}</span>'
-        f'<input name="seed" id="ng-seed" maxlength="32" autocomplete="off" spellcheck="false" '
-        f'placeholder="{esc(L["newgame.seed_placeholder"])}" value="{esc(d.seed)}"></label>'
-    )
-    error = f'<p class="form-error" role="alert" data-testid="form-error">{esc(d.error)}</p>' if d.error else ""
-    if d.notice:
-        error = f'<p class="form-error" role="alert" data-testid="dialog-notice">{esc(d.notice)}</p>' + error
-    intro = f'<p class="intro">{esc(L["newgame.intro"])}</p>' if d.first else ""
-    intro += (
-        f'<p class="daily-offer"><button type="button" id="ng-daily" data-action="daily">'
-        f'{esc(L["daily.welcome"])}</button></p>'
-    )
-    cancel = L["newgame.play_default"] if d.first else L["btn.cancel"]
-    return (
-        f'{intro}<form id="ng-form" class="newgame" data-submit="ng-start" novalidate>{"".join(fields)}{error}'
-        f'<div class="dlg-actions"><button type="submit" class="primary" id="ng-start-btn">'
-        f'{esc(L["newgame.start_btn"])}</button>'
-        f'<button type="button" data-action="close" id="ng-cancel">{esc(cancel)}</button>'
-        "</div></form>"
-    )
-
-
-def confirm_link(s: Screen, d) -> str:
-    L = s.labels
-    beat = f"<p>{esc(d.beat)}</p>" if d.beat is not None else ""
-    return (
-        f'<p>{esc(L["link.question"])}</p><p class="link-desc">{esc(d.describe)}</p>{beat}'
-        f'<div class="dlg-actions"><button type="button" class="primary" id="dlg-first" data-action="link-accept">'
-        f'{esc(L["link.accept"])}</button><button type="button" data-action="close" id="link-keep">'
-        f'{esc(L["link.keep"])}</button></div>'
-    )
-
-
-def share_box(s: Screen, d) -> str:
-    L = s.labels
-    status = ""
-    if d.status is not None:
-        cls = "ok" if d.ok else "warn"
-        status = f'<p class="{cls}" role="status" data-testid="share-status">{esc(d.status)}</p>'
-    return (
-        f'<p>{esc(L["share.explain"])}</p>'
-        f'<label class="field"><span>{esc(L["share.link"])}</span>'
-        f'<input id="share-link" data-testid="share-link" readonly value="{esc(d.link)}"></label>{status}'
-        f'<div class="dlg-actions"><button type="button" data-action="close" id="dlg-first">{esc(L["btn.close"])}'
-        "</button></div>"
-    )
-
-
-def export_box(s: Screen, d) -> str:
-    """A save that could not be loaded, as text to copy and a file to download."""
-    L = s.labels
-    download = (
-        f'<a class="button" id="export-download" data-testid="export-download" href="{esc(d.url)}" '
-        f'download="{esc(d.filename)}">{esc(L["export.download"])}</a>'
-        if d.url
-        else ""
-    )
-    return (
-        f"<p>{esc(d.explain)}</p>"
-        f'<label class="field"><span>{esc(L["export.text"])}</span>'
-        f'<textarea id="export-text" data-testid="export-text" readonly rows="8" spellcheck="false">'
-        f"{esc(d.text)}</textarea></label>"
-        f'<div class="dlg-actions">{download}<button type="button" data-action="close" id="dlg-first">'
-        f'{esc(L["btn.close"])}</button></div>'
-    )

@@ -21,7 +21,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from page_state import COMPUTER_LEVELS, HUMAN
+from page_state import COMPUTER_LEVELS, HUMAN, Seat
 
 from skyline import SCENARIOS, SOLO_LEVELS, Board, game_summary
 from skyline.records.daily import daily_day
@@ -103,8 +103,13 @@ def game_key(board: Board) -> str:
            f"{zlib.crc32(record.encode('utf-8')):08x}"
 
 
-def result_of(board: Board, seats: dict[int, str], at: str, day: str) -> GameResult:
-    """The result of a finished game; ``seats``: seat -> computer level (others human)."""
+def _level_or_human(seat: Seat | None) -> str:
+    """A seat as the history counts it: its computer level, or human (here or elsewhere)."""
+    return seat.level if seat is not None and seat.level is not None else HUMAN
+
+
+def result_of(board: Board, seats: dict[int, Seat], at: str, day: str) -> GameResult:
+    """The result of a finished game; ``seats``: the page's seats (others a person here)."""
     if not board.is_game_over():
         raise ValueError("stats: the game is not over")
     info = game_summary(board.state)
@@ -113,8 +118,7 @@ def result_of(board: Board, seats: dict[int, str], at: str, day: str) -> GameRes
     else:
         mode = "multi"
     seat_rows = tuple(
-        SeatResult(p.name, seats.get(p.seat, HUMAN) if seats.get(p.seat) in COMPUTER_LEVELS
-                   else HUMAN, p.score, p.rank)
+        SeatResult(p.name, _level_or_human(seats.get(p.seat)), p.score, p.rank)
         for p in info.players
     )
     return GameResult(

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from commands import Cmd
 from i18n import Texts
 from page_state import (
     COMPUTER_LEVELS,
-    FRIEND,
     ClaimDialog,
     GamesDialog,
     PageState,
@@ -33,7 +33,7 @@ from page_state import (
     SendDialog,
 )
 
-from skyline import Board, Phase
+from skyline import Board, Phase, Seat
 from skyline.records.game_list import GameEntry
 
 # segno (pure Python, made for QR codes) draws the QR code. scripts/build.py fetches this
@@ -151,11 +151,13 @@ def local_time(stamp: str | None, tz_minutes: int, lang: str) -> str:
     return when.strftime("%Y-%m-%d %H:%M")
 
 
-def seat_word(t, kind: str) -> str:
-    if kind == FRIEND:
+def seat_word(t, code: str) -> str:
+    """Who plays a seat of a game-list entry (its ``Seat.code``), in words."""
+    seat = Seat.from_code(code)
+    if seat.is_friend:
         return t("games.seat.friend")
-    if kind in COMPUTER_LEVELS:
-        return t("seat.bot." + kind)
+    if seat.level is not None:
+        return t("seat.bot." + seat.level)
     return t("games.seat.here")
 
 
@@ -244,10 +246,10 @@ def corr_view(page: PageState, board: Board, texts: Texts) -> CorrView | None:
         return CorrView(t("corr.over", names=", ".join(names[i] for i in friends)),
                         t("corr.send_result"))
     kind = page.seat_kind(state.seat)
-    if kind == FRIEND:
+    if kind.is_friend:
         name = names[state.seat]
         return CorrView(t("corr.their_turn", name=name), t("corr.send"))
-    if kind in COMPUTER_LEVELS:
+    if kind.is_computer:
         return None
     return CorrView(t("corr.your_turn", name=names[state.seat]), None)
 
@@ -314,21 +316,23 @@ def render_games(v: GamesView) -> str:
         cls = "game-row" + (" current" if r.current else "") + (" finished" if r.finished else "")
         if r.renaming:
             name = (
-                f'<form class="rename" data-submit="game-rename-save" data-testid="rename-form">'
+                f'<form class="rename" data-submit="{Cmd.GAME_RENAME_SAVE}" data-testid="rename-form">'
                 f'<input type="hidden" name="id" value="{esc(r.id)}">'
                 f'<label class="field"><span>{esc(v.w("games.name"))}</span>'
                 f'<input name="name" id="game-name" maxlength="60" autocomplete="off" value="{esc(r.name)}"></label>'
                 f'<button type="submit" class="primary" id="game-rename-save">{esc(v.w("games.save"))}</button>'
-                f'<button type="button" data-action="game-rename-cancel">{esc(v.w("btn.cancel"))}</button></form>'
+                f'<button type="button" data-action="{Cmd.GAME_RENAME_CANCEL}">{esc(v.w("btn.cancel"))}</button></form>'
             )
         else:
             name = f'<h3 class="game-name"><bdi>{esc(r.name)}</bdi></h3>'
         badge = f'<span class="badge">{esc(v.w("games.current"))}</span>' if r.current else ""
         note = f'<p class="game-note" data-testid="game-note">{esc(r.note)}</p>' if r.note else ""
         buttons = "".join(
-            f'<button type="button" data-action="game-{a}" data-arg="{esc(r.id)}" id="game-{a}-{esc(r.id)}" '
+            f'<button type="button" data-action="{cmd}" data-arg="{esc(r.id)}" id="game-{a}-{esc(r.id)}" '
             f'aria-label="{esc(lab[a])}"{" disabled" if a == "open" and r.current else ""}>{esc(v.w("games." + a))}</button>'
-            for a in ("open", "replay", "rename", "export", "delete")
+            for a, cmd in (("open", Cmd.GAME_OPEN), ("replay", Cmd.GAME_REPLAY),
+                           ("rename", Cmd.GAME_RENAME), ("export", Cmd.GAME_EXPORT),
+                           ("delete", Cmd.GAME_DELETE))
         )
         rows.append(
             f'<li class="{cls}" data-testid="game-row" data-id="{esc(r.id)}">{name}{badge}'
@@ -344,22 +348,22 @@ def render_games(v: GamesView) -> str:
     if v.deleted is not None:
         undo = (
             f'<p class="undo-line" role="status" data-testid="games-deleted">{esc(v.deleted[1])} '
-            f'<button type="button" id="games-undo" data-action="game-undelete" data-arg="{esc(v.deleted[0])}">'
+            f'<button type="button" id="games-undo" data-action="{Cmd.GAME_UNDELETE}" data-arg="{esc(v.deleted[0])}">'
             f'{esc(v.w("games.undo"))}</button></p>'
         )
     return (
         f'<p>{esc(v.explain)}</p>{undo}{body}'
         '<div class="dlg-actions">'
-        f'<button type="button" class="primary" data-action="newgame" id="dlg-first">{esc(v.w("games.new"))}</button>'
+        f'<button type="button" class="primary" data-action="{Cmd.NEW_GAME}" id="dlg-first">{esc(v.w("games.new"))}</button>'
         f'<label class="button file-button" for="game-import">{esc(v.w("games.import"))}</label>'
-        f'<input type="file" id="game-import" class="vh" accept=".json,application/json" data-action="game-import">'
-        f'<button type="button" data-action="close" id="games-close">{esc(v.w("btn.close"))}</button></div>'
+        f'<input type="file" id="game-import" class="vh" accept=".json,application/json" data-action="{Cmd.GAME_IMPORT}">'
+        f'<button type="button" data-action="{Cmd.CLOSE}" id="games-close">{esc(v.w("btn.close"))}</button></div>'
     )
 
 
 def render_replay(v: ReplayView) -> str:
     def button(action: str, key: str, disabled: bool) -> str:
-        return (f'<button type="button" id="replay-{action}" data-action="replay-{action}"'
+        return (f'<button type="button" id="replay-{action}" data-action="{Cmd("replay-" + action)}"'
                 f'{" disabled" if disabled else ""}>{esc(v.w(key))}</button>')
 
     options = "".join(
@@ -375,15 +379,15 @@ def render_replay(v: ReplayView) -> str:
         + button("next", "replay.next", v.at_end) + button("last", "replay.last", v.at_end)
         + '</div>'
         f'<label class="field"><span>{esc(v.w("replay.jump"))}</span>'
-        f'<select id="replay-round" data-action="replay-round">{options}</select></label>'
-        f'<button type="button" class="primary" id="replay-close" data-action="replay-close">{esc(v.w("replay.close"))}</button>'
+        f'<select id="replay-round" data-action="{Cmd.REPLAY_ROUND}">{options}</select></label>'
+        f'<button type="button" class="primary" id="replay-close" data-action="{Cmd.REPLAY_CLOSE}">{esc(v.w("replay.close"))}</button>'
         '</section>'
     )
 
 
 def render_corr(v: CorrView) -> str:
     button = (
-        f'<button type="button" class="primary" id="corr-send" data-action="corr-send">{esc(v.button)}</button>'
+        f'<button type="button" class="primary" id="corr-send" data-action="{Cmd.CORR_SEND}">{esc(v.button)}</button>'
         if v.button else ""
     )
     return f'<div class="corr" data-testid="corr"><p data-testid="corr-text">{esc(v.text)}</p>{button}</div>'
@@ -395,7 +399,7 @@ def render_send(v: SendView) -> str:
         cls = "ok" if v.ok else "warn"
         status = f'<p class="{cls}" role="status" data-testid="send-status">{esc(v.status)}</p>'
     copy_cls = "" if v.can_share else ' class="primary"'
-    share = (f'<button type="button" class="primary" id="corr-share" data-action="corr-share">{esc(v.w("corr.share"))}</button>'
+    share = (f'<button type="button" class="primary" id="corr-share" data-action="{Cmd.CORR_SHARE}">{esc(v.w("corr.share"))}</button>'
              if v.can_share else "")
     qr = ""
     if v.qr is not None:
@@ -408,9 +412,9 @@ def render_send(v: SendView) -> str:
         f'<input id="send-link" data-testid="send-link" readonly value="{esc(v.link)}"></label>'
         f'<p class="small">{esc(v.length)}</p>{status}'
         '<div class="dlg-actions">'
-        f'{share}<button type="button" id="corr-copy" data-action="corr-copy"{copy_cls}>{esc(v.w("corr.copy"))}</button>'
-        f'<button type="button" id="corr-qr" data-action="corr-qr"{" disabled" if v.qr else ""}>{esc(v.w("corr.qr"))}</button>'
-        f'<button type="button" data-action="close" id="dlg-first">{esc(v.w("btn.close"))}</button></div>{qr}'
+        f'{share}<button type="button" id="corr-copy" data-action="{Cmd.CORR_COPY}"{copy_cls}>{esc(v.w("corr.copy"))}</button>'
+        f'<button type="button" id="corr-qr" data-action="{Cmd.CORR_QR}"{" disabled" if v.qr else ""}>{esc(v.w("corr.qr"))}</button>'
+        f'<button type="button" data-action="{Cmd.CLOSE}" id="dlg-first">{esc(v.w("btn.close"))}</button></div>{qr}'
     )
 
 
@@ -423,18 +427,9 @@ def render_claim(v: ClaimView) -> str:
     error = f'<p class="form-error" role="alert" data-testid="form-error">{esc(v.error)}</p>' if v.error else ""
     return (
         f'<p>{esc(v.explain)}</p>'
-        f'<form class="claim" data-submit="corr-claim" data-testid="claim-form">'
+        f'<form class="claim" data-submit="{Cmd.CORR_CLAIM}" data-testid="claim-form">'
         f'<fieldset><legend>{esc(v.w("corr.claim_legend"))}</legend>{boxes}</fieldset>{error}'
         '<div class="dlg-actions">'
         f'<button type="submit" class="primary" id="dlg-first">{esc(v.w("corr.claim_accept"))}</button>'
-        f'<button type="button" data-action="close" id="claim-cancel">{esc(v.w("btn.cancel"))}</button></div></form>'
+        f'<button type="button" data-action="{Cmd.CLOSE}" id="claim-cancel">{esc(v.w("btn.cancel"))}</button></div></form>'
     )
-
-
-def render_dialog(d) -> str:
-    """The body of one of this module's dialogs."""
-    if d.kind == "games":
-        return render_games(d)
-    if d.kind == "send":
-        return render_send(d)
-    return render_claim(d)

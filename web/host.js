@@ -35,9 +35,9 @@
 
 // Where the focus goes when the element that had it is gone or disabled, best first:
 // a pending target, a die to choose, the main command, the yard, any command.
-const FOCUS_FALLBACK = [
+const fallbackSelectors = () => [
   "#players button.target",
-  "#turn button[data-action=die]:not([disabled])",
+  `#turn button[data-action=${commands.die}]:not([disabled])`,
   "#turn .cmd.primary:not([disabled])",
   "#supply button:not([disabled])",
   "#turn button:not([disabled])",
@@ -55,7 +55,7 @@ const IMPORT_LIMIT = 2_000_000; // characters; far beyond any saved game
 // cancel is prevented so the page state stays the truth); Tab is kept inside it; when
 // it goes, the focus returns to the element that had it before (found again by id,
 // since regions are re-rendered). A render that replaces the focused element puts the
-// focus back on the element with the same id, or on the best of FOCUS_FALLBACK.
+// focus back on the element with the same id, or on the best of fallbackSelectors().
 const focusState = {
   lost: false, // a re-render replaced the focused element
   lostId: null, // its id
@@ -154,7 +154,7 @@ function focusFallback(dialog = null) {
     if (items.length) items[0].focus();
     return;
   }
-  for (const selector of FOCUS_FALLBACK) {
+  for (const selector of fallbackSelectors()) {
     for (const el of document.querySelectorAll(selector)) {
       if (usable(el)) {
         el.focus();
@@ -235,6 +235,7 @@ function apply(json) {
 
 // --- events to the worker -------------------------------------------------------
 let py = null; // { dispatch, stats, bots }: the worker's entry points, once connected
+let commands = null; // the command names this file sends or looks for (connect)
 let pending = 0; // events sent and not yet handled
 let waiters = [];
 
@@ -268,7 +269,7 @@ async function readFile(el, event) {
   try {
     const text = file.size > IMPORT_LIMIT ? "" : await file.text();
     el.value = "";
-    send({ kind: "click", action: "game-import-text", arg: null, form: { text } }, event);
+    send({ kind: "click", action: commands.importText, arg: null, form: { text } }, event);
   } finally {
     pending -= 1;
   }
@@ -300,7 +301,7 @@ function onEvent(event) {
   const action = el.getAttribute("data-action");
   const arg = el.getAttribute("data-arg");
   let form = null;
-  if (action.startsWith("ng-")) {
+  if (commands.sendsForm.includes(action)) {
     form = formValues(el.closest("form"));
   } else if (el.tagName === "SELECT") {
     if (kind !== "change") return;
@@ -323,8 +324,10 @@ window.addEventListener("storage", (event) => {
   if (event.key !== null) send({ kind: "storage", key: event.key }, event);
 });
 
-function connect(dispatch, stats, bots) {
+// names: the command names this file needs (web/commands.py, HOST_COMMANDS), as JSON.
+function connect(dispatch, stats, bots, names) {
   py = { dispatch, stats, bots };
+  commands = JSON.parse(names);
 }
 
 function settled() {
@@ -368,6 +371,13 @@ window.skylineHost = {
   },
   storageRemove: (key) => localStorage.removeItem(key),
   storageKeys: () => JSON.stringify(Object.keys(localStorage)),
+  // The player's calendar day and time zone come from the page's clock (the one the
+  // device shows, and the one a test sets with Playwright's page.clock), not the worker's.
+  localDate: () => {
+    const d = new Date();
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  },
+  tzMinutes: () => new Date().getTimezoneOffset(),
   // Test-only fault hook: true (once) if window.__skylineFault === where.
   fault: (where) => {
     if (window.__skylineFault !== where) return false;

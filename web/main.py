@@ -16,7 +16,8 @@ worker reaches the page through ``pyscript.window`` with synchronous round trips
   batch, for an event as ``dispatch``'s result (no round trip), else in one call;
   web/host.js applies them and keeps the focus rules.
 - localStorage is one round trip per access, and so is each tick of the computer
-  players' timer; fetches, dates and Web Locks are the worker's own (``js``): none.
+  players' timer; fetches, timestamps and Web Locks are the worker's own (``js``):
+  none. The player's calendar day is the page's (``localDate``, one round trip).
 
 The skyline wheel is unpacked into site-packages by pyscript.json's [files] entry, and
 the other web/*.py (controller, board_view, rules_panel, i18n) are copied into the
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import games_ui
 import js  # the worker's own globals (fetch, setTimeout, Date, navigator.locks)
+from commands import HOST_COMMANDS
 from controller import KEY_SAVE, Controller
 from pyodide.ffi import create_once_callable, create_proxy
 from pyscript import window
@@ -176,7 +178,7 @@ class DomHost:
         return [str(k) for k in json.loads(str(self.page.storageKeys()))]
 
     def tz_minutes(self):
-        return int(js.Date.new().getTimezoneOffset())
+        return int(self.page.tzMinutes())
 
     def download(self, filename, text):
         """Save ``text`` as a file (web/host.js: a blob: URL on an <a download>)."""
@@ -270,9 +272,9 @@ class DomHost:
         return str(js.Date.new().toISOString())
 
     def local_date(self):
-        """The player's calendar day (local time zone) as YYYY-MM-DD."""
-        d = js.Date.new()
-        return f"{int(d.getFullYear()):04d}-{int(d.getMonth()) + 1:02d}-{int(d.getDate()):02d}"
+        """The player's calendar day (local time zone) as YYYY-MM-DD, by the page's clock
+        (one round trip; asked only when a day matters: the daily challenge, the history)."""
+        return str(self.page.localDate())
 
     def page_base(self):
         return self._page_base
@@ -485,7 +487,8 @@ host.set_lang(controller.texts.lang)
 import bots_ui  # noqa: E402
 
 bots = bots_ui.install(controller, schedule)
-host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots.js_api))
+host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots.js_api),
+                  json.dumps(HOST_COMMANDS))
 host.ready()  # the page is shown from here on (body[data-ready]) ...
 host.settle_dialog_focus()  # ... so a dialog opened by the first render can take the focus
 host.flush()

@@ -13,15 +13,30 @@ from enum import StrEnum
 from typing import Any
 
 from skyline import DieType, Options
-from skyline.records.seats import LEVEL_LETTERS as _LETTER_LEVELS
+from skyline.records.seats import COMPUTER_LEVELS, Seat
 
+# The new-game form's seat values: a person here, a friend elsewhere (correspondence
+# play by link) or a computer level (in the order offered, ``COMPUTER_LEVELS``).
 HUMAN = "human"
-# A human seat played on another device (correspondence play by link).
 FRIEND = "friend"
-# Computer levels a seat may have (names in skyline.registry), in the order offered.
-COMPUTER_LEVELS = ("beginner", "greedy", "expert")
-# One letter per level in links (skyline.links ``bots=1e``).
-LEVEL_LETTERS = {level: letter for letter, level in _LETTER_LEVELS.items()}
+HERE = Seat.here()
+
+
+def seat_of_form(value: object) -> Seat:
+    """The seat a new-game form value means (anything unknown: a person here)."""
+    if value in COMPUTER_LEVELS:
+        return Seat.computer(str(value))
+    return Seat.friend() if value == FRIEND else HERE
+
+
+def form_value(seat: Seat) -> str:
+    """The new-game form's value of ``seat``."""
+    return HUMAN if seat.is_here else seat.code
+
+
+def seats_of_entry(codes: tuple[str, ...]) -> dict[int, Seat]:
+    """The seats a game-list entry stores (``Seat.code``) that are not a person here."""
+    return {i: seat for i, seat in enumerate(map(Seat.from_code, codes)) if not seat.is_here}
 
 
 class Level(StrEnum):
@@ -111,7 +126,7 @@ class ConfirmLinkDialog:
 
     options: Options
     beat: int | None = None
-    seats: tuple[str, ...] = ()
+    seats: tuple[Seat, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -184,24 +199,6 @@ class ClaimDialog:
 Dialog = (NewGameDialog | RulesDialog | ConfirmLinkDialog | ConfirmDailyDialog | ShareDialog
           | ExportDialog | StatsDialog | GamesDialog | SendDialog | ClaimDialog)
 
-DIALOG_KINDS: dict[type, str] = {
-    NewGameDialog: "newgame",
-    RulesDialog: "rules",
-    ConfirmLinkDialog: "confirm_link",
-    ConfirmDailyDialog: "confirm_daily",
-    StatsDialog: "stats",
-    ShareDialog: "share",
-    ExportDialog: "export",
-    GamesDialog: "games",
-    SendDialog: "send",
-    ClaimDialog: "claim",
-}
-
-
-def dialog_kind(dialog: Dialog | None) -> str | None:
-    return None if dialog is None else DIALOG_KINDS[type(dialog)]
-
-
 # ---------------------------------------------------------------------------- computer helpers
 
 
@@ -257,7 +254,7 @@ class ReplayState:
     record: str
     total: int
     step: int
-    seats: dict[int, str] = field(default_factory=dict)
+    seats: dict[int, Seat] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------- page state
@@ -273,7 +270,7 @@ class PageState:
     dialog: Dialog | None = None
     notices: list[Notice] = field(default_factory=list)
     beat: int | None = None  # a score to beat (solo links)
-    seats: dict[int, str] = field(default_factory=dict)  # seat -> computer level or FRIEND
+    seats: dict[int, Seat] = field(default_factory=dict)  # the seats not a person here
     readonly: bool = False  # another tab has the game: this one only watches
     crashed: bool = False  # an action failed half-way: nothing is saved until reloaded
     skipping: bool = False  # the computer plays its turn out without the pace
@@ -288,7 +285,7 @@ class PageState:
 
     @property
     def friend_seats(self) -> tuple[int, ...]:
-        return tuple(sorted(i for i, kind in self.seats.items() if kind == FRIEND))
+        return tuple(sorted(i for i, seat in self.seats.items() if seat.is_friend))
 
-    def seat_kind(self, seat: int) -> str:
-        return self.seats.get(seat, HUMAN)
+    def seat_kind(self, seat: int) -> Seat:
+        return self.seats.get(seat, HERE)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from html import escape
 
+from commands import Cmd
+
 from skyline import SCENARIOS, SOLO_LEVELS
 
 SECTIONS = ("aim", "setup", "turn", "actions", "heights", "end", "scoring", "solo", "app")
@@ -63,7 +65,7 @@ def render(view) -> str:
     t = view.t
     first = ' id="dlg-first"'
     nav = "".join(
-        f'<li><button type="button" class="linkish" data-action="rules-goto" data-arg="{name}"'
+        f'<li><button type="button" class="linkish" data-action="{Cmd.RULES_GOTO}" data-arg="{name}"'
         f'{first if i == 0 else ""}>{esc(t(f"rules.{name}.title"))}</button></li>'
         for i, name in enumerate(SECTIONS)
     )

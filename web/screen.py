@@ -29,40 +29,34 @@ from types import MappingProxyType
 from typing import Any
 
 import games_ui
+from dialogs import (
+    ConfirmLinkView,
+    DialogContext,
+    DialogView,
+    ExportView,
+    NewGameView,
+    RulesView,
+    ShareView,
+    dialog_kind,
+    dialog_view,
+)
 from i18n import Texts
+from names import default_name, is_default_name, player_names
 from page_state import (
-    COMPUTER_LEVELS,
-    FRIEND,
-    HUMAN,
     BuildChoice,
-    ClaimDialog,
-    ConfirmDailyDialog,
-    ConfirmLinkDialog,
     DemolishChoice,
-    ExportDialog,
-    GamesDialog,
-    NewGameDialog,
     PageState,
     ReviewProgress,
-    RulesDialog,
-    SendDialog,
-    ShareDialog,
-    StatsDialog,
-    dialog_kind,
+    Seat,
 )
 from stats_ui import (
-    ConfirmDailyView,
     DailyView,
-    StatsView,
-    confirm_daily_view,
     daily_view,
-    stats_view,
 )
 
 from skyline import (
     DIE_LETTERS,
     FACE_LETTERS,
-    SCENARIOS,
     Abandon,
     Board,
     Build,
@@ -86,7 +80,6 @@ from skyline.rules import can_take_district as rule_can_take_district
 from skyline.rules import describe
 
 TYPE_LETTERS = DIE_LETTERS
-RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")
 GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
 
 # Static words of the page chrome the view shows as they are (no parameters).
@@ -218,7 +211,7 @@ class PlayerView:
     seat: int
     name: str
     label: str
-    kind: str  # "human" or a computer level
+    kind: Seat
     active: bool
     start: bool  # start player's star (not solo)
     to_move: bool  # the "to move" badge (not solo)
@@ -227,6 +220,7 @@ class PlayerView:
     tiles: tuple[TileView, ...]
     columns: tuple[ColumnView, ...]
     computer: str | None = None  # "Computer (Expert)" for a computer seat
+    elsewhere: str | None = None  # "plays elsewhere" for a friend elsewhere
     score_unit: str = ""  # "pts" / "pt" after the score
 
 
@@ -258,79 +252,6 @@ class NoticeView:
     button: tuple[str, str, str] | None  # (action, arg, label)
 
 
-@dataclass(frozen=True)
-class Option:
-    value: str
-    label: str
-    selected: bool
-
-
-@dataclass(frozen=True)
-class NameField:
-    index: int
-    label: str
-    value: str
-    seat_label: str
-    seat_options: tuple[Option, ...]
-
-
-@dataclass(frozen=True)
-class NewGameView:
-    kind = "newgame"
-    title: str
-    first: bool
-    count_options: tuple[Option, ...]
-    names: tuple[NameField, ...]
-    start_options: tuple[Option, ...] | None  # 2-4 players
-    scenario_options: tuple[Option, ...] | None  # solo
-    nine: bool
-    seed: str
-    error: str | None
-    notice: str | None = None  # why the link of this visit could not be opened
-
-
-@dataclass(frozen=True)
-class RulesView:
-    kind = "rules"
-    title: str
-    lang: str
-    texts: Mapping[str, str]  # the rules.*, level.*, scenario*.* keys, translated
-
-    def t(self, key: str, /) -> str:
-        return self.texts[key]
-
-
-@dataclass(frozen=True)
-class ConfirmLinkView:
-    kind = "confirm_link"
-    title: str
-    describe: str
-    beat: str | None
-
-
-@dataclass(frozen=True)
-class ShareView:
-    kind = "share"
-    title: str
-    link: str
-    status: str | None
-    ok: bool | None
-
-
-@dataclass(frozen=True)
-class ExportView:
-    kind = "export"
-    title: str
-    explain: str
-    key: str
-    text: str
-    url: str | None
-    filename: str
-
-
-DialogView = (NewGameView | RulesView | ConfirmLinkView | ConfirmDailyView | ShareView
-              | ExportView | StatsView | games_ui.GamesView | games_ui.SendView
-              | games_ui.ClaimView)
 
 
 @dataclass(frozen=True)
@@ -623,46 +544,6 @@ _KEYS_WITH_DIE = frozenset(
 # ---------------------------------------------------------------------------- names
 
 
-def default_name(t: Callable[..., str], seat: int, kind: str, kinds) -> str:
-    """The name of a seat whose player typed none: "Player 2", or a computer seat's
-    level ("Expert"; "Expert 3" when several seats play that level)."""
-    if kind == HUMAN:
-        return t("newgame.default_name", n=seat + 1)
-    word = t("seat.level." + kind)
-    if sum(1 for k in kinds if k == kind) > 1:
-        return t("seat.bot_name", level=word, n=seat + 1)
-    return word
-
-
-def is_default_name(texts: Texts, name: str | None, seat: int, kind: str) -> bool:
-    """``name`` is a default the player never typed, in any language of the tables:
-    "Player 2"/"Spieler 2" for seat 1; for a computer seat also any level's name."""
-    if name is None:
-        return True
-    name = name.strip()
-    for lang in texts.tables:
-        t = Texts(texts.tables, lang).t
-        if name == t("newgame.default_name", n=seat + 1):
-            return True
-        if kind != HUMAN:
-            for level in COMPUTER_LEVELS:
-                word = t("seat.level." + level)
-                if name in (word, t("seat.bot_name", level=word, n=seat + 1)):
-                    return True
-    return False
-
-
-def player_names(page: PageState, names, texts: Texts, kinds=None) -> tuple[str, ...]:
-    """The names as shown: defaults in the player's language, typed names as typed."""
-    if kinds is None:
-        kinds = [page.seat_kind(i) for i in range(len(names))]
-    return tuple(
-        default_name(texts.t, i, kinds[i], kinds) if is_default_name(texts, n, i, kinds[i])
-        else n
-        for i, n in enumerate(names)
-    )
-
-
 # ---------------------------------------------------------------------------- decisions
 
 
@@ -670,7 +551,7 @@ def computer_turn(page: PageState, board: Board | None) -> bool:
     """A computer seat is to move in a game not over (never during a replay)."""
     return (
         board is not None and board.state.phase is not Phase.OVER and page.replay is None
-        and page.seat_kind(board.state.seat) in COMPUTER_LEVELS
+        and page.seat_kind(board.state.seat).is_computer
     )
 
 
@@ -678,7 +559,7 @@ def friend_turn(page: PageState, board: Board | None) -> bool:
     """A friend elsewhere is to move: this device refuses moves until a link comes."""
     return (
         board is not None and board.state.phase is not Phase.OVER
-        and page.seat_kind(board.state.seat) == FRIEND
+        and page.seat_kind(board.state.seat).is_friend
     )
 
 
@@ -744,9 +625,9 @@ def prompt_key(page: PageState, board: Board, t: Callable[..., str] | None = Non
         return "prompt.choose_tower", {}
     if isinstance(page.choice, DemolishChoice):
         return "prompt.choose_demolish", {}
-    if page.seat_kind(state.seat) == FRIEND:
+    if page.seat_kind(state.seat).is_friend:
         return "prompt.friend", {"name": state.player.name}
-    if page.seat_kind(state.seat) != HUMAN:
+    if page.seat_kind(state.seat).is_computer:
         return "prompt.waiting", {"name": names[state.seat] if names else state.player.name}
     if state.phase is Phase.TAKE:
         left = max(1, 3 - len(page.takes))
@@ -766,7 +647,7 @@ def can_take_yard(page: PageState, board: Board) -> bool:
     state = board.state
     return (
         state.phase is Phase.TAKE and page.choice is None and len(page.takes) < 3
-        and page.seat_kind(state.seat) == HUMAN and page.replay is None
+        and page.seat_kind(state.seat).is_here and page.replay is None
     )
 
 
@@ -774,14 +655,14 @@ def can_take_district(page: PageState, board: Board) -> bool:
     state = board.state
     return (
         rule_can_take_district(state) and page.choice is None  # the rule: skyline.rules
-        and page.seat_kind(state.seat) == HUMAN and page.replay is None
+        and page.seat_kind(state.seat).is_here and page.replay is None
     )
 
 
 def can_hint(page: PageState, board: Board | None) -> bool:
     return (
         board is not None and board.state.phase is not Phase.OVER
-        and page.seat_kind(board.state.seat) == HUMAN and page.choice is None
+        and page.seat_kind(board.state.seat).is_here and page.choice is None
         and page.replay is None
     )
 
@@ -899,7 +780,9 @@ def _status(page: PageState, board: Board, t, names) -> Status:
     if state.phase is Phase.OVER:
         return Status(True, t("status.over"), "")
     name = names[state.seat]
-    key = "status.turn" if page.seat_kind(state.seat) == HUMAN else "status.turn_computer"
+    seat = page.seat_kind(state.seat)
+    key = ("status.turn_computer" if seat.is_computer
+           else "status.turn_friend" if seat.is_friend else "status.turn")
     turn = t("status.solo_turn") if state.solo else t(key, name=name)
     return Status(False, t("status.round", round=state.round), turn)
 
@@ -935,7 +818,7 @@ def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
     last = board.actions[-1] if board.actions else None
     # a computer's dice cannot be put back by the player
     from_yard = (state.phase is Phase.ROLL and isinstance(last, Take)
-                 and page.seat_kind(state.seat) == HUMAN)
+                 and page.seat_kind(state.seat).is_here)
     rolled = set(just_rolled(page, board))
     for i, die in enumerate(state.dice):
         letter = TYPE_LETTERS[die.type]
@@ -1077,7 +960,8 @@ def _players(page: PageState, board: Board, t, names) -> tuple[PlayerView, ...]:
             to_move=active and not state.solo, score=score,
             score_label=t("player.score", score=score), tiles=tuple(tiles),
             columns=tuple(columns),
-            computer=None if kind == HUMAN else t("seat.bot." + kind),
+            computer=t("seat.bot." + kind.level) if kind.level is not None else None,
+            elsewhere=t("player.elsewhere") if kind.is_friend else None,
             score_unit=t("player.points_short", n=score),
         ))
     return tuple(out)
@@ -1253,77 +1137,6 @@ def _scenario_review(r: ReviewProgress, t, lang: str) -> ReviewView:
                       tuple(lines), met)
 
 
-def _seat_options(t, current: str, friend: bool = False) -> tuple[Option, ...]:
-    opts = [(HUMAN, t("seat.human"))] + [(lv, t("seat.bot." + lv)) for lv in COMPUTER_LEVELS]
-    if friend:
-        opts.append((FRIEND, t("seat.friend")))
-    return tuple(Option(v, label, v == current) for v, label in opts)
-
-
-def _dialog(page: PageState, texts: Texts, board: Board | None = None,
-            games: tuple = (), current: str | None = None,
-            can_share: bool = False) -> DialogView | None:
-    t = texts.t
-    d = page.dialog
-    if isinstance(d, GamesDialog):
-        return games_ui.games_view(page, d, games, current, texts)
-    if isinstance(d, SendDialog) and board is not None:
-        return games_ui.send_view(d, board, texts, can_share)
-    if isinstance(d, ClaimDialog):
-        return games_ui.claim_view(d, texts)
-    if isinstance(d, NewGameDialog):
-        count_options = tuple(
-            Option(str(n), t("newgame.count_solo") if n == 1 else t("newgame.count_n", n=n),
-                   n == d.count)
-            for n in range(1, 5)
-        )
-        shown = player_names(PageState(), d.names[:d.count], texts, d.seats[:d.count])
-        names = tuple(
-            NameField(i, t("newgame.name_label", n=i + 1), shown[i],
-                      t("seat.label", n=i + 1), _seat_options(t, d.seats[i], d.count > 1))
-            for i in range(d.count)
-        )
-        start = scenario = None
-        if d.count > 1:
-            start = (Option("r", t("newgame.start_random"), d.start == "r"),) + tuple(
-                Option(str(i), t("newgame.start_seat", n=i + 1), d.start == str(i))
-                for i in range(d.count)
-            )
-        else:
-            scenario = (Option("", t("newgame.no_scenario"), False),) + tuple(
-                Option(s, f"{t('scenario.' + s)} – {t('scenario_goal.' + s)}", d.scenario == s)
-                for s in SCENARIOS
-            )
-        return NewGameView(t("newgame.title"), d.first, count_options, names, start, scenario,
-                           d.nine, d.seed, d.error, d.notice)
-    if isinstance(d, RulesDialog):
-        keys = sorted(k for k in texts.tables.get("en", {}) if k.startswith(RULES_PREFIXES))
-        return RulesView(t("rules.title"), texts.lang,
-                         MappingProxyType({k: t(k) for k in keys}))
-    if isinstance(d, ConfirmLinkDialog):
-        o = d.options
-        beat = t("beat.show", score=d.beat) if d.beat is not None else None
-        kinds = [d.seats[i] if i < len(d.seats) else HUMAN for i in range(len(o.names))]
-        shown = player_names(PageState(), o.names, texts, kinds)
-        return ConfirmLinkView(t("link.title"),
-                               t("link.describe", names=", ".join(shown), seed=o.seed), beat)
-    if isinstance(d, ShareDialog):
-        status = None
-        if d.copied is True:
-            status = t("share.copied")
-        elif d.copied is False:
-            status = t("share.failed")
-        return ShareView(t("share.title"), d.link, status, d.copied)
-    if isinstance(d, ConfirmDailyDialog):
-        return confirm_daily_view(d, t)
-    if isinstance(d, StatsDialog):
-        return stats_view(d, t)
-    if isinstance(d, ExportDialog):
-        return ExportView(t("export.title"), t("export.explain", key=d.key), d.key, d.text, d.url,
-                          "skyline-" + d.key.rsplit(".", 1)[-1] + ".json")
-    return None
-
-
 def _daily_best(daily: Mapping[str, Any] | None, board: Board) -> int | None:
     day = daily_day(board.options)
     row = (daily or {}).get(day.isoformat()) if day is not None else None
@@ -1369,7 +1182,7 @@ def build_screen(
         bot_bar = None
         if computer_turn(page, board):
             kind = page.seat_kind(state.seat)
-            level = t("seat.level." + kind)
+            level = t("seat.level." + str(kind.level))
             name = names[state.seat]
             text = (t("bot.playing_level", level=level)
                     if is_default_name(texts, state.player.name, state.seat, kind)
@@ -1402,7 +1215,7 @@ def build_screen(
         labels=labels,
         status=_status(page, board, t, names) if board is not None else None,
         notices=_notices(page, t, names),
-        dialog=_dialog(page, texts, board, games, current, can_share),
+        dialog=dialog_view(DialogContext(page, texts, board, games, current, can_share)),
         game=game,
         announce=announce,
         announce_seq=page.narration.seq if announce and page.narration is not None else 0,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from commands import Cmd
 from game_stats import GameResult, summarize
 from page_state import ConfirmDailyDialog, StatsDialog
 
@@ -235,7 +236,7 @@ def render_daily(v: DailyView, labels) -> str:
         f'<p class="daily-line" data-testid="daily-line">{esc(v.line)}</p>{best}'
         f'<label class="field"><span>{esc(v.link_label)}</span>'
         f'<input id="daily-link" data-testid="daily-link" readonly value="{esc(v.link)}"></label>'
-        f'<div class="dlg-actions"><button type="button" class="primary" id="daily-copy" data-action="daily-copy">'
+        f'<div class="dlg-actions"><button type="button" class="primary" id="daily-copy" data-action="{Cmd.DAILY_COPY}">'
         f"{esc(v.copy_label)}</button></div>{status}</section>"
     )
 
@@ -243,8 +244,8 @@ def render_daily(v: DailyView, labels) -> str:
 def render_confirm_daily(v: ConfirmDailyView) -> str:
     return (
         f"<p>{esc(v.question)}</p>"
-        f'<div class="dlg-actions"><button type="button" class="primary" id="dlg-first" data-action="daily-accept">'
-        f'{esc(v.accept)}</button><button type="button" data-action="close" id="daily-keep">{esc(v.keep)}</button></div>'
+        f'<div class="dlg-actions"><button type="button" class="primary" id="dlg-first" data-action="{Cmd.DAILY_ACCEPT}">'
+        f'{esc(v.accept)}</button><button type="button" data-action="{Cmd.CLOSE}" id="daily-keep">{esc(v.keep)}</button></div>'
     )
 
 
