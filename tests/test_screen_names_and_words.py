@@ -1,5 +1,6 @@
-"""Issue 8 part B on the screen model (web/screen.py through the controller, CPython):
-one test group per point, in English and German."""
+"""Names, words and prompts on the screen model (web/screen.py through the controller,
+CPython): scenario status, forced demolition, computer and default names, plurals and
+articles, slips in the string tables; in English and German."""
 
 from __future__ import annotations
 
