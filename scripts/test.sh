@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's one test command: installs everything it needs on a fresh
 # machine (pip packages, npm packages via the build, Debian's chromium), then
-# lints and runs every test: engine unit/property tests and the Playwright e2e suite.
+# lints, type-checks and runs every test: engine unit/property tests and the Playwright e2e suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,5 +15,6 @@ fi
 python3 -m pip install -q --disable-pip-version-check -e ".[test]"
 
 python3 -m ruff check skyline tests e2e scripts web
+python3 -m mypy  # skyline/ and web/, configured in pyproject.toml [tool.mypy]
 # e2e/conftest.py builds dist/ (npm ci, wheel) once and serves it on 127.0.0.1
 python3 -m pytest -q -p no:cacheprovider "$@"

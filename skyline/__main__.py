@@ -61,7 +61,9 @@ from .rules import (
 )
 
 TYPE_NAMES = {DieType.GROUND: "ground", DieType.UPPER: "upper", DieType.PENTHOUSE: "penthouse"}
-KIND_NAMES = {Face.PURPLE: "low-rise", Face.BLUE: "mid-rise", Face.ORANGE: "high-rise"}
+KIND_NAMES: dict[Face | None, str] = {
+    Face.PURPLE: "low-rise", Face.BLUE: "mid-rise", Face.ORANGE: "high-rise"
+}
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -85,7 +87,7 @@ def describe_action(state: GameState, action: Action) -> str:
     if isinstance(action, Build):
         die = dice[action.die]
         if action.column is None:
-            kind = KIND_NAMES[die.face]  # type: ignore[index]
+            kind = KIND_NAMES[die.face]
             return f"build die {action.die} ({die_text(die)}) as a new {kind}"
         column = player.columns[action.column]
         finish = die.type is DieType.PENTHOUSE or die.face is Face.PURPLE

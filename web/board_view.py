@@ -321,6 +321,7 @@ def players(s: Screen, g: Game) -> str:
 def scoring(s: Screen, g: Game) -> str:
     L = s.labels
     sc = g.scoring
+    assert sc is not None  # drawn only for a game that is over
     rows = []
     for r in sc.rows:
         chips = " ".join(

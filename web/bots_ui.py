@@ -26,11 +26,15 @@ import json
 import random
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from page_state import ReviewProgress
 
 from skyline import Options, Phase, apply_action, new_game
 from skyline.players.bots import BOTS
+
+if TYPE_CHECKING:  # imported when first needed (the page keeps it off the start-up path)
+    from skyline.players.review import ReviewRun
 
 PACE_MS = 600
 SKIP_MS = 15
@@ -78,7 +82,8 @@ class BotsUI:
         self.schedule = schedule
         self.armed = False
         self.review_job = False
-        self.review_run = None  # the engine's incremental review (ReviewRun) of page.review
+        # the engine's incremental review (ReviewRun) of page.review
+        self.review_run: ReviewRun | None = None
 
     @property
     def think_ms(self) -> list[float]:
@@ -148,9 +153,10 @@ class BotsUI:
             try:
                 c.step_computer()
             except LookupError as exc:  # the value table is fetched on first need
-                if getattr(exc, "path", None) is None:
+                path = getattr(exc, "path", None)
+                if path is None:
                     raise
-                c.need_data(exc.path, self.table_arrived)
+                c.need_data(path, self.table_arrived)
                 return
             c.render()
         except Exception as exc:
@@ -177,9 +183,10 @@ class BotsUI:
         try:
             start = sv.value(position(state))
         except LookupError as exc:  # the value table is fetched on first need
-            if getattr(exc, "path", None) is None:
+            path = getattr(exc, "path", None)
+            if path is None:
                 raise
-            c.need_data(exc.path, self.table_arrived)
+            c.need_data(path, self.table_arrived)
             return
         from skyline.players.review import ReviewRun
 

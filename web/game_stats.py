@@ -171,6 +171,7 @@ def _entry(data: object) -> GameResult:
         for number, high in ((score, 1000), (rank, len(rows))):
             if type(number) is not int or not 0 <= number <= high:
                 raise ValueError("seat")
+        assert isinstance(score, int) and isinstance(rank, int)  # checked just above
         if rank < 1:
             raise ValueError("seat")
         seats.append(SeatResult(name, kind, score, rank))

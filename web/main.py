@@ -304,6 +304,7 @@ class DomHost:
         if missing(locks):
             on_result("granted")
             return
+        assert locks is not None  # missing() is true for None
         self.lock_requests += 1
         number = self.lock_requests
         got = []
@@ -472,7 +473,7 @@ solo_value.defer_table()
 langs = [str(lang) for lang in (js.navigator.languages or [js.navigator.language])]
 host = DomHost()
 tables = await load_tables(host)  # noqa: F704 - PyScript runs main.py with top-level await
-controller = Controller(host, tables, langs)
+controller = Controller(host, tables, langs)  # mypy: DomHost satisfies host_port.Host
 if await first_lock(host) == "busy":  # noqa: F704
     controller.handle("tab", "busy", None)
 _boot_hash = str(window.location.hash or "")
@@ -480,6 +481,7 @@ _boot_hash = str(window.location.hash or "")
 # first render on (focus and showModal() there need it); the render replaces it.
 _boot_js = getattr(window, "skylineBoot", None)
 if not missing(_boot_js):
+    assert _boot_js is not None  # missing() is true for None
     _boot_js.live()
 controller.boot(_boot_hash)
 host.set_lang(controller.texts.lang)

@@ -731,7 +731,11 @@ def action_text(t: Callable[..., str], state: GameState, action) -> str:
         if state.phase is Phase.ROLL:
             return t("hint.roll")
         by_id = {d.id: d for d in state.dice}
-        words = [die_word(t, by_id[i].type.letter + by_id[i].face.letter) for i in action.dice]
+        words = []
+        for i in action.dice:
+            die = by_id[i]
+            assert die.face is not None  # a reroll is of rolled dice
+            words.append(die_word(t, die.type.letter + die.face.letter))
         return t("hint.reroll", dice=", ".join(words))
     if isinstance(action, EndTurn):
         return t("hint.end")
@@ -952,16 +956,16 @@ def _players(page: PageState, board: Board, t, names) -> tuple[PlayerView, ...]:
             what = "target.demolish" if target == "demolish" else "target.build"
             columns.append(ColumnView(i, kind, col.height, label, target, t(what, what=label)))
         score = scores[seat]
-        kind = page.seat_kind(seat)
+        seat_kind = page.seat_kind(seat)
         out.append(PlayerView(
             seat=seat, name=names[seat], label=t("player.label", name=names[seat]),
-            kind=kind, active=active,
+            kind=seat_kind, active=active,
             start=seat == state.start_seat and not state.solo,
             to_move=active and not state.solo, score=score,
             score_label=t("player.score", score=score), tiles=tuple(tiles),
             columns=tuple(columns),
-            computer=t("seat.bot." + kind.level) if kind.level is not None else None,
-            elsewhere=t("player.elsewhere") if kind.is_friend else None,
+            computer=t("seat.bot." + seat_kind.level) if seat_kind.level is not None else None,
+            elsewhere=t("player.elsewhere") if seat_kind.is_friend else None,
             score_unit=t("player.points_short", n=score),
         ))
     return tuple(out)

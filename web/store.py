@@ -365,8 +365,12 @@ class Library:
         link = GameLink(entry.board, link_seats(entry.seats), entry.nonce, entry.game)
         reception = self.games.receive(link, now)
         if reception.kind == "same":
-            entry = self.games.get(reception.entry_id)
+            assert reception.entry_id is not None  # "same" names the stored game
+            same = self.games.get(reception.entry_id)
+            assert same is not None
+            entry = same
         elif reception.kind == "update":
+            assert reception.entry is not None  # "update" carries the continued entry
             entry = reception.entry
         elif reception.kind in ("stale", "diverged"):
             entry = self.side_entry(entry)

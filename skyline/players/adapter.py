@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import product
 
-from ..rules import Column, Die, Face, GameState, Phase, build_targets
+from ..rules import Building, Column, Die, Face, GameState, Phase, build_targets
 
 #: Die types as the models name them (index: :class:`~skyline.rules.DieType`).
 TYPES = ("G", "U", "P")
@@ -88,7 +88,7 @@ def promising(state: GameState, dice: Sequence[Die]) -> list[Die]:
 # --------------------------------------------------------------------------- skylines
 
 
-def colour_columns(columns: Sequence[Column]) -> list[tuple[str, int]]:
+def colour_columns(columns: Sequence[Column | Building]) -> list[tuple[str, int]]:
     """Unfinished columns (or tiles) as (colour name, height)."""
     return [(FACE_NAME[c.kind], c.height) for c in columns]
 

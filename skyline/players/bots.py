@@ -83,7 +83,7 @@ def beginner_bot(state: GameState, rng: random.Random) -> Action:
     """Random legal play, but it demolishes only when forced and does not end a turn
     while some die could still be built."""
     actions = legal_actions(state)
-    calm = [a for a in actions if not isinstance(a, Demolish)] or actions
+    calm: list[Action] = [a for a in actions if not isinstance(a, Demolish)] or actions
     if any(isinstance(a, Build) for a in calm):
         calm = [a for a in calm if not isinstance(a, EndTurn)]
     return calm[rng.randrange(len(calm))]
@@ -93,7 +93,8 @@ def beginner_bot(state: GameState, rng: random.Random) -> Action:
 
 G, U, PH = DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE
 P, B, O, X = Face.PURPLE, Face.BLUE, Face.ORANGE, Face.BLANK  # noqa: E741
-_GROUND_PREFERENCE = {O: 0, B: 1, P: 2}  # which ground faces to build first
+# which ground faces to build first (keyed by Die.face, None while unrolled)
+_GROUND_PREFERENCE: dict[Face | None, int] = {O: 0, B: 1, P: 2}
 
 
 def _upper_ready(columns: Sequence[Column], face: Face) -> bool:
@@ -151,11 +152,14 @@ def _best_build(columns: Sequence[Column], dice: Sequence[Die], keep: int | None
         if not targets:
             continue
         if die.type is G:
-            rank = (2, -_GROUND_PREFERENCE[die.face])  # type: ignore[index]
+            rank = (2, -_GROUND_PREFERENCE[die.face])
             target = None
         else:
-            target = max(targets, key=lambda i: columns[i].height)  # type: ignore[index]
-            rank = (0 if die.type is U else 1, -columns[target].height)
+            # only a ground die has the target None (a new building)
+            on_columns = [i for i in targets if i is not None]
+            column = max(on_columns, key=lambda i: columns[i].height)
+            target = column
+            rank = (0 if die.type is U else 1, -columns[column].height)
         candidate = (rank, Build(die.id, target))
         if best is None or candidate[0] < best[0]:
             best = candidate
@@ -167,7 +171,7 @@ def _keeper(dice: Sequence[Die]) -> int | None:
     grounds = [d for d in dice if d.type is G]
     if not grounds:
         return None
-    return max(grounds, key=lambda d: (_GROUND_PREFERENCE[d.face], d.id)).id  # type: ignore[index]
+    return max(grounds, key=lambda d: (_GROUND_PREFERENCE[d.face], d.id)).id
 
 
 def _useless(columns: Sequence[Column], dice: Sequence[Die]) -> Die:

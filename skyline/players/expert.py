@@ -190,12 +190,12 @@ def expert_options(state: GameState, baseline: bool = False) -> list[ExpertOptio
         return [ExpertOption(o.action, o.value, o.win, False) for o in table_options(state)]
     pos = position(state)
     if phase is Phase.TAKE:
-        out = [ExpertOption(_to_engine(state, (), o.action), o.value, o.value, o.exact)
-               for o in sv.turn_options(pos)]
+        takes = [ExpertOption(_to_engine(state, (), o.action), o.value, o.value, o.exact)
+                 for o in sv.turn_options(pos)]
         if multi and len(state.district) > 3:
-            v = _district_value(state, pos, out)
-            out.append(ExpertOption(TakeDistrict(), v, v, False))
-        return _ranked(out)
+            v = _district_value(state, pos, takes)
+            takes.append(ExpertOption(TakeDistrict(), v, v, False))
+        return _ranked(takes)
     if phase is Phase.ROLL:
         action = Roll(tuple(d.id for d in state.dice))
         v = _roll_value(pos, state.dice)
@@ -264,7 +264,10 @@ def _roll_value(pos: sv.SoloPosition, dice: Sequence[Die]) -> float:
 
 def _district_value(state: GameState, pos: sv.SoloPosition, takes: list[ExpertOption]) -> float:
     """A district of four or more dice: its best three types, plus EXTRA_DIE per extra die."""
-    by_types = {tuple(sorted(o.action.types)): o.value for o in takes}
+    by_types: dict[tuple[DieType, ...], float] = {}
+    for o in takes:
+        assert isinstance(o.action, Take)  # the solver's turn-start options are takes
+        by_types[tuple(sorted(o.action.types))] = o.value
     district = state.district
     best = max(by_types.get(tuple(sorted(sub)), float("-inf"))
                for sub in combinations(district, 3))

@@ -114,7 +114,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from .adapter import FACE_P, FACES, TYPES, colour_columns, outcomes, pair_kind, turns_left
 from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioModel
@@ -166,7 +166,7 @@ COLUMN_CLASSES: tuple[tuple[str, int], ...] = (
     ("orange", 4),
     ("orange", 5),
 )
-_CLASS_INDEX = {c: i for i, c in enumerate(COLUMN_CLASSES)}
+_CLASS_INDEX: dict[tuple[object, ...], int] = {c: i for i, c in enumerate(COLUMN_CLASSES)}
 # Default caps of the model: 9 column classes, then the number of 4-point tiles.
 CAPS: tuple[int, ...] = (8, 5, 3, 5, 4, 3, 2, 2, 2, 2)
 T2 = 9  # index of the 4-point tile count in the extended count vector
@@ -596,6 +596,13 @@ _H2 = {h: i for i, h in enumerate(_HANDS2)}
 _IDX2 = [[_H2[tuple(sorted((a, b)))] for b in range(9)] for a in range(9)]
 
 
+class _Lookup(Protocol):
+    """What the turn solver reads of a table: ValueTable, ScenarioTable or an offline
+    tool's stand-in (see ``set_scenario_table``)."""
+
+    def lookup(self, mode: str, t: int, counts: Sequence[int]) -> tuple[float, bool]: ...
+
+
 class _TurnSolver:
     """Memoised expectimax for one (mode, turns_left).  Values are points still to come.
 
@@ -616,7 +623,7 @@ class _TurnSolver:
     """
 
     def __init__(
-        self, table: ValueTable, mode: str, t: int, model: ScenarioModel | None = None
+        self, table: _Lookup, mode: str, t: int, model: ScenarioModel | None = None
     ) -> None:
         self.table = table
         self.mode = mode
@@ -692,8 +699,11 @@ class _TurnSolver:
             return cols
         return cols[:10] + (self.model.demolish_tile(cols[10], None, m),)
 
-    def last_die(self, cols: tuple[int, ...], ended: bool, m: int) -> tuple[list, list]:
-        """Values with one die left, all nine faces: (right after a roll, after resolving)."""
+    def last_die(
+        self, cols: tuple[int, ...], ended: bool, m: int
+    ) -> tuple[list[float], list[float], bool]:
+        """Values with one die left, all nine faces: (right after a roll, after resolving,
+        whether a fallback value was used)."""
         key = (cols, ended, m)
         r = self.memo1.get(key)
         if r is not None:
@@ -742,9 +752,11 @@ class _TurnSolver:
         self.inexact = self.inexact or outer
         return r
 
-    def two_dice(self, cols: tuple[int, ...], ended: bool, m: int) -> tuple[list, list]:
+    def two_dice(
+        self, cols: tuple[int, ...], ended: bool, m: int
+    ) -> tuple[list[float], list[float], bool]:
         """Values with two dice left, all 45 hands (index ``_H2``): (after a roll, after
-        resolving)."""
+        resolving, whether a fallback value was used)."""
         key = (cols, ended, m)
         r = self.memo2.get(key)
         if r is not None:
@@ -889,9 +901,11 @@ class _TurnSolver:
         if n == 0:
             return self.end_value(cols, ended)
         if n == 1:
-            return self.last_die(cols, ended, m)[flag][hand[0]]
+            r = self.last_die(cols, ended, m)
+            return (r[1] if flag else r[0])[hand[0]]
         if n == 2:
-            return self.two_dice(cols, ended, m)[flag][_H2[hand]]
+            r = self.two_dice(cols, ended, m)
+            return (r[1] if flag else r[0])[_H2[hand]]
         assert not flag
         return self.three_dice(cols, hand, ended, m)
 
@@ -912,7 +926,7 @@ def _solver(mode: str, t: int, scenario: str | None = None) -> _TurnSolver:
             s = _TurnSolver(load_table(), mode, t)
         else:
             table = load_scenario_table(scenario, mode)
-            s = _TurnSolver(table, mode, t, SCENARIO_MODELS[scenario])  # type: ignore[arg-type]
+            s = _TurnSolver(table, mode, t, SCENARIO_MODELS[scenario])
         _SOLVERS[key] = s
     return s
 
@@ -1008,7 +1022,7 @@ def _node_options(
     order: builds, end, rerolls, demolitions (ties go to the earlier one).  Raw actions:
     ("resolve", kind, (verb, target), gain, cols2, rest, ended2, m2), ("end",),
     ("reroll", kept, types)."""
-    out = []
+    out: list[tuple[tuple, float, bool]] = []
     builds, dem = s.moves(cols)
     for kind, rest in _DISTINCT[hand]:
         for pts, c2, th, rem in builds[kind]:
@@ -1318,6 +1332,7 @@ def set_scenario_table(scenario: str, mode: str, table: object | None) -> None:
     if table is None:
         _SCENARIO_TABLES.pop((scenario, mode), None)
     else:
+        # an offline tool's stand-in has ScenarioTable's lookups only
         _SCENARIO_TABLES[scenario, mode] = table  # type: ignore[assignment]
     for key in [k for k in _SOLVERS if k[2] == scenario and k[0] == mode]:
         del _SOLVERS[key]
@@ -1327,6 +1342,7 @@ def _p_end(s: _TurnSolver, cols: tuple[int, ...], ended: bool) -> float:
     assert s.model is not None
     if ended or s.t <= 1:
         return 1.0 if s.model.met(cols[10], cols[0]) else 0.0
+    # a scenario solver (model set) holds a scenario table, which has lookup_p
     return s.table.lookup_p(s.mode, s.t - 1, cols)  # type: ignore[attr-defined]
 
 

@@ -135,6 +135,7 @@ def _check_bots(bots: object, players: int) -> tuple[tuple[int, str], ...]:
     """Computer seats as sorted (seat, level) pairs; LinkError ``bots`` if not valid."""
     names = {v: k for k, v in LEVEL_LETTERS.items()}
     try:
+        # bots is unchecked input: whatever dict() rejects is caught below
         pairs = tuple(sorted(dict(bots or {}).items()))  # type: ignore[call-overload]
     except (TypeError, ValueError):
         pairs = ((-1, ""),)

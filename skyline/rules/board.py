@@ -196,7 +196,7 @@ class Board:
         return " ".join(head) + " | " + " ".join(str(a) for a in self._actions)
 
     @classmethod
-    def from_record(cls, text: str) -> Board:
+    def from_record(cls, text: object) -> Board:
         """Load a record, validating every action by replaying it.
 
         Raises :class:`RecordError` (a ValueError) with a precise message; never

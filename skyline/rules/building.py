@@ -171,7 +171,7 @@ def plan_build(state: GameState, die_ids: Iterable[int]) -> BuildPlan:
     if not selected or not can_build_all(columns, selected):
         return BuildPlan(False, (), None, ())
     player = state.player
-    steps = []
+    steps: list[Build] = []
     for position, die in enumerate(selected):
         rest = selected[position + 1 :]
         options = []

@@ -86,20 +86,20 @@ def roll_outcomes(types: Sequence[DieType]) -> list[tuple[tuple[Face, ...], floa
         weights = {f: DIE_FACES[t].count(f) / 6 for f in faces}
         options = []
         for counts in _compositions(len(positions), len(faces)):
-            prob = factorial(len(positions))
+            prob: float = factorial(len(positions))
             chosen: list[Face] = []
             for face, count in zip(faces, counts, strict=True):
                 prob = prob / factorial(count) * weights[face] ** count
                 chosen += [face] * count
             options.append((positions, tuple(chosen), prob))
         per_type.append(options)
-    outcomes = []
+    outcomes: list[tuple[tuple[Face, ...], float]] = []
     for combo in product(*per_type):
         faces_out: list[Face] = [X] * len(types)
         prob = 1.0
-        for positions, chosen, p in combo:
+        for positions, faces_in, p in combo:
             prob *= p
-            for position, face in zip(positions, chosen, strict=True):
+            for position, face in zip(positions, faces_in, strict=True):
                 faces_out[position] = face
         outcomes.append((tuple(faces_out), prob))
     return outcomes

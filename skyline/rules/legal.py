@@ -69,7 +69,7 @@ def _rerolls(groups: list[list[int]]) -> Iterator[tuple[int, ...]]:
     # n - 1) cannot equal the long ones (all but one die, all dice), so only the
     # short ones need sorting. Dropping a larger id gives a smaller tuple, so the
     # all-but-one selections come in order of decreasing dropped id.
-    short = set()
+    short: set[tuple[int, ...]] = set()
     for group in groups:
         short.add((group[0],))
         short.add(tuple(group))

@@ -88,14 +88,16 @@ def validate_options(options: Options) -> Options:
 def new_game(options: Options) -> GameState:
     """The state before round 1: start gifts handed out, district filled."""
     options = validate_options(options)
+    start_seat = options.start_seat
+    assert start_seat is not None  # validate_options resolves None to a seat
     n = len(options.names)
     gifts = (O, B, P)
     players = []
     for seat, name in enumerate(options.names):
-        order = (seat - options.start_seat) % n
+        order = (seat - start_seat) % n
         columns = (Column(gifts[order], 1),) if order < 3 else ()
         players.append(Player(name, columns, ()))
     district = () if n == 1 else (DieType.GROUND, DieType.UPPER, DieType.PENTHOUSE)
     return GameState(
-        options, 1, options.start_seat, Phase.TAKE, district, (), 0, False, tuple(players)
+        options, 1, start_seat, Phase.TAKE, district, (), 0, False, tuple(players)
     )

@@ -65,7 +65,7 @@ def _dice_by_ids(state: GameState, ids: Sequence[int]) -> tuple[Die, ...]:
     if not ids:
         raise IllegalActionError("empty_selection", "select at least one die")
     by_id = {d.id: d for d in state.dice}
-    picked = []
+    picked: list[Die] = []
     for i in ids:
         die = by_id.pop(i, None)
         if die is None:
@@ -149,17 +149,16 @@ def apply_action(
         index = die_index(dice, action.die)
         name, columns, buildings, demolitions = players[seat]
         target = action.index
-        pool = buildings if action.completed else columns
-        if not 0 <= target < len(pool):
+        size = len(buildings) if action.completed else len(columns)
+        if not 0 <= target < size:
             what = "completed building" if action.completed else "unfinished building"
             raise IllegalActionError(
                 "no_target", f"there is no {what} {target}", index=target
             )
-        pool = pool[:target] + pool[target + 1 :]
         player = (
-            Player(name, columns, pool, demolitions + 1)
+            Player(name, columns, buildings[:target] + buildings[target + 1 :], demolitions + 1)
             if action.completed
-            else Player(name, pool, buildings, demolitions + 1)
+            else Player(name, columns[:target] + columns[target + 1 :], buildings, demolitions + 1)
         )
         return GameState(
             options, round_, seat, Phase.CONTINUE, district, dice[:index] + dice[index + 1 :],
@@ -217,7 +216,7 @@ def is_legal(state: GameState, action: object) -> bool:
     if not isinstance(action, ACTION_TYPES):
         return False
     try:
-        apply_action(state, action)  # type: ignore[arg-type]
+        apply_action(state, action)
     except IllegalActionError:
         return False
     return True
