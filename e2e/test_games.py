@@ -17,7 +17,7 @@ from board_helpers import (
     stored_raw,
     take,
 )
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from skyline import Board
 from skyline.records.game_links import make_game_link, parse_game_link
@@ -152,24 +152,36 @@ def open_link(page: Page, link: str) -> None:
     page.goto(link)  # same document: a hashchange
 
 
+def friend_device(ctx: BrowserContext, site_url: str, guard, open_app) -> Page:
+    """The friend's device: a booted page of its own context, welcome dialog closed."""
+    b = ctx.new_page()
+    guard.attach(b)
+    open_app(b, site_url)
+    close_first_dialog(b)
+    return b
+
+
+def start_with_a_friend(a: Page, seed: str, friend: str | None = None) -> None:
+    """On device A: a new 2-player game, Ann here and seat 2 a friend elsewhere."""
+    close_first_dialog(a)
+    a.click("#btn-new")
+    a.select_option("#dlg-first", "2")
+    a.fill("#ng-name0", "Ann")
+    if friend is not None:
+        a.fill("#ng-name1", friend)
+    a.select_option("#ng-seat1", "friend")
+    a.fill("#ng-seed", seed)
+    a.click("#ng-start-btn")
+
+
 def test_two_devices_play_a_correspondence_game_by_links(
     app_page: Page, browser: Browser, site_url: str, guard, open_app
 ) -> None:
     a = app_page
     ctx = browser.new_context(locale="de-DE")
     try:
-        b = ctx.new_page()
-        guard.attach(b)
-        open_app(b, site_url)
-        close_first_dialog(b)
-        close_first_dialog(a)
-        a.click("#btn-new")
-        a.select_option("#dlg-first", "2")
-        a.fill("#ng-name0", "Ann")
-        a.fill("#ng-name1", "Bo")
-        a.select_option("#ng-seat1", "friend")
-        a.fill("#ng-seed", "corr-e2e")
-        a.click("#ng-start-btn")
+        b = friend_device(ctx, site_url, guard, open_app)
+        start_with_a_friend(a, "corr-e2e", "Bo")
         lengths = []
         link = play_turn(a)
         lengths.append(len(link))
@@ -254,17 +266,8 @@ def test_friend_seat_is_named_shared_and_its_link_applies_in_a_new_tab(
     a = app_page
     ctx = browser.new_context(locale="de-DE")
     try:
-        b = ctx.new_page()
-        guard.attach(b)
-        open_app(b, site_url)
-        close_first_dialog(b)
-        close_first_dialog(a)
-        a.click("#btn-new")
-        a.select_option("#dlg-first", "2")
-        a.fill("#ng-name0", "Ann")
-        a.select_option("#ng-seat1", "friend")
-        a.fill("#ng-seed", "corr-tab")
-        a.click("#ng-start-btn")
+        b = friend_device(ctx, site_url, guard, open_app)
+        start_with_a_friend(a, "corr-tab")
         link = play_turn(a)
         a.click("#dlg-first")  # close "Send your move"
         player = a.locator("[data-testid=player-1]").inner_text()

@@ -47,3 +47,21 @@ def test_missing_table_that_is_not_deferred_is_unavailable(monkeypatch) -> None:
             sv.load_table()
     finally:
         sv.set_table(table)
+
+
+def test_the_page_installs_a_delivered_table_from_the_package_folder() -> None:
+    """web/bots_ui.load_table_quickly reads the file the host wrote, at the package data
+    path (relative to the skyline package, wherever solo_value lives)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))
+    import bots_ui
+
+    table = sv.load_table()
+    sv.set_table(None)
+    try:
+        bots_ui.load_table_quickly()
+        assert sv.table_loaded()
+    finally:
+        sv.set_table(table)

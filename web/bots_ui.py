@@ -54,11 +54,13 @@ def load_table_quickly() -> None:
     keeps it off the start-up path (``MissingTable`` until it has been fetched)."""
     from pathlib import Path
 
+    import skyline
     from skyline.players import solo_value as sv
 
-    if sv._TABLE is not None:
+    if sv.table_loaded():
         return
-    path = Path(sv.__file__).parent / sv.TABLE_RESOURCE
+    # package data paths are relative to the skyline package (solo_value.TABLE_RESOURCE)
+    path = Path(skyline.__file__).parent / sv.TABLE_RESOURCE
     if not path.is_file():
         raise sv.MissingTable(sv.TABLE_RESOURCE)
     sv.set_table(sv.ValueTable.from_bytes(path.read_bytes()))

@@ -510,6 +510,11 @@ def table_available() -> bool:
         return False
 
 
+def table_loaded() -> bool:
+    """Whether a table is loaded (shipped, delivered or set)."""
+    return _TABLE is not None
+
+
 def load_table() -> ValueTable:
     """The shipped table (loaded once); :class:`MissingTable` while a deferred table has
     not been delivered yet."""
