@@ -278,10 +278,12 @@ let step = "runtime";
 
 const bar = () => document.getElementById("loading-progress");
 function setProgress(percent) {
+  progressed();
   const el = bar();
   if (el) el.value = Math.max(el.value, Math.min(100, percent));
 }
 function setStep(name) {
+  progressed();
   step = name;
   let passed = true;
   for (const li of document.querySelectorAll("#loading [data-step]")) {
@@ -306,6 +308,7 @@ async function countBytes(response) {
     const { done, value } = await reader.read();
     if (done) break;
     loadedBytes += value.byteLength;
+    progressed();
     if (step === "runtime") setProgress((70 * loadedBytes) / totalBytes);
   }
   // All runtime bytes are in: Python is now compiling and initialising.
@@ -322,12 +325,15 @@ function warmRuntime() {
     // welcome) comes first; the runtime follows at once (README, "Start-up").
     fetch(`./${url}`, { priority: "low" })
       .then((response) => {
-        if (totalBytes && response.ok && response.body && TRACKED.test(url)) {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        if (totalBytes && response.body && TRACKED.test(url)) {
           return countBytes(response);
         }
         return response.arrayBuffer(); // read to the end: cached whole
       })
-      .catch(() => {}); // best effort: the worker asks for the same files anyway
+      // The worker asks for the same files itself, but if this download failed, its
+      // likely did too: a start that then stops progressing failed on the download.
+      .catch(() => downloadFailed());
   }
 }
 if (!navigator.serviceWorker?.controller) warmRuntime();
@@ -341,13 +347,46 @@ document.addEventListener("py:ready", () => {
 });
 
 // --- failure -----------------------------------------------------------------
+// Start-up always ends: in the playable page, or in a message that says what failed
+// (in the player's language) with Retry; the rules stay readable, storage is untouched.
+// What fails: an error on this page (a script that did not load), an error PyScript
+// shows instead of throwing (its config, a failed download of the runtime: a .py-error
+// element), or no progress for stallMs (the worker died without a word, e.g. where it
+// cannot reach the page; a download that hangs; 8 s once a runtime download failed).
+// Bytes arriving or a step passing count as progress: a slow connection is not cut off.
+let stallMs = Number(window.__skylineStallMs) || 45_000; // test hook: shorter
+let stallKey = "loading.stalled";
+let lastProgress = Date.now();
+function downloadFailed() {
+  stallMs = Math.min(stallMs, 8_000);
+  stallKey = "loading.failed_runtime";
+}
+function progressed() {
+  lastProgress = Date.now();
+}
+const stallWatch = setInterval(() => {
+  if (isReady()) clearInterval(stallWatch);
+  else if (Date.now() - lastProgress > stallMs) fail("stalled", stallKey);
+}, 1000);
+new MutationObserver(() => {
+  const shown = document.querySelector(".py-error, py-error");
+  if (shown) fail(shown.textContent, "loading.failed_runtime");
+}).observe(document.body, { childList: true, subtree: true });
+
 let failed = false;
-function fail(reason) {
+function fail(reason, key = "loading.failed") {
   if (failed || document.body?.dataset.ready === "1") return;
   failed = true;
+  clearInterval(stallWatch);
   console.error("Skyline failed to start:", reason);
-  i18n.then(() => {
-    document.getElementById("loading-error")?.removeAttribute("hidden");
+  i18n.then(async () => {
+    const error = document.getElementById("loading-error");
+    const strings = await table(lang);
+    if (error) {
+      error.textContent = strings[key] ?? error.textContent; // the table may be unreachable
+      error.removeAttribute("hidden");
+    }
+    document.getElementById("loading-retry")?.removeAttribute("hidden");
     // over a painted snapshot too (it would otherwise say "Starting…" for ever)
     document.getElementById("loading")?.removeAttribute("hidden");
     startBar.hidden = true;
@@ -356,6 +395,14 @@ function fail(reason) {
 }
 window.addEventListener("error", (e) => fail(e.error || e.message));
 window.addEventListener("unhandledrejection", (e) => fail(e.reason));
+// A script or style of the page that did not load (a download cut off, a file missing
+// on the host) fires a non-bubbling error on its element.
+window.addEventListener("error", (e) => {
+  if (e.target instanceof HTMLScriptElement || e.target instanceof HTMLLinkElement) {
+    fail(`could not load ${e.target.src || e.target.href}`, "loading.failed_runtime");
+  }
+}, true);
+document.getElementById("loading-retry")?.addEventListener("click", () => location.reload());
 
 // --- ready -------------------------------------------------------------------
 function onReady() {

@@ -27,10 +27,20 @@
 // same archive). A first visit loads the smaller sources.
 {
   const pyc = document.documentElement.dataset.configPyc;
-  const script = document.querySelector("script[type=py][worker]");
+  const script = document.querySelector("script[type=py]");
   if (pyc && script && navigator.serviceWorker?.controller) {
     script.setAttribute("config", `./${pyc}`);
   }
+  // PyScript's worker reaches the page through SharedArrayBuffer, which needs a
+  // cross-origin isolated page (the COOP/COEP headers) and an engine that offers it
+  // there (WebKitGTK does not). Without it Python runs on the main thread: the same
+  // main.py and host port, the calls are direct instead of round trips.
+  const worker = self.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
+  if (script && !worker) {
+    script.removeAttribute("worker");
+    document.querySelector("py-config")?.remove(); // the script's config is the main one now
+  }
+  document.documentElement.dataset.python = worker ? "worker" : "main";
 }
 
 // Where the focus goes when the element that had it is gone or disabled, best first:
