@@ -26,7 +26,7 @@ TABLES = {lang: json.loads((Path(__file__).resolve().parent.parent / "web" / "i1
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
