@@ -18,6 +18,7 @@ from pathlib import Path
 from threading import Thread
 
 import pytest
+from axe_helpers import describe, run_axe
 from board_helpers import close_first_dialog, dice, record, take
 from playwright.sync_api import Browser, Page
 
@@ -70,7 +71,8 @@ def _prepared_context(browser: Browser, lang: str, stall_ms: int | None = None):
     """A context with a stored game (written before the page's scripts run) and, for
     the stall test, a short stall limit (web/boot.js ``__skylineStallMs``)."""
     ctx = browser.new_context(service_workers="block",  # unguarded: it fails on purpose
-                              locale="de-DE" if lang == "de" else "en-US")
+                              locale="de-DE" if lang == "de" else "en-US",
+                              bypass_csp=True)  # for the axe audit
     init = "localStorage.setItem('skyline.test.kept', 'a saved game');"
     if stall_ms is not None:
         init += f"window.__skylineStallMs = {stall_ms};"
@@ -86,6 +88,8 @@ def _failed(page: Page, lang: str, key: str) -> None:
     assert page.locator("#loading [data-boot-rules]").is_visible()  # the rules stay
     assert page.evaluate("document.body.dataset.ready") is None
     assert page.evaluate("localStorage.getItem('skyline.test.kept')") == "a saved game"
+    violations = run_axe(page)
+    assert not violations, describe(violations)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
