@@ -39,3 +39,11 @@ if str(WEB) not in sys.path:
 
 _default = "ci" if os.environ.get("CI") else "dev"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or _default)
+
+# Strict string tables: under the tests a text missing from the table of the language
+# asked for raises i18n.MissingText (a KeyError naming key and language) instead of
+# showing English or the key itself (the page stays lenient). SKYLINE_I18N_STRICT=0
+# switches it off, e.g. to look at what the page would show.
+import i18n  # noqa: E402
+
+i18n.STRICT = os.environ.get("SKYLINE_I18N_STRICT", "1") != "0"

@@ -3,6 +3,14 @@
 Tables are flat {"key": "text with {params}"}. A missing key falls back to English,
 then to the key itself (visible, so a gap is noticed, never a crash).
 
+Strict mode (``STRICT = True``, set for every test under tests/ by tests/conftest.py; the
+page leaves it off): a key missing from the table of the language asked for raises
+``MissingText`` (a ``KeyError`` naming the key and the language) instead of falling
+back, for every ``Texts`` (those made on the fly included) and for the counted variants
+(``key|one``, ``key|zero``) as much as for plain keys. ``ON_MISSING`` (a function of
+key and language) is told of each missing text instead, while the page goes on as in
+the browser (tests/test_screen_walk.py looks at what the player would see).
+
 Plurals: a text counted by an integer parameter (``n``, else ``points``, else ``score``:
 ``COUNT_PARAMS``) may have variants
 ``"key|zero"`` (n == 0) and ``"key|one"`` (n == 1) beside ``"key"`` (every other n);
@@ -13,6 +21,20 @@ from __future__ import annotations
 
 LANGS = ("en", "de")
 COUNT_PARAMS = ("n", "points", "score")
+STRICT = False  # tests/conftest.py: a missing text raises MissingText
+ON_MISSING = None  # if set (and not STRICT): called with (key, lang) for each missing text
+
+
+class MissingText(KeyError):
+    """A key missing from the string table of ``lang`` (strict mode only)."""
+
+    def __init__(self, key: str, lang: str) -> None:
+        super().__init__(f"string table {lang!r} has no key {key!r}")
+        self.key = key
+        self.lang = lang
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class _Params(dict):
@@ -33,6 +55,10 @@ class Texts:
                 key = variant
         text = self.tables.get(self.lang, {}).get(key)
         if text is None:
+            if STRICT:
+                raise MissingText(key, self.lang)
+            if ON_MISSING is not None:
+                ON_MISSING(key, self.lang)
             text = self.tables.get("en", {}).get(key, key)
         if params:
             text = text.format_map(_Params(params))
