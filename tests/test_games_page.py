@@ -17,7 +17,7 @@ import screen as sm
 from page_state import ClaimDialog, SendDialog
 from store import KEY_INDEX, KEY_SAVE, finished_games
 from store import entry_key as game_key
-from web_fakes import FakeHost, make_page
+from web_fakes import FakeHost, make_page, tables
 
 from skyline import Phase
 from skyline.players.bots import get_bot
@@ -26,6 +26,7 @@ from skyline.records.game_links import make_game_link, parse_game_link
 from skyline.records.game_list import entry_to_json, read_entry, read_index
 
 FIXTURES = Path(__file__).parent / "fixtures" / "saves"
+TABLES_EN, TABLES_DE = tables()["en"], tables()["de"]
 LANGS = ("en", "de")
 
 
@@ -406,6 +407,29 @@ def test_send_dialog_share_copy_and_qr(lang):
     a.handle("click", "corr-qr", None)
     assert a.page.dialog.qr == "failed"
     assert a.screen().dialog.qr_status == a.t("corr.qr_failed")
+
+
+def test_notices_follow_a_change_of_language():
+    """A notice's parts (why a link was refused, whose turn it is) are translated when
+    shown, like the notice: after a switch to German no English is left in it."""
+    a, _, _ = make_page(bots=False)
+    start(a, ("Ann", "Bo"), ("human", "friend"))
+    play_here(a)
+    link = a.page.dialog.link
+    b, _, _ = make_page(bots=False)
+    b.handle("hashchange", None, fragment(link))
+    b.handle("submit", "corr-claim", None, form={"seat1": "on"})
+    b.handle("hashchange", None, "#play?p=Ann&seed=x&start=9")  # a bad start seat
+    keys = [n.key for n in b.page.notices]
+    assert keys[-2:] == ["corr.added", "notice.bad_link"]
+    b.handle("click", "lang", "de")
+    shown = {n.key: n.text for n in b.screen().notices}
+    assert "Bo" in shown["corr.added"] and b.t("corr.state_you", name="Bo") in shown["corr.added"]
+    en = TABLES_EN["corr.state_you"].replace("{name}", "Bo")
+    assert en not in shown["corr.added"]
+    reason = shown["notice.bad_link"]
+    assert TABLES_EN["error.option.start_seat"] not in reason
+    assert TABLES_DE["error.option.start_seat"].split("{")[0] in reason
 
 
 def test_claim_needs_a_seat():

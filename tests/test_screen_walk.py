@@ -33,6 +33,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import i18n
+from commands import COMMANDS, Guard
 from web_fakes import make_page, tables
 
 from skyline import SCENARIOS
@@ -74,8 +75,7 @@ SHAPES = (
           ("human", "expert", "friend", "beginner"), "walk-4f", sweep=16),
 )
 
-GAME_ACTIONS = {"take", "untake", "district", "die", "roll", "build", "demolish", "abandon",
-                "end", "undo", "cancel", "col", "tile"}
+GAME_ACTIONS = {str(name) for name, cmd in COMMANDS.items() if cmd.guards & Guard.GAME}
 # Commands that only open, show or close something of the page itself: issued on the
 # main line, then Escape. Everything else runs on a copy of the page.
 VIEW_ACTIONS = {"rules", "rules-goto", "newgame", "ng-change", "close", "stats", "share",

@@ -158,7 +158,7 @@ class Controller:
         for copy, exc, kept in s.library.broken:
             key = "games.entry_broken" if kept else "notice.save_broken_lost"
             s.notify(key, Level.WARN, sticky=True, button=("export-save", copy,
-                     "btn.export_save"), reason=s.error_text(exc), key=copy)
+                     "btn.export_save"), reason=s.error(exc), key=copy)
         s.load_history()
         had_save = s.load_saved_game()
         link_error = self.links.open(fragment, quiet=s.board is None)

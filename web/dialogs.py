@@ -23,7 +23,7 @@ import games_ui
 import rules_panel
 import stats_ui
 from commands import Cmd
-from i18n import Texts
+from i18n import Texts, translate
 from names import player_names
 from page_state import (
     FRIEND,
@@ -183,7 +183,7 @@ def new_game_view(d: NewGameDialog, c: DialogContext) -> NewGameView:
             for s in SCENARIOS
         )
     return NewGameView(t("newgame.title"), d.first, count_options, names, start, scenario,
-                       d.nine, d.seed, d.error, d.notice)
+                       d.nine, d.seed, d.error, translate(t, d.notice))
 
 
 def rules_view(d: RulesDialog, c: DialogContext) -> RulesView:

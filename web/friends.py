@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import games_ui
+from i18n import Text
 from page_state import ClaimDialog, Level, SendDialog
 from store import SaveWrite
 
@@ -83,11 +84,11 @@ class Friends:
     def turn_params(self, entry: GameEntry) -> dict[str, Any]:
         """Whose turn it is in ``entry``, for the notices about a link."""
         if entry.finished:
-            return {"name": "", "state": self.s.t("corr.state_over")}
+            return {"name": "", "state": Text("corr.state_over")}
         name = entry.options.names[entry.seat]
         here = Seat.from_code(entry.seats[entry.seat]).is_here
         key = "corr.state_you" if here else "corr.state_friend"
-        return {"name": name, "state": self.s.t(key, name=name)}
+        return {"name": name, "state": Text(key, (("name", name),))}
 
     def claim_seats(self, form: dict) -> None:
         """The answer to "which seats do you play?" for a new game from a link."""
@@ -104,7 +105,7 @@ class Friends:
             link = parse_game_link(d.fragment)
         except LinkError as exc:
             s.page.dialog = None
-            s.notify("corr.bad_link", Level.ERROR, reason=s.error_text(exc))
+            s.notify("corr.bad_link", Level.ERROR, reason=s.error(exc))
             return
         entry = s.library.games.adopt(link, mine, s.host.now_iso())
         if s.library.write(entry) is SaveWrite.CONFLICT:

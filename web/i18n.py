@@ -19,10 +19,31 @@ Plurals: a text counted by an integer parameter (``n``, else ``points``, else ``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 LANGS = ("en", "de")
 COUNT_PARAMS = ("n", "points", "score")
 STRICT = False  # tests/conftest.py: a missing text raises MissingText
 ON_MISSING = None  # if set (and not STRICT): called with (key, lang) for each missing text
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text translated when it is shown, not when it is made: a notice's part (a
+    reason, whose turn it is) follows a change of language like the notice itself.
+    ``params`` may hold ``Text`` values too."""
+
+    key: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+
+def translate(t: Callable[..., str], value: Any) -> Any:
+    """``value`` in the language of ``t`` if it is a ``Text`` (its params too)."""
+    if not isinstance(value, Text):
+        return value
+    return t(value.key, **{k: translate(t, v) for k, v in value.params})
 
 
 class MissingText(KeyError):

@@ -141,7 +141,7 @@ class GameLibrary:
         try:
             entry = read_entry(form.get("text"))
         except SaveError as exc:
-            s.notify("games.import_failed", Level.ERROR, reason=s.error_text(exc))
+            s.notify("games.import_failed", Level.ERROR, reason=s.error(exc))
             return
         games = s.library.games
         for copy in games.copies(entry.game):

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from i18n import Text
+
 from skyline import DieType, Options
 from skyline.records.seats import COMPUTER_LEVELS, Seat
 
@@ -112,7 +114,7 @@ class NewGameDialog:
     scenario: str = ""
     seed: str = ""
     error: str | None = None
-    notice: str | None = None  # e.g. why the link this visit came with cannot be opened
+    notice: Text | None = None  # e.g. why the link this visit came with cannot be opened
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ class Play:
         try:
             s.board.push(action)
         except IllegalActionError as exc:
-            s.notify("notice.illegal", Level.ERROR, reason=s.error_text(exc))
+            s.notify("notice.illegal", Level.ERROR, reason=s.error(exc))
             return False
         self.after(action, before)
         return True
@@ -209,7 +209,7 @@ class Play:
         try:
             plan = board.build_selection(ids, choices)
         except IllegalActionError as exc:
-            s.notify("notice.illegal", Level.ERROR, reason=s.error_text(exc))
+            s.notify("notice.illegal", Level.ERROR, reason=s.error(exc))
         else:
             remaining = {d.id for d in board.state.dice} & set(ids)
             if plan.choice_die is not None and remaining:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from i18n import Text
 from page_state import ConfirmLinkDialog, Level, ShareDialog
 
 from skyline import (
@@ -93,7 +94,7 @@ class LinkRouter:
         self.s = c.session
         self.pending: str | None = None  # a link opened while another tab had the game
 
-    def open(self, fragment: str, quiet: bool = False) -> str | None:
+    def open(self, fragment: str, quiet: bool = False) -> Text | None:
         """Open the link in ``fragment``. A shared-game link that cannot be opened:
         the reason is shown as a notice, or returned without one when ``quiet`` (no
         game yet: the caller shows it in the welcome dialog, and "your current game is
@@ -135,28 +136,28 @@ class LinkRouter:
             self.open(fragment)
 
     def _refused(self, kind: LinkKind, exc: LinkError, fragment: str,
-                 quiet: bool) -> str | None:
+                 quiet: bool) -> Text | None:
         s = self.s
         if kind is LinkKind.GAME:
-            s.notify("corr.bad_link", Level.ERROR, reason=s.error_text(exc))
+            s.notify("corr.bad_link", Level.ERROR, reason=s.error(exc))
             return None
         if kind is LinkKind.DAILY:
-            s.notify("notice.bad_daily", Level.ERROR, reason=s.error_text(exc))
+            s.notify("notice.bad_daily", Level.ERROR, reason=s.error(exc))
             return None
-        reason = self.error_text(exc, fragment)
+        reason = self.error(exc, fragment)
         if not quiet:
             s.notify("notice.bad_link", Level.ERROR, reason=reason)
         return reason
 
-    def error_text(self, exc: LinkError, fragment: str) -> str:
+    def error(self, exc: LinkError, fragment: str) -> Text:
         """Why a link cannot be opened. A link with markup in it (``<script>``), or one
         that is not a game link at all, is damaged, whatever field the reader tripped on."""
         # names may hold anything (shown as text); no other part of a link holds markup
         rest = "&".join(part for part in fragment.split("&")
                         if not part.startswith(("p=", "#play?p=")))
         if exc.params.get("reason") == "malformed" or _MARKUP.search(rest):
-            return self.s.t("error.option.malformed")
-        return self.s.error_text(exc)
+            return Text("error.option.malformed")
+        return self.s.error(exc)
 
     def _open_play_link(self, link: PlayLink) -> None:
         """Start the shared game, or ask first if one is in progress."""

@@ -40,7 +40,7 @@ from dialogs import (
     dialog_kind,
     dialog_view,
 )
-from i18n import Texts
+from i18n import Texts, translate
 from names import default_name, is_default_name, player_names
 from page_state import (
     BuildChoice,
@@ -797,7 +797,7 @@ def _notices(page: PageState, t, names=()) -> tuple[NoticeView, ...]:
         button = None
         if n.button is not None:
             button = (n.button.action, n.button.arg, t(n.button.label_key))
-        params = dict(n.params)
+        params = {k: translate(t, v) for k, v in n.params}
         seat = params.pop("seat", None)
         if isinstance(seat, int) and 0 <= seat < len(names):
             params["name"] = names[seat]  # the name as shown now, in this language

@@ -18,7 +18,7 @@ import games_ui
 import screen as screen_model
 from game_stats import result_of
 from host_port import Host
-from i18n import LANGS, Texts
+from i18n import LANGS, Text, Texts, translate
 from page_state import (
     ExportDialog,
     Level,
@@ -113,25 +113,30 @@ class Session:
         self.notify("notice.crash", Level.ERROR, sticky=True,
                     button=("reload-saved", "", "btn.reload_saved"))
 
-    def error_text(self, exc: Exception) -> str:
-        """Translate an engine error (IllegalActionError / RecordError) with its params."""
+    def error(self, exc: Exception) -> Text:
+        """An engine error (IllegalActionError, RecordError, LinkError, SaveError,
+        OptionsError) as the text that explains it, with its params."""
         code = getattr(exc, "code", None)
         params = dict(getattr(exc, "params", {}) or {})
         if isinstance(exc, LinkError | SaveError):
             prefix = "error.option." if isinstance(exc, LinkError) else "error.record."
             if code != "internal" and self.texts.has(prefix + str(code)):
-                return self.t(prefix + str(code), **params)
-            return self.t("error.unknown")
+                return Text(prefix + str(code), tuple(params.items()))
+            return Text("error.unknown")
         prefix = "error.record." if isinstance(exc, RecordError) else "error.action."
         if code and self.texts.has(prefix + code):
             if "phase" in params:
-                params["phase"] = self.t("phase." + str(params["phase"]))
+                params["phase"] = Text("phase." + str(params["phase"]))
             if "face" in params:
-                params["face"] = self.t("kind." + str(params["face"]))
-            return self.t(prefix + code, **params)
+                params["face"] = Text("kind." + str(params["face"]))
+            return Text(prefix + code, tuple(params.items()))
         if isinstance(exc, OptionsError) and self.texts.has("error.option." + exc.field):
-            return self.t("error.option." + exc.field)
-        return self.t("error.unknown")
+            return Text("error.option." + exc.field)
+        return Text("error.unknown")
+
+    def error_text(self, exc: Exception) -> str:
+        """The error's explanation in the player's language now (for a dialog's line)."""
+        return translate(self.t, self.error(exc))
 
     # ------------------------------------------------------------------ storage
 
@@ -210,7 +215,7 @@ class Session:
             try:
                 entry = self.library.migrate(raw, self.store.get(KEY_SEATS), now)
             except SaveError as exc:
-                self.keep_aside(raw, self.error_text(exc))
+                self.keep_aside(raw, self.error(exc))
             else:
                 self.open_entry(entry)
                 return True
@@ -230,7 +235,7 @@ class Session:
         self.open_entry(found)
         return True
 
-    def keep_aside(self, raw: str, reason: str) -> None:
+    def keep_aside(self, raw: str, reason: Text) -> None:
         key, kept = self.store.keep_aside(raw)
         button = ("export-save", key, "btn.export_save")
         if kept:
@@ -285,7 +290,7 @@ class Session:
         problem = history.problem
         if problem is None:
             return
-        reason = self.t("error.history." + problem.code, **problem.params)
+        reason = Text("error.history." + problem.code, tuple(problem.params.items()))
         if history.held:
             self.notify("notice.history_broken_lost", Level.WARN, sticky=True, reason=reason)
         else:
