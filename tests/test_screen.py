@@ -696,3 +696,16 @@ def test_reroll_marks_only_the_rerolled_dice():
     expected = (first,) if c.board.state.phase in (Phase.RESOLVE, Phase.CONTINUE) else ()
     assert c.screen().game.turn.just_rolled == expected
     assert host.html["turn"].count("art-rolling") == len(expected)
+
+
+def test_the_fake_host_is_a_host_port() -> None:
+    """tests/web_fakes.FakeHost implements every method of the host port (web/host_port.py),
+    so the controller under test talks to what the page has."""
+    import inspect
+
+    import host_port
+
+    wanted = {name for name, _ in inspect.getmembers(host_port.Host, inspect.isfunction)
+              if not name.startswith("_")}
+    missing = sorted(name for name in wanted if not callable(getattr(FakeHost, name, None)))
+    assert missing == []

@@ -50,6 +50,7 @@ class FakeHost:
         self.share_ok: bool | None = None  # None: no share sheet (navigator.share missing)
         self.qr_ok = True
         self.tz = 0
+        self.fetched: list[str] = []  # data files asked for (fetch_data)
 
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
@@ -101,6 +102,11 @@ class FakeHost:
     def share(self, text: str, title: str, done: Callable[[bool], None]) -> None:
         self.shared.append(text)
         done(bool(self.share_ok))
+
+    def fetch_data(self, path: str, done: Callable[[bool], None]) -> None:
+        """The engine's data files are in the package here (the page fetches them)."""
+        self.fetched.append(path)
+        done(True)
 
     def load_qr(self, done: Callable[[bool], None]) -> None:
         """segno is installed for the tests (the page loads its wheel on demand)."""
