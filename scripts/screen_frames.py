@@ -10,8 +10,9 @@ offers (``data-action``/``data-arg`` of enabled buttons, forms with the values s
 both languages, solo/scenarios/2-4 players/computer seats, dialogs, undo, the game
 list, replay, share and daily links, reloads; never a friend elsewhere.
 
-Only ``tests/web_fakes`` (``make_page``, ``FakeHost``, the ``FakeTimer``) and
-``Controller.handle`` are used, so the script runs unchanged on old and new code.
+Only ``tests/web_fakes`` (``make_page``, ``FakeHost``, the ``FakeTimer``),
+``tests/page_html`` and ``Controller.handle`` are used (and the command table's game
+commands), so the script runs unchanged on the code before and after a refactor.
 Randomness the page draws itself (``secrets``: seeds and nonces) is seeded per game,
 and the clock of ``time.perf_counter`` stands still (the solo review is graded in one
 go), so two runs give the same frames.
@@ -34,7 +35,6 @@ if os.environ.get("PYTHONHASHSEED") != "0":  # set order of strings: the same ev
 
 import argparse
 import hashlib
-import html as htmlmod
 import json
 import random
 import re
@@ -67,47 +67,15 @@ time.perf_counter = lambda: 0.0  # a clock that stands still: no chunk depends o
 time.monotonic = lambda: 0.0
 time.time = lambda: 1_764_547_200.0  # 2025-12-01, never read by the page today
 
+from commands import COMMANDS, Guard  # noqa: E402
+from page_html import FORM, OPEN, attrs, form_values  # noqa: E402
 from web_fakes import FakeHost, make_page  # noqa: E402
 
 from skyline import SCENARIOS  # noqa: E402
 
 # ---------------------------------------------------------------- reading the HTML
 
-_TAG = re.compile(r"<[^>]*>")
-_OPEN = re.compile(r"<(button|select|input|a|div|li|span|form)\b([^>]*)>")
-_ATTR = re.compile(r'([a-zA-Z_:-]+)(?:="([^"]*)")?')
-_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
-_FIELD = re.compile(r"<(input|select|textarea)\b([^>]*)>(.*?</(?:select|textarea)>)?", re.S)
-_OPTION = re.compile(r"<option\b([^>]*)>")
-GAME_ACTIONS = {"take", "untake", "district", "die", "roll", "build", "demolish", "abandon",
-                "end", "undo", "cancel", "col", "tile"}
-
-
-def attrs(tag_body: str) -> dict[str, str]:
-    return {m.group(1): htmlmod.unescape(m.group(2) or "") for m in _ATTR.finditer(tag_body)}
-
-
-def form_values(body: str) -> dict[str, str]:
-    """What the browser's FormData would send for this form as shown."""
-    values: dict[str, str] = {}
-    for m in _FIELD.finditer(body):
-        tag, a = m.group(1), attrs(m.group(2))
-        name = a.get("name")
-        if not name or "disabled" in a:
-            continue
-        if tag == "select":
-            options = [attrs(o.group(1)) for o in _OPTION.finditer(m.group(3) or "")]
-            chosen = next((o for o in options if "selected" in o), options[0] if options else None)
-            if chosen is not None:
-                values[name] = chosen.get("value", "")
-        elif tag == "textarea":
-            values[name] = htmlmod.unescape(_TAG.sub("", (m.group(3) or "").rsplit("</", 1)[0]))
-        elif a.get("type") in ("checkbox", "radio"):
-            if "checked" in a:
-                values[name] = a.get("value", "on")
-        elif a.get("type") != "file":
-            values[name] = a.get("value", "")
-    return values
+GAME_ACTIONS = {str(name) for name, cmd in COMMANDS.items() if cmd.guards & Guard.GAME}
 
 
 def offered(regions: dict[str, str]) -> list[tuple]:
@@ -115,8 +83,8 @@ def offered(regions: dict[str, str]) -> list[tuple]:
     shown = [regions["dialog"]] if regions.get("dialog") else [regions[k] for k in sorted(regions)]
     out: list[tuple] = []
     for html in shown:
-        forms = [(attrs(f.group(1)), f.group(2)) for f in _FORM.finditer(html)]
-        for m in _OPEN.finditer(html):
+        forms = [(attrs(f.group(1)), f.group(2)) for f in FORM.finditer(html)]
+        for m in OPEN.finditer(html):
             tag, a = m.group(1), attrs(m.group(2))
             action = a.get("data-action")
             if not action or "disabled" in a or a.get("aria-disabled") == "true":

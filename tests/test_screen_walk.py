@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 import i18n
 from commands import COMMANDS, Guard
+from page_html import FORM, OPEN, TAG, attrs, form_values
 from web_fakes import make_page, tables
 
 from skyline import SCENARIOS
@@ -108,17 +109,7 @@ def main_line_weights(choices: list[Command]) -> list[float]:
 
 # ------------------------------------------------------------------ reading the HTML
 
-_TAG = re.compile(r"<[^>]*>")
 _ATTR_TEXT = re.compile(r'\s(?:aria-label|title|placeholder|alt)="([^"]*)"')
-_OPEN = re.compile(r"<(button|select|input|a|div|li|span|form)\b([^>]*)>")
-_ATTR = re.compile(r'([a-zA-Z_:-]+)(?:="([^"]*)")?')
-_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
-_FIELD = re.compile(r"<(input|select|textarea)\b([^>]*)>(.*?</(?:select|textarea)>)?", re.S)
-_OPTION = re.compile(r"<option\b([^>]*)>")
-
-
-def attrs(tag_body: str) -> dict[str, str]:
-    return {m.group(1): htmlmod.unescape(m.group(2) or "") for m in _ATTR.finditer(tag_body)}
 
 
 @dataclass(frozen=True)
@@ -149,37 +140,14 @@ class Command:
         return f"{self.kind} {self.action}{arg}{form}"
 
 
-def form_values(body: str) -> dict[str, str]:
-    """What the browser's FormData would send for this form as shown."""
-    values: dict[str, str] = {}
-    for m in _FIELD.finditer(body):
-        tag, a = m.group(1), attrs(m.group(2))
-        name = a.get("name")
-        if not name or "disabled" in a:
-            continue
-        if tag == "select":
-            options = [attrs(o.group(1)) for o in _OPTION.finditer(m.group(3) or "")]
-            chosen = next((o for o in options if "selected" in o), options[0] if options else None)
-            if chosen is not None:
-                values[name] = chosen.get("value", "")
-        elif tag == "textarea":
-            values[name] = htmlmod.unescape(_TAG.sub("", (m.group(3) or "").rsplit("</", 1)[0]))
-        elif a.get("type") in ("checkbox", "radio"):
-            if "checked" in a:
-                values[name] = a.get("value", "on")
-        elif a.get("type") != "file":
-            values[name] = a.get("value", "")
-    return values
-
-
 def offered(regions: dict[str, str]) -> list[Command]:
     """Every enabled command of the page as shown (the dialog's only, when one is open)."""
     shown = {"dialog": regions["dialog"]} if regions.get("dialog") else regions
     out: list[Command] = []
     seen = set()
     for html in shown.values():
-        forms = [(attrs(f.group(1)), f.group(2)) for f in _FORM.finditer(html)]
-        for m in _OPEN.finditer(html):
+        forms = [(attrs(f.group(1)), f.group(2)) for f in FORM.finditer(html)]
+        for m in OPEN.finditer(html):
             tag, a = m.group(1), attrs(m.group(2))
             action = a.get("data-action")
             if not action or "disabled" in a or a.get("aria-disabled") == "true":
@@ -219,7 +187,7 @@ def error_notices(host) -> frozenset:
 
 def segments(html: str) -> list[str]:
     """Visible texts: the text between tags, and the attributes read out or shown."""
-    parts = [htmlmod.unescape(s).strip() for s in _TAG.split(html)]
+    parts = [htmlmod.unescape(s).strip() for s in TAG.split(html)]
     parts += [htmlmod.unescape(v).strip() for v in _ATTR_TEXT.findall(html)]
     return [p for p in parts if p]
 
@@ -298,9 +266,9 @@ def region_problems(name: str, html: str, lang: str, friends: tuple[str, ...],
         # Cleo (Computer (Expert))"); the friend's own part of the scoreboard as a whole
         shown = _SELECT.sub("", html)  # a choice of seat kinds is no one's seat
         units = [part for u in _UNIT.finditer(shown)
-                 for part in re.split(r"[,·]", htmlmod.unescape(_TAG.sub("", u.group(2))))]
-        units += [htmlmod.unescape(_TAG.sub(" ", u.group(0))) for u in _PLAYER.finditer(shown)
-                  if friend in _TAG.sub("", u.group(0))]
+                 for part in re.split(r"[,·]", htmlmod.unescape(TAG.sub("", u.group(2))))]
+        units += [htmlmod.unescape(TAG.sub(" ", u.group(0))) for u in _PLAYER.finditer(shown)
+                  if friend in TAG.sub("", u.group(0))]
         for unit in units:
             if friend in unit and "computer" in unit.lower():
                 problems.append(f"friend {friend!r} called a computer in {name}: "
@@ -416,7 +384,7 @@ class Walk:
         desc = ", ".join(x for x in (
             htmlmod.unescape(rnd.group(1)) if rnd else "",
             phase.group(1) if phase else "",
-            htmlmod.unescape(_TAG.sub("", turn.group(1))) if turn else "") if x)
+            htmlmod.unescape(TAG.sub("", turn.group(1))) if turn else "") if x)
         return (f"[{self.shape}] device {dev.name}, state #{state} ({desc}), "
                 f"command {cmd}, lang {dev.c.texts.lang if dev.c else dev.lang}")
 
@@ -532,7 +500,7 @@ class Walk:
         self.main(dev, Command("click", "newgame"), where)
         self.main(dev, Command("change", "ng-change", None, (("count", str(len(shape.names))),)),
                   where)
-        body = _FORM.search(dev.host.html["dialog"])
+        body = FORM.search(dev.host.html["dialog"])
         if not body:
             raise AssertionError(f"[{shape.label}] no new-game form")
         form = form_values(body.group(2))
@@ -568,7 +536,7 @@ class Walk:
         dialog = other.host.html.get("dialog", "")
         if 'data-submit="corr-claim"' in dialog:
             self.sweep(other, state, True)  # "which seat do you play?"
-            form = _FORM.search(other.host.html["dialog"])
+            form = FORM.search(other.host.html["dialog"])
             values = form_values(form.group(2))
             b = dev.c.board
             for i in range(len(b.state.players)):
