@@ -511,6 +511,13 @@ class PrerenderHost:
     def storage_remove(self, key: str) -> None:
         self.storage.pop(key, None)
 
+    def storage_write_if(self, key: str, expected: str | None, value: str) -> bool:
+        stored = self.storage.get(key)
+        if stored is not None and stored != expected:
+            return False
+        self.storage[key] = value
+        return True
+
     def storage_keys(self) -> list[str]:
         return list(self.storage)
 

@@ -28,6 +28,7 @@ from enum import Enum
 from typing import Any
 
 from game_stats import GameResult, HistoryError, game_key, history_json, read_history
+from host_port import Host
 from screen import read_summary
 
 from skyline import Board
@@ -72,7 +73,7 @@ class SaveWrite(Enum):
 class Store:
     """localStorage through the host; every failure is reported, none raises."""
 
-    def __init__(self, host, on_failure: Callable[[], None]) -> None:
+    def __init__(self, host: Host, on_failure: Callable[[], None]) -> None:
         self.host = host
         self.on_failure = on_failure
         self.ok = True
@@ -137,27 +138,18 @@ class Store:
 
     def write_save(self, raw: str, key: str = KEY_SAVE) -> SaveWrite:
         """Write ``raw`` under ``key`` unless another tab wrote there since this tab
-        last wrote or read it (``CONFLICT``: nothing written). A host with
-        ``storage_write_if`` compares and writes in one call (main.DomHost: one round
-        trip from the worker instead of two)."""
-        write_if = getattr(self.host, "storage_write_if", None)
-        if write_if is not None:
-            try:
-                written = write_if(key, self.seen.get(key), raw)
-            except Exception:
-                self._failed()
-                return SaveWrite.FAILED
-            if not written:
-                return SaveWrite.CONFLICT
-            self.seen[key] = raw
-            return SaveWrite.WRITTEN
-        stored = self.get(key)
-        if stored is not None and stored != self.seen.get(key):
+        last wrote or read it (``CONFLICT``: nothing written). The host compares and
+        writes in one call (``storage_write_if``; main.DomHost: one round trip from the
+        worker instead of two)."""
+        try:
+            written = self.host.storage_write_if(key, self.seen.get(key), raw)
+        except Exception:
+            self._failed()
+            return SaveWrite.FAILED
+        if not written:
             return SaveWrite.CONFLICT
-        if self.set(key, raw):
-            self.seen[key] = raw
-            return SaveWrite.WRITTEN
-        return SaveWrite.FAILED
+        self.seen[key] = raw
+        return SaveWrite.WRITTEN
 
     def keep_aside(self, raw: str, key: str = KEY_SAVE,
                    prefix: str = KEY_BROKEN) -> tuple[str, bool]:
@@ -305,7 +297,7 @@ class TabLock:
     """The game lock: ``take`` asks the host to take it over from another tab; the
     answer ("granted", "busy", "lost") comes back through ``on_result``."""
 
-    def __init__(self, host) -> None:
+    def __init__(self, host: Host) -> None:
         self.host = host
 
     def take(self, on_result: Callable[[str], None]) -> None:
