@@ -3,7 +3,8 @@
 Only what is not a rule lives here: the yard picks not yet pushed, the selected dice, a
 pending tower or demolition choice, the open dialog, the notices, the computer seats and
 the computer helpers' results (hint, review). ``web/screen.py`` reads it (with the board)
-to decide what the player sees; ``web/controller.py`` changes it.
+to decide what the player sees; the controller's parts (``web/session.py``,
+``web/play.py``, ...) change it.
 """
 
 from __future__ import annotations
