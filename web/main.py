@@ -5,7 +5,10 @@ src="./main.py">``, so the page's main thread never runs Python (Lighthouse's to
 blocking time is no longer Python's start-up). PyScript's worker mode needs the page
 to be cross-origin isolated (netlify.toml: COOP same-origin, COEP require-corp): the
 worker reaches the page through ``pyscript.window`` with synchronous round trips
-(SharedArrayBuffer and Atomics). A round trip costs 0.1-5 ms, so this module makes few:
+(SharedArrayBuffer and Atomics). Where the page has no SharedArrayBuffer (a host without
+those headers, WebKitGTK) web/host.js drops the ``worker`` attribute and this same
+module runs on the main thread, where the calls below are direct. In the worker a round
+trip costs 0.1-5 ms, so this module makes few:
 
 - web/host.js listens to the page's events (click, keydown, change, submit on the
   document; hashchange and storage on the window), reduces each to JSON (its
