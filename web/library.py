@@ -32,11 +32,7 @@ class GameLibrary:
         self.deleted: list[GameEntry] = []  # deleted games, for undo
 
     def _entry(self, entry_id: str | None) -> GameEntry | None:
-        games = self.s.library.games
-        return games.get(entry_id) if entry_id is not None and entry_id in games else None
-
-    def _is_open(self, entry_id: str) -> bool:
-        return self.s.entry is not None and entry_id == self.s.entry.id
+        return self.s.library.games.get(entry_id) if entry_id is not None else None
 
     def open(self) -> None:
         self.s.page.dialog = GamesDialog()
@@ -52,12 +48,12 @@ class GameLibrary:
     def export(self, entry_id: str | None) -> None:
         s = self.s
         entry = self._entry(entry_id)
-        if entry is None or entry_id is None:
+        if entry is None:
             return
-        if self._is_open(entry_id) and not s.page.readonly:
+        if s.is_open(entry.id) and not s.page.readonly:
             entry = s.entry_now()
-        raw = s.store.get(entry_key(entry_id)) or entry_to_json(entry)
-        s.host.download(f"skyline-{entry_id}.json", raw)
+        raw = s.store.get(entry_key(entry.id)) or entry_to_json(entry)
+        s.host.download(f"skyline-{entry.id}.json", raw)
 
     # ------------------------------------------------------------------ rename
 
@@ -77,7 +73,7 @@ class GameLibrary:
         entry = s.library.games.get(entry_id)
         if entry is None:
             return
-        current = self._is_open(entry_id)
+        current = s.is_open(entry_id)
         if current:
             entry = s.entry_now()
         renamed = make_entry(entry.board, entry.seats, nonce=entry.nonce, name=name.strip(),
@@ -96,9 +92,11 @@ class GameLibrary:
 
     def delete(self, entry_id: str | None) -> None:
         s = self.s
-        if self._entry(entry_id) is None or entry_id is None:
+        found = self._entry(entry_id)
+        if found is None:
             return
-        current = self._is_open(entry_id)
+        entry_id = found.id
+        current = s.is_open(entry_id)
         if current:
             s.save()
         entry = s.library.delete(entry_id)
@@ -162,7 +160,7 @@ class GameLibrary:
             new = reception.entry
             key = "games.import_updated" if reception.kind == "update" else "games.import_diverged"
             result = s.library.write(new, current=False)
-            if (reception.kind == "update" and self._is_open(new.id)
+            if (reception.kind == "update" and s.is_open(new.id)
                     and result is not SaveWrite.CONFLICT):
                 s.open_entry(new)
         if result is SaveWrite.CONFLICT:
@@ -175,13 +173,12 @@ class GameLibrary:
     def replay(self, entry_id: str | None) -> bool | None:
         s = self.s
         entry = self._entry(entry_id)
-        if entry is None or entry_id is None:
+        if entry is None:
             return False
-        if self._is_open(entry_id):
-            entry = s.entry_now()  # the game as it is now
+        shown = s.entry_now() if s.is_open(entry.id) else entry  # the game as it is now
         s.page.replay = ReplayState(
-            entry_id, entry.name, entry.board.record(), len(entry.board.actions), 0,
-            seats_of_entry(entry.seats))
+            entry.id, shown.name, shown.board.record(), len(shown.board.actions), 0,
+            seats_of_entry(shown.seats))
         s.page.dialog = None
         s.page.choice = None
         return None

@@ -86,6 +86,14 @@ def read_play_link(fragment: str) -> PlayLink:
     return PlayLink(link.options, link.beat, seats)
 
 
+#: Each link's total reader: a valid link's value, or a LinkError.
+READERS: dict[LinkKind, Callable[[str], Any]] = {
+    LinkKind.PLAY: read_play_link,
+    LinkKind.GAME: parse_game_link,
+    LinkKind.DAILY: parse_daily_fragment,
+}
+
+
 class LinkRouter:
     """Opens links (at start and on ``hashchange``) and makes the share link."""
 
@@ -99,19 +107,13 @@ class LinkRouter:
         the reason is shown as a notice, or returned without one when ``quiet`` (no
         game yet: the caller shows it in the welcome dialog, and "your current game is
         unchanged" would not be true)."""
+        if fragment:
+            self.s.host.clear_fragment()
         kind = link_kind(fragment)
         if kind is None:
-            if fragment:
-                self.s.host.clear_fragment()
             return None
-        self.s.host.clear_fragment()
-        readers: dict[LinkKind, Callable[[str], Any]] = {
-            LinkKind.PLAY: read_play_link,
-            LinkKind.GAME: parse_game_link,
-            LinkKind.DAILY: parse_daily_fragment,
-        }
         try:
-            link = readers[kind](fragment)
+            link = READERS[kind](fragment)
         except LinkError as exc:
             return self._refused(kind, exc, fragment, quiet)
         if self.s.page.readonly:  # opened once this tab has the game

@@ -199,9 +199,13 @@ class Session:
             if not page.readonly:
                 self.library.write_index()
 
+    def is_open(self, entry_id: str) -> bool:
+        """The game ``entry_id`` of the list is the one open here."""
+        return self.entry is not None and entry_id == self.entry.id
+
     def switch_to(self, entry: GameEntry | None) -> None:
         """Open another game of the list, as stored now."""
-        if entry is None or (self.entry is not None and entry.id == self.entry.id):
+        if entry is None or self.is_open(entry.id):
             return
         fresh, _raw = self.library.reread(entry.id)
         self.open_entry(fresh or entry)

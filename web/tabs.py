@@ -59,7 +59,7 @@ class Tabs:
         elif event == "saved":
             if key is not None and key.startswith(KEY_GAME) and key != KEY_GAME.rstrip("."):
                 entry_id = key[len(KEY_GAME):]
-                if page.readonly or s.entry is None or entry_id != s.entry.id:
+                if page.readonly or not s.is_open(entry_id):
                     s.library.reread(entry_id)  # the list shows the other tab's state
             if page.readonly and (key is None or s.entry is None
                                   or key in (KEY_SAVE, entry_key(s.entry.id))):
