@@ -136,7 +136,7 @@ def _table() -> dict[Cmd, Command]:
         Cmd.TILE: Command("play", "choose_tile", n, game),
         Cmd.BOT_SKIP: Command("computer", "skip"),
         Cmd.BOT_HINT: Command("computer", "show_hint"),
-        Cmd.NEW_GAME: Command("newgame", "open", focus="dlg-first"),
+        Cmd.NEW_GAME: Command("newgame", "open"),  # it sets the focus (the welcome, too)
         Cmd.NEW_GAME_CHANGE: Command("newgame", "change", Arg.FORM),
         Cmd.NEW_GAME_START: Command("newgame", "start", Arg.FORM, starts),
         Cmd.LINK_ACCEPT: Command("links", "accept", guards=starts),

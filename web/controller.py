@@ -38,7 +38,7 @@ from host_port import Host
 from i18n import LANGS, pick_language
 from library import GameLibrary
 from newgame import NewGame
-from page_state import Level, NewGameDialog, RulesDialog
+from page_state import Level, NewGameDialog
 from play import Play
 from router import LinkRouter, link_kind
 from session import Session, random_seed
@@ -243,8 +243,7 @@ class Controller:
             self.library_ui.replay_step(REPLAY_KEYS[key], {})
             return True
         if key in ("?", "h", "H"):
-            page.dialog = RulesDialog()
-            self.session.focus_id = "dlg-first"
+            self.command(Cmd.RULES, None, {})
             return True
         return False
 
