@@ -364,20 +364,26 @@ function downloadFailed() {
 function progressed() {
   lastProgress = Date.now();
 }
-const stallWatch = setInterval(() => {
-  if (isReady()) clearInterval(stallWatch);
-  else if (Date.now() - lastProgress > stallMs) fail("stalled", stallKey);
-}, 1000);
-new MutationObserver(() => {
+// Watched until the start has ended either way (not on every render after it).
+const errorWatch = new MutationObserver(() => {
   const shown = document.querySelector(".py-error, py-error");
   if (shown) fail(shown.textContent, "loading.failed_runtime");
-}).observe(document.body, { childList: true, subtree: true });
+});
+errorWatch.observe(document.body, { childList: true, subtree: true });
+function stopWatching() {
+  clearInterval(stallWatch);
+  errorWatch.disconnect();
+}
+const stallWatch = setInterval(() => {
+  if (isReady()) stopWatching();
+  else if (Date.now() - lastProgress > stallMs) fail("stalled", stallKey);
+}, 1000);
 
 let failed = false;
 function fail(reason, key = "loading.failed") {
   if (failed || document.body?.dataset.ready === "1") return;
   failed = true;
-  clearInterval(stallWatch);
+  stopWatching();
   console.error("Skyline failed to start:", reason);
   i18n.then(async () => {
     const error = document.getElementById("loading-error");
@@ -406,6 +412,7 @@ document.getElementById("loading-retry")?.addEventListener("click", () => locati
 
 // --- ready -------------------------------------------------------------------
 function onReady() {
+  stopWatching();
   showLive();
   handOverRules();
   // Snapshot after every render (debounced) and when the page goes away.
