@@ -435,9 +435,13 @@ function onReady() {
 }
 
 // --- updates -----------------------------------------------------------------
+// Whether a service worker served this page: on a first visit none did, and a worker
+// installing then is the first install, no update. Read at load, not when the worker is
+// installed: after the worker's clients.claim() WebKit already reports a controller there.
+const servedByWorker = Boolean(navigator.serviceWorker?.controller);
 function offerUpdate(worker) {
   const bar = document.getElementById("update");
-  if (!bar || !navigator.serviceWorker.controller) return; // a first install is no update
+  if (!bar || !servedByWorker) return; // a first install is no update
   i18n.then(() => bar.removeAttribute("hidden"));
   document.getElementById("update-reload").onclick = () => {
     let reloading = false;
