@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # The project's one test command: installs everything it needs on a fresh
-# machine (pip packages, npm packages via the build, Debian's chromium), then
-# lints, type-checks and runs every test: engine unit/property tests and the Playwright e2e suite.
+# machine (pip packages, npm packages via the build, Debian's browsers: chromium,
+# firefox-esr, and WebKitGTK's WebDriver with its MiniBrowser under Xvfb), then lints,
+# type-checks and runs every test: engine unit/property tests and the e2e suite
+# (Playwright in Chromium, and the cross-engine set in Chromium, Firefox and WebKit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SUDO=""
 if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
-if [ ! -x /usr/bin/chromium ]; then
+MISSING=()
+[ -x /usr/bin/chromium ] || MISSING+=(chromium)
+[ -x /usr/bin/firefox-esr ] || MISSING+=(firefox-esr)
+[ -x /usr/bin/WebKitWebDriver ] || MISSING+=(webkit2gtk-driver) # brings the MiniBrowser
+[ -x /usr/bin/Xvfb ] || MISSING+=(xvfb)
+if [ ${#MISSING[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${MISSING[@]}" >/dev/null
 fi
 
 python3 -m pip install -q --disable-pip-version-check -e ".[test]"

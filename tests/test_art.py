@@ -63,7 +63,13 @@ def test_die_svg_refuses_impossible_faces() -> None:
 
 
 def test_buildings_share_one_scale_and_show_their_state() -> None:
-    heights = {h: int(parse(art.building_svg("o", h, True)).get("height")) for h in range(1, 7)}
+    heights = {}
+    for h in range(1, 7):
+        svg = parse(art.building_svg("o", h, True))
+        _x, _y, width, height = map(float, svg.get("viewBox").split())
+        heights[h] = height
+        # drawn 1 px a unit at the skyline's 16 px font size, scaled with it (em)
+        assert svg.get("width") == f"{width / 16:g}em" and svg.get("height") == f"{height / 16:g}em"
     assert all(heights[h + 1] - heights[h] == art.FLOOR for h in range(1, 6))
     blue = art.building_svg("b", 3, True)
     orange = art.building_svg("o", 3, True)

@@ -209,8 +209,10 @@ def building_svg(kind: str, height: int, completed: bool) -> str:
             f'M{left} {high} H{right} {planks} M{left} {top} L{right} {high} M{left} {high} L{right} {top}"/>'
         )
     return (
-        f'<svg class="art-bldg-svg k-{kind}{"" if completed else " open"}" width="{total_w}" '
-        f'height="{total_h}" viewBox="0 0 {total_w} {total_h}" aria-hidden="true" focusable="false">'
+        # sized in em of the skyline's font size (16 px drawn at 1 px a unit), which
+        # scales the whole row (style.css, --art)
+        f'<svg class="art-bldg-svg k-{kind}{"" if completed else " open"}" width="{total_w / 16:g}em" '
+        f'height="{total_h / 16:g}em" viewBox="0 0 {total_w} {total_h}" aria-hidden="true" focusable="false">'
         + "".join(parts)
         + "</svg>"
     )

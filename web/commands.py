@@ -186,7 +186,9 @@ TURN_COMMANDS = (Cmd.ROLL, Cmd.BUILD, Cmd.ABANDON, Cmd.DEMOLISH, Cmd.END, Cmd.UN
 #: die to focus after a render, the import of a chosen file, the commands whose element
 #: sends its whole form.
 HOST_COMMANDS = {"die": Cmd.DIE, "importText": Cmd.GAME_IMPORT_TEXT,
-                 "sendsForm": [Cmd.NEW_GAME_CHANGE]}
+                 "sendsForm": [Cmd.NEW_GAME_CHANGE],
+                 # a click on these starts the clipboard write (host.js, startClickCopy)
+                 "copies": [Cmd.SHARE, Cmd.CORR_COPY, Cmd.DAILY_COPY]}
 
 #: Keys that step a replay.
 REPLAY_KEYS = {"ArrowLeft": Cmd.REPLAY_BACK, "ArrowRight": Cmd.REPLAY_NEXT,

@@ -320,6 +320,7 @@ function onEvent(event) {
     if (kind === "change") readFile(el, event);
     return;
   }
+  if (kind === "click" && commands.copies.includes(action)) startClickCopy();
   send({ kind, action, arg, form, target_id: el.id || null }, event);
 }
 
@@ -345,7 +346,42 @@ function settled() {
 }
 
 // Clipboard and share sheet: the worker has neither; true when done.
+// A copy must start during the player's click: WebKit refuses a clipboard write that
+// arrives afterwards from the worker (through PyScript's handler). So a click on a
+// command that copies (commands.copies) starts the write at once with the text still
+// to come (a ClipboardItem of a promise, as Safari recommends); copy(text) from Python
+// then supplies it. Where that is not offered or fails, copy writes the text itself.
+let clickCopy = null; // { supply(text), cancel(), result } of the latest such click
+function startClickCopy() {
+  clickCopy?.cancel();
+  clickCopy = null;
+  if (typeof ClipboardItem !== "function" || !navigator.clipboard?.write) return;
+  let supply;
+  let cancel;
+  const text = new Promise((resolve, reject) => {
+    supply = resolve;
+    cancel = () => reject(new Error("nothing to copy"));
+  });
+  try {
+    const item = new ClipboardItem({
+      "text/plain": text.then((value) => new Blob([value], { type: "text/plain" })),
+    });
+    const result = navigator.clipboard.write([item]).then(() => true, () => false);
+    const started = { supply, cancel, result };
+    clickCopy = started;
+    // The command may copy nothing (no game open): the write must not wait for ever.
+    setTimeout(() => started.cancel(), 10_000);
+  } catch {
+    // no ClipboardItem of a promise here: copy() writes the text itself
+  }
+}
 async function copy(text) {
+  const started = clickCopy;
+  clickCopy = null;
+  if (started) {
+    started.supply(text);
+    if (await started.result) return true;
+  }
   try {
     await navigator.clipboard.writeText(text);
     return true;

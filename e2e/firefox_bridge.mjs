@@ -1,0 +1,69 @@
+// A browser for the Python e2e tests, driven by npm puppeteer-core over WebDriver BiDi
+// (Debian's firefox-esr has no geckodriver; e2e/engines.py starts this file).
+//
+// Protocol: one JSON object per line on stdin, {"id", "op", "args"}; one answer per
+// line on stdout, {"id", "ok": true, "value"} or {"id", "ok": false, "error"}.
+// ops: launch {browser, executablePath, userDataDir, prefs}, goto {url}, reload {},
+// evaluate {script} (an async function body; its return value, JSON), click {selector}
+// (a trusted click, as a player's), press {key}, viewport {width, height, touch},
+// close {}.
+import { createInterface } from "node:readline";
+import puppeteer from "puppeteer-core";
+
+let browser = null;
+let page = null;
+
+const ops = {
+  async launch({ browser: kind, executablePath, userDataDir, prefs }) {
+    browser = await puppeteer.launch({
+      browser: kind,
+      executablePath,
+      userDataDir,
+      headless: true,
+      extraPrefsFirefox: prefs ?? {},
+      protocolTimeout: 120_000,
+    });
+    page = (await browser.pages())[0] ?? (await browser.newPage());
+    return browser.version ? await browser.version() : "";
+  },
+  async goto({ url }) {
+    await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120_000 });
+  },
+  async reload() {
+    await page.reload({ waitUntil: "domcontentloaded", timeout: 120_000 });
+  },
+  async evaluate({ script }) {
+    // The body runs as an async function in the page: `return await ...` works.
+    // eslint-disable-next-line no-new-func
+    return await page.evaluate(`(async () => { ${script} })()`);
+  },
+  async click({ selector }) {
+    await page.locator(selector).setTimeout(30_000).click();
+  },
+  async press({ key }) {
+    await page.keyboard.press(key);
+  },
+  async viewport({ width, height, touch }) {
+    await page.setViewport({ width, height, hasTouch: Boolean(touch), isMobile: false });
+  },
+  async close() {
+    await browser?.close();
+    browser = null;
+  },
+};
+
+const lines = createInterface({ input: process.stdin });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  const { id, op, args } = JSON.parse(line);
+  let answer;
+  try {
+    const value = await ops[op](args ?? {});
+    answer = { id, ok: true, value: value ?? null };
+  } catch (err) {
+    answer = { id, ok: false, error: String(err?.stack || err) };
+  }
+  process.stdout.write(`${JSON.stringify(answer)}\n`);
+  if (op === "close") break;
+}
+process.exit(0);

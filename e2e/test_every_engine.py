@@ -1,0 +1,290 @@
+"""The cross-engine set: the page plays in Chromium, Firefox and WebKit.
+
+Each engine gets its own browser profile and its own server of dist/ (with the netlify
+headers), and runs the same checks in order, as one player's visit: start, a solo turn,
+a computer player's turn, the rules and the language, Share with its copy, a reload,
+the layout at 1280x800 and 390x844, and last a reload with the server gone (the service
+worker serves the game). Chromium and Firefox run Python in PyScript's worker; stock
+WebKitGTK has no SharedArrayBuffer, so it runs Python on the main thread (web/host.js):
+both paths are played here. ``test_webkit_with_shared_memory_copies_from_the_worker``
+forces SharedArrayBuffer on in WebKit (a developer setting) for the worker path there.
+
+Drivers: e2e/engines.py. Clicks are the engine's trusted input.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import engines
+import pytest
+from engines import Driver, wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = {lang: json.loads((ROOT / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
+          for lang in ("en", "de")}
+PYTHON_PATH = {"chromium": "worker", "firefox": "worker", "webkit": "main"}
+READY = "document.body.dataset.ready === '1'"
+GAME_SHOWN = "document.querySelector('#yard-G') && !document.querySelector('#dialog dialog')"
+START_S = 150  # a cold start of WebKit on a loaded 2-core machine takes up to ~40 s
+
+
+def _load_serve() -> Any:
+    spec = importlib.util.spec_from_file_location("skyline_serve_engines",
+                                                  ROOT / "scripts" / "serve.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Site:
+    """dist/ on its own port, for one engine (stopped to test the offline reload)."""
+
+    def __init__(self, dist: Path) -> None:
+        self._server = _load_serve().make_server(dist, 0)
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        host, port = self._server.server_address[:2]
+        self.url = f"http://{host}:{port}/"
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@pytest.fixture(scope="module", params=engines.ENGINES)
+def engine(request: pytest.FixtureRequest, dist_dir: Path) -> Iterator[tuple[Driver, Site]]:
+    name = request.param
+    missing = engines.available(name)
+    if missing:
+        pytest.fail(f"{name} cannot run: {missing}")
+    site = Site(dist_dir)
+    driver: Driver
+    if name == "chromium":
+        driver = engines.PlaywrightDriver(request.getfixturevalue("browser"))
+    elif name == "firefox":
+        driver = engines.PuppeteerDriver()
+    else:
+        driver = engines.SeleniumWebKitDriver()
+    try:
+        yield driver, site
+    finally:
+        driver.close()
+        site.stop()
+
+
+def act(d: Driver, selector: str) -> None:
+    """A player's click, then wait until the page has handled it."""
+    d.click(selector)
+    d.run("await window.skylineHost.settled(); return true;")
+
+
+def text(d: Driver, selector: str) -> str:
+    return d.run(f"return document.querySelector({json.dumps(selector)})?.innerText ?? '';")
+
+
+def saved_record(d: Driver) -> str:
+    return d.run("""
+        const index = JSON.parse(localStorage.getItem('skyline.games') || 'null');
+        const raw = index && index.current && localStorage.getItem('skyline.game.' + index.current);
+        return raw ? JSON.parse(raw).save.game.record : '';""")
+
+
+def take_and_roll(d: Driver) -> None:
+    for letter in "GGU":
+        act(d, f"#yard-{letter}")
+    act(d, "#act-roll")
+    faces = d.run("""return [...document.querySelectorAll('#turn [data-testid=die]')]
+                     .map((die) => die.dataset.face);""")
+    assert len(faces) == 3 and all(f and f != "None" for f in faces), faces
+
+
+def no_overflow(d: Driver) -> None:
+    widths = d.run("return [document.documentElement.scrollWidth, innerWidth];")
+    assert widths[0] <= widths[1], f"{d.engine}: the page is {widths[0]} px wide in {widths[1]}"
+
+
+def skylines_are_drawn_where_measured(d: Driver) -> None:
+    """Every building plot is at least its width (3.4 em of the skyline's font size),
+    and is drawn where the engine says it is: a point in its middle hits it. (CSS zoom
+    broke both in WebKit: rem lengths inside kept their size, and the rectangles of
+    zoomed elements came in unzoomed pixels.)"""
+    bad = d.run("""
+        const bad = [];
+        for (const row of document.querySelectorAll('#players .art-row')) {
+          const em = parseFloat(getComputedStyle(row).fontSize);
+          const street = row.parentElement.getBoundingClientRect();
+          for (const lot of row.querySelectorAll('.art-lot')) {
+            const box = lot.getBoundingClientRect();
+            if (box.width < 3.4 * em - 1) bad.push(['narrow', em, Math.round(box.width)]);
+            const x = box.left + box.width / 2;
+            const y = box.top + box.height / 2;
+            const seen = x > street.left && x < street.right && x < innerWidth &&
+              y > 0 && y < innerHeight;
+            if (seen && !lot.contains(document.elementFromPoint(x, y))) {
+              bad.push(['elsewhere', em, Math.round(x), Math.round(y)]);
+            }
+          }
+        }
+        return bad;""")
+    assert not bad, f"{d.engine}: skyline plots: {bad}"
+
+
+# --- the set, in order -----------------------------------------------------------------
+
+
+def test_start(engine: tuple[Driver, Site]) -> None:
+    d, site = engine
+    began = time.monotonic()
+    d.goto(site.url)
+    wait_for(d, READY, START_S, "ready")
+    print(f"{d.engine}: ready after {time.monotonic() - began:.1f} s")
+    assert d.run("return document.documentElement.dataset.python") == PYTHON_PATH[d.engine]
+    wait_for(d, "document.querySelector('[data-testid=dialog-newgame]')", 10, "new-game dialog")
+    act(d, "#ng-cancel")
+    assert not d.run("return document.querySelector('#dialog dialog');")
+
+
+def test_a_solo_turn(engine: tuple[Driver, Site]) -> None:
+    d, site = engine
+    d.goto(site.url + "#play?p=Ann&seed=engines-solo")
+    wait_for(d, GAME_SHOWN,
+             20, "the linked solo game")
+    take_and_roll(d)
+    act(d, "#turn button[data-type=G]")
+    act(d, "#act-build")
+    assert "seed=engines-solo" in saved_record(d)
+
+
+def test_a_computer_players_turn(engine: tuple[Driver, Site]) -> None:
+    d, site = engine
+    d.goto(site.url + "#play?p=Ann,Robo&seed=engines-bot&start=1&bots=1g")
+    wait_for(d, "document.querySelector('[data-testid=dialog-confirm_link]')", 20,
+             "the link's question")
+    act(d, "#dlg-first")  # start it (the solo game above stays in the list)
+    # Robo (greedy) starts: its turn plays out by itself, then it is Ann's
+    wait_for(d, "[...document.querySelectorAll('#log li')]"
+             ".some((li) => li.innerText.includes('Robo'))", 30, "Robo's first action in the log")
+    wait_for(d, "document.querySelector('[data-testid=turn]')?.innerText.includes('Ann')", 60,
+             "Ann's turn after Robo's")
+    take_and_roll(d)
+
+
+def test_rules_and_language(engine: tuple[Driver, Site]) -> None:
+    d, _site = engine
+    en, de = TABLES["en"], TABLES["de"]
+    act(d, "#btn-rules")
+    wait_for(d, "document.querySelector('[data-testid=dialog-rules]')", 10, "rules")
+    assert en["rules.app.title"] in text(d, "[data-testid=dialog-rules]")
+    d.press("Escape")
+    d.run("await window.skylineHost.settled(); return true;")
+    assert not d.run("return document.querySelector('#dialog dialog');")
+    act(d, "#btn-lang")
+    assert d.run("return document.documentElement.lang") == "de"
+    assert text(d, "#btn-rules") == de["btn.rules"]
+    act(d, "#btn-rules")
+    assert de["rules.app.title"] in text(d, "[data-testid=dialog-rules]")
+    d.press("Escape")
+    d.run("await window.skylineHost.settled(); return true;")
+    act(d, "#btn-lang")
+    assert text(d, "#btn-rules") == en["btn.rules"]
+
+
+SPY_CLIPBOARD = """
+    // What reaches the clipboard, recorded around the engine's own calls (which still
+    // decide, with the click's user activation, whether the write is allowed).
+    window.__copied = [];
+    const clip = navigator.clipboard;
+    const write = clip.write?.bind(clip);
+    const writeText = clip.writeText.bind(clip);
+    if (write) clip.write = (items) => {
+      const done = write(items);
+      Promise.all(items.map((item) => item.getType('text/plain').then((b) => b.text())))
+        .then((texts) => done.then(() => window.__copied.push(...texts), () => {}));
+      return done;
+    };
+    clip.writeText = (value) => {
+      const done = writeText(value);
+      done.then(() => window.__copied.push(value), () => {});
+      return done;
+    };
+    return true;"""
+
+
+def share_copies_the_link(d: Driver) -> None:
+    d.run(SPY_CLIPBOARD)
+    act(d, "#btn-share")
+    wait_for(d, "document.querySelector('[data-testid=share-status]')", 15, "the copy's status")
+    status = d.run("""const s = document.querySelector('[data-testid=share-status]');
+                      return [s.className, s.innerText];""")
+    assert status == ["ok", TABLES["en"]["share.copied"]], status
+    link = d.run("return document.querySelector('[data-testid=share-link]').value;")
+    assert "#play?" in link and "bots=1g" in link
+    assert wait_for(d, "window.__copied.length && window.__copied", 5) == [link]
+    d.press("Escape")
+    d.run("await window.skylineHost.settled(); return true;")
+
+
+def test_share_copies_the_link(engine: tuple[Driver, Site]) -> None:
+    share_copies_the_link(engine[0])
+
+
+def test_reload_keeps_the_game(engine: tuple[Driver, Site]) -> None:
+    d, _site = engine
+    played = saved_record(d)
+    d.reload()
+    wait_for(d, READY, START_S, "ready after reload")
+    assert saved_record(d) == played
+    assert len(d.run("return [...document.querySelectorAll('#turn [data-testid=die]')];")) == 3
+
+
+def test_layout_desktop_and_phone(engine: tuple[Driver, Site]) -> None:
+    d, _site = engine
+    for width, height in ((1280, 800), (390, 844)):
+        d.viewport(width, height)
+        time.sleep(0.3)
+        no_overflow(d)
+        skylines_are_drawn_where_measured(d)
+        assert d.run("return document.querySelector('#yard-G').getBoundingClientRect().width > 0")
+    d.viewport(1280, 800)
+
+
+def test_offline_reload(engine: tuple[Driver, Site]) -> None:
+    d, site = engine
+    wait_for(d, "navigator.serviceWorker.controller?.state === 'activated'", 60,
+             "the service worker controls the page")
+    played = saved_record(d)
+    # a first visit's install is no update: no "new version" bar (WebKit showed one)
+    assert d.run("return document.getElementById('update').hidden") is True
+    site.stop()
+    d.reload()
+    wait_for(d, READY, START_S, "ready offline")
+    assert saved_record(d) == played
+    assert d.run("return document.getElementById('update').hidden") is True
+
+
+def test_webkit_with_shared_memory_copies_from_the_worker(dist_dir: Path) -> None:
+    """WebKit with SharedArrayBuffer (as Safari has it on an isolated page) runs Python in
+    the worker; Share's copy then comes from the worker, after the click, and WebKit only
+    accepts it because the click started the write (web/host.js, startClickCopy)."""
+    missing = engines.available("webkit")
+    if missing:
+        pytest.fail(f"webkit cannot run: {missing}")
+    site = Site(dist_dir)
+    d = engines.SeleniumWebKitDriver(env={"JSC_useSharedArrayBuffer": "1"})
+    try:
+        d.goto(site.url + "#play?p=Ann,Robo&seed=engines-sab&start=0&bots=1g")
+        wait_for(d, READY, START_S, "ready")
+        assert d.run("return document.documentElement.dataset.python") == "worker"
+        wait_for(d, GAME_SHOWN,
+                 20, "the linked game")
+        share_copies_the_link(d)
+    finally:
+        d.close()
+        site.stop()
