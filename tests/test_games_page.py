@@ -459,3 +459,47 @@ def test_options_of_seats_offer_a_friend_only_with_several_players():
     assert "friend" not in [o.value for o in c.screen().dialog.names[0].seat_options]
     c.handle("change", "ng-change", None, form={"count": "2"})
     assert "friend" in [o.value for o in c.screen().dialog.names[1].seat_options]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("answer", ["granted", "denied", "unsupported", None])
+def test_the_browser_is_asked_once_to_keep_the_games_and_the_list_says_its_answer(lang, answer):
+    host = FakeHost()
+    host.persist_answer = answer
+    c, host, _ = make_page(host=host, langs=(lang,), bots=False)
+    assert host.persist_asked == 0  # a first visit's untouched game is no reason to ask
+    start(c)
+    assert host.persist_asked == 0
+    c.handle("click", "games", None)
+    assert 'data-testid="games-kept"' not in host.html["dialog"]
+    c.handle("click", "close", None)
+    play_here(c)  # the first move puts a game in the list: ask, once
+    assert host.persist_asked == 1
+    c.handle("click", "games", None)
+    table = tables()[lang]
+    shown = host.html["dialog"]
+    if answer is None:  # no answer yet (a prompt the player left open): no claim either way
+        assert 'data-testid="games-kept"' not in shown
+    else:
+        key = "games.kept" if answer == "granted" else "games.not_kept"
+        assert f'data-testid="games-kept">{board_view.esc(table[key])}</p>' in shown
+    # a later visit with games in the list asks at once, and again only once
+    c2, host2, _ = make_page(storage=host.storage, langs=(lang,), bots=False)
+    assert host2.persist_asked == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_say_where_games_are_kept_and_export_the_open_game(lang):
+    c, host, _ = make_page(langs=(lang,), bots=False)
+    start(c)
+    play_here(c)
+    c.handle("click", "rules", None)
+    table = tables()[lang]
+    shown = host.html["dialog"]
+    assert board_view.esc(table["rules.app.storage"]) in shown
+    export = board_view.esc(table["rules.app.export"])
+    assert f'id="rules-export" data-action="rules-export">{export}' in shown
+    c.handle("click", "rules-export", None)
+    name, text = host.files[-1]
+    assert name == f"skyline-{c.entry.id}.json"
+    assert read_entry(text).id == c.entry.id

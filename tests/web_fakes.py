@@ -51,6 +51,8 @@ class FakeHost:
         self.qr_ok = True
         self.tz = 0
         self.fetched: list[str] = []  # data files asked for (fetch_data)
+        self.persist_answer: str | None = "granted"  # None: the browser never answers
+        self.persist_asked = 0
 
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
@@ -154,6 +156,11 @@ class FakeHost:
             self.faults.discard(where)
             return True
         return False
+
+    def persist_storage(self, done: Callable[[str], None]) -> None:
+        self.persist_asked += 1
+        if self.persist_answer is not None:
+            done(self.persist_answer)
 
     def copy(self, text: str, done: Callable[[bool], None]) -> None:
         self.copied.append(text)

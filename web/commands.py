@@ -47,6 +47,7 @@ class Cmd(StrEnum):
     SHARE = "share"
     RULES = "rules"
     RULES_GOTO = "rules-goto"
+    RULES_EXPORT = "rules-export"  # the open game's export, offered in the rules
     LANG = "lang"
     CLOSE = "close"
     DISMISS = "dismiss"
@@ -147,6 +148,7 @@ def _table() -> dict[Cmd, Command]:
         Cmd.SHARE: Command("links", "share", focus="share-link"),
         Cmd.RULES: Command("session", "open_rules", focus="dlg-first"),
         Cmd.RULES_GOTO: Command("session", "rules_goto", Arg.TEXT),
+        Cmd.RULES_EXPORT: Command("library", "export_open"),
         Cmd.LANG: Command("session", "set_lang", Arg.TEXT),
         Cmd.CLOSE: Command("session", "close_dialog"),
         Cmd.DISMISS: Command("session", "dismiss", n),

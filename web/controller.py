@@ -174,6 +174,7 @@ class Controller:
             s.notify("notice.bad_link_new", Level.ERROR, reason=link_error)
         elif not had_save:
             s.save()
+        s.keep_games()
         s.render()
 
     # ------------------------------------------------------------------ events

@@ -77,6 +77,7 @@ class GamesView:
     rows: tuple[GameRow, ...]
     words: tuple[tuple[str, str], ...]  # button texts by key
     deleted: tuple[str, str] | None = None  # (id, "X was deleted.") with its Undo
+    kept: str | None = None  # whether the browser agreed to keep the games (None: no answer)
 
     def w(self, key: str) -> str:
         return dict(self.words)[key]
@@ -194,6 +195,8 @@ def games_view(page: PageState, dialog: GamesDialog, games: Sequence[GameEntry],
                "btn.cancel", "btn.close", "games.undo"),
         (dialog.deleted[0], t("games.deleted", name=dialog.deleted[1]))
         if dialog.deleted else None,
+        None if page.storage_kept is None
+        else t("games.kept" if page.storage_kept == "granted" else "games.not_kept"),
     )
 
 
@@ -351,8 +354,9 @@ def render_games(v: GamesView) -> str:
             f'<button type="button" id="games-undo" data-action="{Cmd.GAME_UNDELETE}" data-arg="{esc(v.deleted[0])}">'
             f'{esc(v.w("games.undo"))}</button></p>'
         )
+    kept = f'<p class="small" data-testid="games-kept">{esc(v.kept)}</p>' if v.kept else ""
     return (
-        f'<p>{esc(v.explain)}</p>{undo}{body}'
+        f'<p>{esc(v.explain)}</p>{undo}{body}{kept}'
         '<div class="dlg-actions">'
         f'<button type="button" class="primary" data-action="{Cmd.NEW_GAME}" id="dlg-first">{esc(v.w("games.new"))}</button>'
         f'<label class="button file-button" for="game-import">{esc(v.w("games.import"))}</label>'

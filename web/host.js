@@ -406,6 +406,18 @@ window.skylineHost = {
   copy,
   share,
   canShare: () => typeof navigator.share === "function",
+  // Keep this site's storage when space runs low (a browser may ask the player; the
+  // answer may never come, e.g. a prompt left open): "granted", "denied", "unsupported".
+  persistStorage: async () => {
+    const storage = navigator.storage;
+    if (!storage?.persist) return "unsupported";
+    try {
+      if (await storage.persisted()) return "granted";
+      return (await storage.persist()) ? "granted" : "denied";
+    } catch {
+      return "denied";
+    }
+  },
   storageGet: (key) => localStorage.getItem(key),
   storageSet: (key, value) => localStorage.setItem(key, value),
   // Compare and write in one call (store.Store.write_save): false if another tab wrote.

@@ -55,6 +55,10 @@ class GameLibrary:
         raw = s.store.get(entry_key(entry.id)) or entry_to_json(entry)
         s.host.download(f"skyline-{entry.id}.json", raw)
 
+    def export_open(self) -> None:
+        if self.s.entry is not None:
+            self.export(self.s.entry.id)
+
     # ------------------------------------------------------------------ rename
 
     def rename_start(self, entry_id: str | None) -> bool | None:

@@ -204,6 +204,19 @@ class DomHost:
 
         asyncio.ensure_future(run())
 
+    def persist_storage(self, done):
+        """navigator.storage.persist(), asked on the page: "granted", "denied" or
+        "unsupported" (no such API, e.g. an old browser)."""
+
+        async def run():
+            try:
+                answer = str(await self.page.persistStorage())
+            except Exception:
+                answer = "denied"
+            done(answer)
+
+        asyncio.ensure_future(run())
+
     def load_qr(self, done):
         """Make segno (the QR code library) importable: its wheel is fetched from this
         site the first time a QR code is asked for (the service worker has it for

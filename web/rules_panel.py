@@ -121,7 +121,11 @@ def render(view) -> str:
         "scoring": _p(t, "rules.scoring.body"),
         "solo": _solo(t),
         "app": _p(t, "rules.app.body") + _p(t, "rules.app.keys")
-        + f'<p id="rules-app-dice">{esc(t("rules.app.dice"))}</p>',
+        + f'<p id="rules-app-dice">{esc(t("rules.app.dice"))}</p>'
+        + f'<p id="rules-app-storage">{esc(t("rules.app.storage"))}</p>'
+        # the open game's export, where the rules say why to keep a copy
+        + f'<p><button type="button" id="rules-export" data-action="{Cmd.RULES_EXPORT}">'
+        f'{esc(t("rules.app.export"))}</button></p>',
     }
     sections = "".join(_section(name, t, body[name]) for name in SECTIONS)
     return (

@@ -21,6 +21,7 @@ from host_port import Host
 from i18n import LANGS, Text, Texts, translate
 from page_state import (
     ExportDialog,
+    GamesDialog,
     Level,
     Notice,
     NoticeButton,
@@ -80,6 +81,7 @@ class Session:
         self.log_version = 0  # changes whenever the log does
         self._log_view: tuple[tuple, screen_model.LogView] | None = None
         self.narrations = 0  # Narration.seq: grows across games, so no news is missed
+        self._asked_to_keep = False
 
     @property
     def game(self) -> Board:
@@ -160,6 +162,24 @@ class Session:
                         button=("take-control", "", "btn.play_here"))
         else:
             self.entry = entry
+            self.keep_games()
+
+    def keep_games(self) -> None:
+        """Once a game is in the list (more than the untouched game of a first visit),
+        ask the browser, once per visit, to keep this site's storage when space runs low
+        (a browser may ask the player); the game list says what it answered."""
+        if self._asked_to_keep or not len(self.library.games):
+            return
+        if len(self.library.games) == 1 and self.untouched():
+            return
+        self._asked_to_keep = True
+
+        def answered(answer: str) -> None:
+            self.page.storage_kept = answer
+            if isinstance(self.page.dialog, GamesDialog):
+                self.render()
+
+        self.host.persist_storage(answered)
 
     def entry_seats(self, count: int) -> tuple[str, ...]:
         """The open game's seats as the list keeps them (``Seat.code``)."""
