@@ -35,6 +35,15 @@ One run prints:
   included);
 * with ``--lighthouse``: Lighthouse's desktop scores and timings (total blocking time).
 
+``--engines chromium,firefox,webkit`` measures start-up in each engine instead (the
+drivers of e2e/engines.py: Playwright, puppeteer-core over BiDi, selenium's WebKitGTK):
+per engine and round, a cold visit with a fresh profile and the repeat visit the service
+worker serves, and the bare Pyodide page's cold and repeat visit in the same engine,
+alternated; medians, the cold ratio against the bare boot in that engine, and each
+engine's times against Chromium's (aims: cold ratio <= 1.0 in Chromium and Firefox, a
+visit the service worker serves ready within 1.5 s, WebKit within 1.5x Chromium). The
+ready time is the page's ``skyline:ready`` performance mark (web/host.js).
+
 All times are taken inside the page with ``performance.now()`` (milliseconds since
 the navigation started), so browser launch and Playwright round trips are excluded.
 The last stdout line is one JSON object with every figure (``cold_s``,
@@ -168,6 +177,7 @@ try {
   const pyodide = await loadPyodide();
   pyodide.runPython("import sys");
   document.body.dataset.ready = "1";
+  performance.mark("skyline:ready");
 } catch (err) {
   window.__bareError = String(err);
   throw err;
@@ -544,6 +554,96 @@ def kb(n: float) -> str:
     return f"{n / 1000:,.1f} kB"
 
 
+# --- every engine -------------------------------------------------------------------
+READY_MARK = "return performance.getEntriesByName('skyline:ready')[0]?.startTime ?? null;"
+
+
+def _engines_module() -> Any:
+    sys.path.insert(0, str(ROOT / "e2e"))
+    import engines  # e2e/engines.py: one driver interface over the three engines
+
+    return engines
+
+
+def _ready_s(d: Any, engines: Any) -> float:
+    engines.wait_for(d, "performance.getEntriesByName('skyline:ready').length > 0 || "
+                     "document.getElementById('loading-error')?.hidden === false",
+                     READY_TIMEOUT_MS / 1000, "ready")
+    mark = d.run(READY_MARK)
+    if mark is None:
+        raise RuntimeError(f"{d.engine}: the page did not start")
+    return mark / 1000
+
+
+def engine_visits(engine: str, url: str, chromium: Any, service_worker: bool) -> dict[str, float]:
+    """A cold visit in a fresh profile, then the next visit (served by the service
+    worker if ``service_worker``, else from the HTTP cache): seconds to ready."""
+    engines = _engines_module()
+    if engine == "chromium":
+        d = engines.PlaywrightDriver(chromium)
+    elif engine == "firefox":
+        d = engines.PuppeteerDriver()
+    else:
+        d = engines.SeleniumWebKitDriver()
+    try:
+        d.goto(url)
+        cold = _ready_s(d, engines)
+        if service_worker:
+            engines.wait_for(d, "navigator.serviceWorker.controller?.state === 'activated'",
+                             READY_TIMEOUT_MS / 1000, "the service worker")
+            time.sleep(0.5)  # its precache finishes
+        d.goto(url)
+        return {"cold": cold, "warm": _ready_s(d, engines)}
+    finally:
+        d.close()
+
+
+def bench_engines(names: list[str], base: str, repeat: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                      headless=True)
+        for engine in names:
+            app: list[dict[str, float]] = []
+            bare: list[dict[str, float]] = []
+            for i in range(repeat):
+                for which in (("app", "bare") if i % 2 == 0 else ("bare", "app")):
+                    if which == "app":
+                        app.append(engine_visits(engine, base, chromium, True))
+                    else:
+                        bare.append(engine_visits(engine, base + "bare.html", chromium, False))
+                log(f"{engine} round {i + 1}: app cold {app[-1]['cold']:.2f} s, warm "
+                    f"{app[-1]['warm']:.2f} s; bare cold {bare[-1]['cold']:.2f} s")
+            cold = statistics.median(r["cold"] for r in app)
+            bare_cold = statistics.median(r["cold"] for r in bare)
+            out[engine] = {
+                "cold_s": round(cold, 2),
+                "bare_pyodide_s": round(bare_cold, 2),
+                "cold_ratio": round(statistics.median(
+                    a["cold"] / b["cold"] for a, b in zip(app, bare, strict=True)), 2),
+                "warm_s": round(statistics.median(r["warm"] for r in app), 2),
+                "bare_warm_s": round(statistics.median(r["warm"] for r in bare), 2),
+                "cold_runs": [round(r["cold"], 2) for r in app],
+                "warm_runs": [round(r["warm"], 2) for r in app],
+            }
+        chromium.close()
+    if "chromium" in out:
+        for figures in out.values():
+            figures["cold_vs_chromium"] = round(figures["cold_s"] / out["chromium"]["cold_s"], 2)
+            figures["warm_vs_chromium"] = round(figures["warm_s"] / out["chromium"]["warm_s"], 2)
+    return out
+
+
+def print_engines(out: dict[str, Any]) -> None:
+    print(f"{'engine':<9} {'cold s':>7} {'bare s':>7} {'ratio':>6} {'warm s':>7} "
+          f"{'cold/Cr':>8} {'warm/Cr':>8}")
+    for engine, f in out.items():
+        print(f"{engine:<9} {f['cold_s']:>7.2f} {f['bare_pyodide_s']:>7.2f} "
+              f"{f['cold_ratio']:>6.2f} {f['warm_s']:>7.2f} "
+              f"{f.get('cold_vs_chromium', float('nan')):>8.2f} "
+              f"{f.get('warm_vs_chromium', float('nan')):>8.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="cold runs of each page")
@@ -554,8 +654,21 @@ def main() -> None:
                         help="build with Python sources instead of bytecode (to compare)")
     parser.add_argument("--lighthouse", action="store_true",
                         help="also run Lighthouse (scripts/lighthouse.py, desktop preset)")
+    parser.add_argument("--engines", metavar="LIST",
+                        help="start-up in each engine instead: e.g. chromium,firefox,webkit")
     args = parser.parse_args()
     repeat = max(1, args.repeat)
+    if args.engines:
+        names = [n for n in args.engines.split(",") if n]
+        with tempfile.TemporaryDirectory(prefix="skyline-bench-") as tmp_name:
+            site = prepare_site(Path(tmp_name), args.no_build, not args.no_bytecode)
+            with serving(site, ByteLog()) as base:
+                load = os.getloadavg()[0]
+                out = bench_engines(names, base, repeat)
+        print_engines(out)
+        print(json.dumps({"engines": out, "load_avg": [round(load, 2),
+                                                        round(os.getloadavg()[0], 2)]}))
+        return
 
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="skyline-bench-") as tmp_name:
