@@ -47,6 +47,7 @@ class Driver(Protocol):
     def click(self, selector: str) -> None: ...
     def press(self, key: str) -> None: ...
     def viewport(self, width: int, height: int) -> None: ...
+    def screenshot(self, path: str) -> None: ...
     def close(self) -> None: ...
 
 
@@ -110,6 +111,9 @@ class PlaywrightDriver:
     def viewport(self, width: int, height: int) -> None:
         self._page.set_viewport_size({"width": width, "height": height})
 
+    def screenshot(self, path: str) -> None:
+        self._page.screenshot(path=path)
+
     def close(self) -> None:
         self._context.close()
 
@@ -159,6 +163,9 @@ class PuppeteerDriver:
 
     def viewport(self, width: int, height: int) -> None:
         self._call("viewport", width=width, height=height, touch=False)
+
+    def screenshot(self, path: str) -> None:
+        self._call("screenshot", path=path)
 
     def close(self) -> None:
         try:
@@ -269,6 +276,9 @@ class SeleniumWebKitDriver:
             self._driver.set_window_size(outer["width"] + width - inner[0],
                                          outer["height"] + height - inner[1])
             time.sleep(0.2)
+
+    def screenshot(self, path: str) -> None:
+        self._driver.save_screenshot(path)
 
     def close(self) -> None:
         try:

@@ -6,7 +6,7 @@
 // ops: launch {browser, executablePath, userDataDir, prefs}, goto {url}, reload {},
 // evaluate {script} (an async function body; its return value, JSON), click {selector}
 // (a trusted click, as a player's), press {key}, viewport {width, height, touch},
-// close {}.
+// screenshot {path}, close {}.
 import { createInterface } from "node:readline";
 import puppeteer from "puppeteer-core";
 
@@ -45,6 +45,9 @@ const ops = {
   },
   async viewport({ width, height, touch }) {
     await page.setViewport({ width, height, hasTouch: Boolean(touch), isMobile: false });
+  },
+  async screenshot({ path }) {
+    await page.screenshot({ path });
   },
   async close() {
     await browser?.close();

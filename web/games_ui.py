@@ -77,7 +77,7 @@ class GamesView:
     rows: tuple[GameRow, ...]
     words: tuple[tuple[str, str], ...]  # button texts by key
     deleted: tuple[str, str] | None = None  # (id, "X was deleted.") with its Undo
-    kept: str | None = None  # whether the browser agreed to keep the games (None: no answer)
+    kept: str | None = None  # whether the browser agreed to keep the games (None: not asked)
 
     def w(self, key: str) -> str:
         return dict(self.words)[key]

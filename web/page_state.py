@@ -284,7 +284,8 @@ class PageState:
     daily_copied: bool | None = None  # the daily result line: copied, failed, not yet
     replay: ReplayState | None = None
     tz_minutes: int = 0  # the player's offset from UTC, for the list's times
-    # the browser's answer to "keep this site's storage" (None: not asked or no answer yet)
+    # the browser's answer to "keep this site's storage": None (not asked), "asked" (no
+    # answer yet, e.g. a prompt left open), "granted", "denied", "unsupported"
     storage_kept: str | None = None
     narration: Narration | None = None  # the live region's latest news
 

@@ -173,6 +173,7 @@ class Session:
         if len(self.library.games) == 1 and self.untouched():
             return
         self._asked_to_keep = True
+        self.page.storage_kept = "asked"
 
         def answered(answer: str) -> None:
             self.page.storage_kept = answer
