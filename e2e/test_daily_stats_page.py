@@ -24,8 +24,16 @@ from skyline.records.daily import daily_options, daily_result
 # on every day of the year and in every time zone: noon, local time, of a fixed day.
 TODAY = "2027-03-15"
 ANOTHER_DAY = "2027-03-14"
-STUB_CLIPBOARD = """() => Object.defineProperty(navigator.clipboard, 'writeText',
-  {configurable: true, value: async (text) => { window.__copied = text; }})"""
+# What the page copies, by either way it may write (web/host.js: a click that copies
+# writes a ClipboardItem whose text comes later; else writeText).
+STUB_CLIPBOARD = """() => {
+  Object.defineProperty(navigator.clipboard, 'writeText',
+    {configurable: true, value: async (text) => { window.__copied = text; }});
+  Object.defineProperty(navigator.clipboard, 'write', {configurable: true,
+    value: async (items) => {
+      window.__copied = await (await items[0].getType('text/plain')).text();
+    }});
+}"""
 WEB = Path(__file__).resolve().parent.parent / "web"
 TABLES = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
           for lang in ("en", "de")}
