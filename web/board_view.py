@@ -70,10 +70,14 @@ def topbar(s: Screen) -> str:
                 f'<span class="st-round" data-testid="round">{esc(s.status.text)}</span>'
                 f'<span class="st-turn" data-testid="turn">{esc(s.status.turn)}</span>'
             )
+    open_ = "true" if s.menu_open else "false"
     return (
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'
         f'<div class="status">{status}</div>'
-        '<nav class="tools">'
+        # a narrow screen folds the tools into this menu (style.css, .topbar)
+        f'<button type="button" id="btn-menu" class="menu-button" data-action="{Cmd.MENU}" '
+        f'aria-expanded="{open_}" aria-controls="tools">{esc(L["btn.menu"])}</button>'
+        f'<nav class="tools{" open" if s.menu_open else ""}" id="tools">'
         f'<button type="button" id="btn-games" data-action="{Cmd.GAMES}">{esc(L["btn.games"])}</button>'
         f'<button type="button" id="btn-new" data-action="{Cmd.NEW_GAME}">{esc(L["btn.new_game"])}</button>'
         f'<button type="button" id="btn-share" data-action="{Cmd.SHARE}">{esc(L["btn.share"])}</button>'
@@ -84,8 +88,26 @@ def topbar(s: Screen) -> str:
         f'<button type="button" id="btn-lang" class="lang" data-action="{Cmd.LANG}" data-arg="{other}">'
         f'<span lang="{other}">{esc(L["btn.lang"])}</span>'
         f'<span class="vh"> – {esc(L["btn.lang_label"])}</span></button>'
-        "</nav>"
+        "</nav>" + scoreboard(s)
     )
+
+
+def scoreboard(s: Screen) -> str:
+    """Every player in seat order, always on screen (the top bar stays at the top):
+    the start player's star, the name, the score and the completed buildings; the player
+    to move marked. One sentence per seat for screen readers."""
+    if s.game is None:
+        return ""
+    items = "".join(
+        f'<li class="sb{" active" if p.active else ""}" data-testid="sb-{p.seat}">'
+        f'<span aria-hidden="true">{"<span class=sb-star>★</span>" if p.start else ""}'
+        f'<bdi class="sb-name">{esc(p.name)}</bdi><b class="sb-score">{p.score}</b>'
+        f'<span class="sb-bldg">{p.buildings}</span></span>'
+        f'<span class="vh">{esc(p.summary)}</span></li>'
+        for p in s.game.players
+    )
+    return (f'<ol class="scoreboard" data-testid="scoreboard" '
+            f'aria-label="{esc(s.labels["scoreboard.label"])}">{items}</ol>')
 
 
 def notices(s: Screen) -> str:
@@ -300,8 +322,9 @@ def player_card(s: Screen, p: PlayerView) -> str:
 
 
 def players(s: Screen, g: Game) -> str:
-    """The skylines: the player to move first and largest, the others after it in seat
-    order; at the end of the game the scoring (and a solo game's review) above them."""
+    """The skylines in seat order, every one at the same scale: seats never move (the
+    player to move is marked); at the end of the game the scoring (and a solo game's
+    review) above them."""
     parts = []
     if g.daily is not None:
         parts.append(stats_ui.render_daily(g.daily, s.labels))
@@ -311,8 +334,7 @@ def players(s: Screen, g: Game) -> str:
         parts.append(review(s, g.review))
     if g.beat is not None:
         parts.append(f'<p class="beat" data-testid="beat">{esc(g.beat)}</p>')
-    ordered = [p for p in g.players if p.active] + [p for p in g.players if not p.active]
-    cards = "".join(player_card(s, p) for p in ordered)
+    cards = "".join(player_card(s, p) for p in g.players)
     over = " over" if g.scoring is not None else ""
     parts.append(f'<div class="player-list n{len(g.players)}{over}">{cards}</div>')
     return "".join(parts)

@@ -48,6 +48,7 @@ class Cmd(StrEnum):
     RULES = "rules"
     RULES_GOTO = "rules-goto"
     RULES_EXPORT = "rules-export"  # the open game's export, offered in the rules
+    MENU = "menu"  # the top bar's menu on a narrow screen: open or close
     LANG = "lang"
     CLOSE = "close"
     DISMISS = "dismiss"
@@ -149,6 +150,7 @@ def _table() -> dict[Cmd, Command]:
         Cmd.RULES: Command("session", "open_rules", focus="dlg-first"),
         Cmd.RULES_GOTO: Command("session", "rules_goto", Arg.TEXT),
         Cmd.RULES_EXPORT: Command("library", "export_open"),
+        Cmd.MENU: Command("session", "toggle_menu"),
         Cmd.LANG: Command("session", "set_lang", Arg.TEXT),
         Cmd.CLOSE: Command("session", "close_dialog"),
         Cmd.DISMISS: Command("session", "dismiss", n),

@@ -206,6 +206,8 @@ class Controller:
             elif kind in ("click", "change", "submit") and action:
                 if action == Cmd.NEW_GAME_CHANGE and kind != "change":
                     return
+                if action != Cmd.MENU:
+                    s.page.menu_open = False  # a command from the menu (or beside it) closes it
                 self.command(action, arg, form or {})
             else:
                 return
@@ -228,6 +230,10 @@ class Controller:
     def _key(self, key: str, in_field: bool) -> bool:
         page = self.session.page
         if key == "Escape":
+            if page.menu_open:
+                page.menu_open = False
+                self.session.focus_id = "btn-menu"
+                return True
             if page.dialog is not None:
                 self.session.close_dialog()
                 return True

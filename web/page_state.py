@@ -287,6 +287,7 @@ class PageState:
     # the browser's answer to "keep this site's storage": None (not asked), "asked" (no
     # answer yet, e.g. a prompt left open), "granted", "denied", "unsupported"
     storage_kept: str | None = None
+    menu_open: bool = False  # the top bar's menu on a narrow screen
     narration: Narration | None = None  # the live region's latest news
 
     @property

@@ -85,7 +85,7 @@ GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
 # Static words of the page chrome the view shows as they are (no parameters).
 LABEL_KEYS = (
     "app.title", "btn.games", "btn.new_game", "btn.share", "btn.rules", "btn.lang_label",
-    "btn.lang",
+    "btn.lang", "btn.menu", "scoreboard.label",
     "btn.dismiss", "btn.cancel_choice", "btn.close", "btn.cancel", "tray.label", "tray.empty",
     "actions.label", "yard.title", "district.title", "district.empty", "skyline.empty",
     "player.start", "player.to_move", "player.points_short", "score.title", "score.player",
@@ -222,6 +222,8 @@ class PlayerView:
     computer: str | None = None  # "Computer (Expert)" for a computer seat
     elsewhere: str | None = None  # "plays elsewhere" for a friend elsewhere
     score_unit: str = ""  # "pts" / "pt" after the score
+    buildings: int = 0  # completed buildings (the scoreboard)
+    summary: str = ""  # the scoreboard's sentence: "Ann: 12 points, 2 buildings, to move"
 
 
 @dataclass(frozen=True)
@@ -385,6 +387,7 @@ class Screen:
     game: Game | None
     announce: str = ""  # the live region's news about the latest action ("" = none)
     announce_seq: int = 0  # grows with each new announcement (page_state.Narration.seq)
+    menu_open: bool = False  # the top bar's menu, on a narrow screen
 
     def command(self, name: str) -> Command:
         """The command called ``name`` (KeyError if the screen does not show it)."""
@@ -957,16 +960,24 @@ def _players(page: PageState, board: Board, t, names) -> tuple[PlayerView, ...]:
             columns.append(ColumnView(i, kind, col.height, label, target, t(what, what=label)))
         score = scores[seat]
         seat_kind = page.seat_kind(seat)
+        start = seat == state.start_seat and not state.solo
+        summary = [t("scoreboard.seat", name=names[seat], score=t("player.score", score=score),
+                     buildings=t("scoreboard.buildings", n=len(tiles)))]
+        if start:
+            summary.append(t("player.start"))
+        if active and not state.solo:
+            summary.append(t("player.to_move"))
         out.append(PlayerView(
             seat=seat, name=names[seat], label=t("player.label", name=names[seat]),
             kind=seat_kind, active=active,
-            start=seat == state.start_seat and not state.solo,
+            start=start,
             to_move=active and not state.solo, score=score,
             score_label=t("player.score", score=score), tiles=tuple(tiles),
             columns=tuple(columns),
             computer=t("seat.bot." + seat_kind.level) if seat_kind.level is not None else None,
             elsewhere=t("player.elsewhere") if seat_kind.is_friend else None,
             score_unit=t("player.points_short", n=score),
+            buildings=len(tiles), summary=", ".join(summary),
         ))
     return tuple(out)
 
@@ -1223,6 +1234,7 @@ def build_screen(
         game=game,
         announce=announce,
         announce_seq=page.narration.seq if announce and page.narration is not None else 0,
+        menu_open=page.menu_open,
     )
 
 

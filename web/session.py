@@ -371,6 +371,9 @@ class Session:
 
     # ------------------------------------------------------------------ small commands
 
+    def toggle_menu(self) -> None:
+        self.page.menu_open = not self.page.menu_open
+
     def open_rules(self) -> None:
         self.page.dialog = RulesDialog()
 
