@@ -88,8 +88,10 @@ class PlaywrightDriver:
 
     engine = "chromium"
 
-    def __init__(self, browser: Any) -> None:
+    def __init__(self, browser: Any, shared_memory: bool = True) -> None:
         self._context = browser.new_context(viewport={"width": 1280, "height": 800})
+        if not shared_memory:  # as an engine without it: Python on the main thread
+            self._context.add_init_script("delete self.SharedArrayBuffer;")
         self._context.grant_permissions(["clipboard-read", "clipboard-write"])
         self._page = self._context.new_page()
 

@@ -155,10 +155,11 @@ def test_unavailable_commands_stay_visible_and_greyed(app_page: Page) -> None:
         button = page.locator(f"#act-{name}")
         assert button.is_visible() and button.is_disabled()
     roll = page.locator("#act-roll")
-    assert roll.get_attribute("title") == "Take three dice or the abandoned district first."
+    # solo has no abandoned district: the reason does not name one
+    assert roll.get_attribute("title") == "Take three dice from the construction yard first."
     reason = page.locator("#" + roll.get_attribute("aria-describedby"))
     # the visible reason line names the greyed commands, then the reason
-    assert reason.inner_text().endswith(": Take three dice or the abandoned district first.")
+    assert reason.inner_text().endswith(": Take three dice from the construction yard first.")
     assert page.get_by_role("button", name="Roll").is_disabled()
 
     new_game(page, ("Ann", "Bob"), seed="grey1")

@@ -36,7 +36,8 @@ One run prints:
 * with ``--lighthouse``: Lighthouse's desktop scores and timings (total blocking time).
 
 ``--engines chromium,firefox,webkit`` measures start-up in each engine instead (the
-drivers of e2e/engines.py: Playwright, puppeteer-core over BiDi, selenium's WebKitGTK):
+drivers of e2e/engines.py: Playwright, puppeteer-core over BiDi, selenium's WebKitGTK;
+``chromium-main`` is Chromium without SharedArrayBuffer, so Python on the main thread):
 per engine and round, a cold visit with a fresh profile and the repeat visit the service
 worker serves, and the bare Pyodide page's cold and repeat visit in the same engine,
 alternated; medians, the cold ratio against the bare boot in that engine, and each
@@ -579,8 +580,9 @@ def engine_visits(engine: str, url: str, chromium: Any, service_worker: bool) ->
     """A cold visit in a fresh profile, then the next visit (served by the service
     worker if ``service_worker``, else from the HTTP cache): seconds to ready."""
     engines = _engines_module()
-    if engine == "chromium":
-        d = engines.PlaywrightDriver(chromium)
+    if engine in ("chromium", "chromium-main"):
+        # chromium-main: without SharedArrayBuffer, so Python runs on the main thread
+        d = engines.PlaywrightDriver(chromium, shared_memory=engine == "chromium")
     elif engine == "firefox":
         d = engines.PuppeteerDriver()
     else:

@@ -123,6 +123,7 @@ from .rules import (
     scenario_met,
     scenario_progress,
     score,
+    scores_as_tile,
     seeded_faces,
     solo_level,
     state_from_dict,
@@ -143,7 +144,7 @@ __all__ = [
     "ranking", "roll_outcomes", "scenario_met", "scenario_progress", "score", "seeded_faces",
     "solo_level", "state_from_dict", "state_to_dict", "validate_options", "building_points",
     "__version__",
-    "can_take_district", "describe", "has_demolition_target",
+    "can_take_district", "describe", "has_demolition_target", "scores_as_tile",
     # records: share links, saves, seats, game links, the daily challenge, the game list
     "COMPUTER_LEVELS", "DAILY_PATH", "LEVEL_LETTERS", "LINK_PREFIX", "MAX_BEAT",
     "SAVE_VERSION", "SAVE_VERSIONS", "SEAT_FRIEND", "SEAT_HERE", "SEAT_HUMAN",

@@ -290,7 +290,11 @@ def test_game_over(lang, players):
     assert s.game.turn.over and s.prompt == t("prompt.over") and s.dice == ()
     assert all(cmd.reason_key == "why.over" for cmd in s.commands)
     sc = s.game.scoring
-    assert [r.score for r in sc.rows] == board.scores()
+    # ranked: first place at the top (seat order among equal ranks), every seat once
+    assert [r.rank for r in sc.rows] == sorted(r.rank for r in sc.rows)
+    assert sc.rows[0].rank == 1 and sorted(r.seat for r in sc.rows) == list(range(players))
+    assert {r.seat: r.score for r in sc.rows} == dict(enumerate(board.scores()))
+    assert [r.score for r in sc.rows] == sorted(board.scores(), reverse=True)
     assert len(sc.rows) == players
     if players == 1:
         assert sc.headline == t("result.solo_total", score=board.scores()[0])
@@ -709,3 +713,20 @@ def test_the_fake_host_is_a_host_port() -> None:
               if not name.startswith("_")}
     missing = sorted(name for name in wanted if not callable(getattr(FakeHost, name, None)))
     assert missing == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_lone_low_rise_ground_floor_at_the_end_is_captioned_with_its_point(lang):
+    """At the end an unfinished purple ground floor scores 1 (a height-1 tile): its caption
+    says so; other unfinished buildings stay "unfinished" (they score nothing)."""
+    for players in (1, 2, 3, 4):
+        board = finished(players)
+        s = screen_of(PageState(), board, lang)
+        t = texts(lang).t
+        html = board_view.render(s)["players"]
+        for p, player in zip(s.game.players, board.state.players, strict=True):
+            for col, column in zip(p.columns, player.columns, strict=True):
+                low = column.kind.letter == "p"
+                assert col.points_text == (t("tile.points", points=1) if low else None)
+        lone = sum(c.points_text is not None for p in s.game.players for c in p.columns)
+        assert html.count(f">{board_view.esc(t('tile.points', points=1))}<") >= lone

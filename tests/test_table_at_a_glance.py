@@ -91,3 +91,83 @@ def test_the_top_bar_menu_opens_closes_on_a_command_and_on_escape(lang):
     c.handle("keydown", None, None, key="Escape")  # Escape closes it, focus back on Menu
     assert 'aria-expanded="false"' in host.html["topbar"]
     assert host.focused[-1] == "btn-menu"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_computers_pace_is_set_in_its_bar_and_remembered(lang):
+    from page_state import PACES
+    from web_fakes import FakeHost
+
+    host = FakeHost()
+    c, host, timer = make_page(host=host, langs=(lang,))
+    c.handle("click", "newgame", None)
+    c.handle("submit", "ng-start", None, form={
+        "count": "2", "seed": "pace1", "start": "1", "name0": "Ann", "seat0": "human",
+        "name1": "Robo", "seat1": "greedy"})
+    t = tables()[lang]
+    html = host.html["turn"]
+    assert f'<span>{t["bot.pace"]}</span><select id="bot-pace" data-action="bot-pace">' in html
+    for pace in PACES:
+        assert f'value="{pace}"' in html and t[f"bot.pace.{pace}"] in html
+    assert '<option value="normal" selected>' in html
+    def pause() -> int:  # before the computer's next action
+        ticks = [due - timer.now for due, _, fn in timer.queue
+                 if getattr(fn, "__name__", "") == "tick"]
+        assert len(ticks) == 1
+        return ticks[0]
+
+    assert pause() == PACES["normal"]
+    c.handle("change", "bot-pace", None, form={"value": "fast"})
+    assert '<option value="fast" selected>' in host.html["turn"]
+    timer.run(until=lambda: pause() == PACES["fast"], limit=5)  # from its next action on
+    assert pause() == PACES["fast"]
+    c.handle("change", "bot-pace", None, form={"value": "warp"})  # not a pace: ignored
+    assert c.page.pace == "fast"
+    # remembered (with the language) on the next visit
+    c2, host2, _ = make_page(storage=host.storage, langs=(lang,))
+    assert c2.page.pace == "fast" and c2.session.store.load_lang() in (None, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_last_turn_is_summarised_and_marked_until_the_player_acts(lang):
+    """Pass-and-play games of 2-4: at the start of every turn the line says what the
+    previous player's turn did (every kind of action appears over these games), its
+    buildings are marked on that skyline only, and both go once the player acts."""
+    t = tables()[lang]
+    seen: set[str] = set()
+    parts = {"last.district": t["last.district"], "last.nothing": t["last.nothing"],
+             "last.floors": t["last.floors"].split("{n}")[-1].strip() or t["last.floors|one"],
+             "last.completed": t["last.completed"].split("{height}")[0].strip(),
+             "last.demolished": t["last.demolished"].split("{n}")[-1].strip(),
+             "last.abandoned": t["last.abandoned"].split("{n}")[-1].strip()}
+    # greedy players, and one pair choosing at random (random play demolishes often)
+    for count, seed in ((2, "last2"), (3, "last3"), (4, "last4"), (2, "demo0")):
+        c, host, _ = make_page(langs=(lang,), bots=False)
+        start(c, ("Ann", "Bo", "Cy", "Dee")[:count], seed=seed)
+        first = True
+        while c.board.state.phase is not Phase.OVER:
+            state = c.board.state
+            at_start = state.phase is Phase.TAKE and not c.page.takes
+            report = c.board.last_turn()
+            turn = host.html["turn"]
+            if at_start and not first:
+                assert report is not None and report.seat != state.seat
+                name = ("Ann", "Bo", "Cy", "Dee")[report.seat]
+                line = re.search(r'data-testid="last-turn">(.*?)</p>', turn).group(1)
+                assert line.startswith(board_view.esc(name))
+                seen.update(k for k, word in parts.items() if board_view.esc(word) in line)
+                marked = host.html["players"].split('data-testid="player-')
+                for chunk in marked[1:]:
+                    seat = int(chunk[0])
+                    want = len(report.columns) + len(report.tiles) if seat == report.seat else 0
+                    assert chunk.count(" changed\"") == want
+            else:
+                assert 'data-testid="last-turn"' not in turn
+                assert " changed\"" not in host.html["players"]
+            rng = random.Random(len(c.board.actions))
+            action = (rng.choice(c.board.legal_actions()) if seed == "demo0"
+                      else get_bot("greedy")(state, rng))
+            assert c.dispatch(action)
+            c.session.render()
+            first = False
+    assert seen == set(parts), set(parts) - seen

@@ -236,6 +236,7 @@ class Lot(NamedTuple):
     action: str = ""
     arg: str = ""
     dom_id: str = ""
+    changed: bool = False  # marked: the last turn shown built it (board_view)
 
     @property
     def points(self) -> int:
@@ -280,7 +281,7 @@ def street_html(items: Iterable[tuple[Lot, str, str]], label: str, empty: str) -
         else:
             pic = f'<div class="art-pic" role="img" {data} aria-label="{name}">{svg}</div>'
         out.append(
-            f'<li class="art-lot k-{lot.kind} {state}">{pic}'
+            f'<li class="art-lot k-{lot.kind} {state}{" changed" if lot.changed else ""}">{pic}'
             f'<span class="art-cap" aria-hidden="true">{_esc(cap)}</span></li>'
         )
     if not out:

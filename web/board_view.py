@@ -142,6 +142,8 @@ def turn_panel(s: Screen, g: Game) -> str:
     parts.append(
         f'<p class="prompt" id="prompt" data-testid="prompt" data-phase="{turn.phase}">{esc(turn.prompt)}</p>'
     )
+    if g.last_turn is not None:
+        parts.append(f'<p class="last-turn" data-testid="last-turn">{esc(g.last_turn.text)}</p>')
     if g.scenario is not None:
         met = " met" if g.scenario.met else ""
         parts.append(f'<p class="scenario{met}" data-testid="scenario">{esc(g.scenario.text)}</p>')
@@ -289,12 +291,14 @@ def lots(s: Screen, p: PlayerView) -> list[tuple[art.Lot, str, str]]:
     out = []
     for b in p.tiles:
         target = "demolish" if b.target else None
-        lot = art.Lot(b.kind, b.height, True, target, Cmd.TILE, str(b.index), f"tile-{p.seat}-{b.index}")
+        lot = art.Lot(b.kind, b.height, True, target, Cmd.TILE, str(b.index), f"tile-{p.seat}-{b.index}",
+                      b.changed)
         out.append((lot, b.target_label if b.target else b.label, b.points_text))
     for col in p.columns:
         lot = art.Lot(col.kind, col.height, False, col.target, Cmd.COLUMN, str(col.index),
-                      f"col-{p.seat}-{col.index}")
-        out.append((lot, col.target_label if col.target else col.label, s.labels["art.unfinished_cap"]))
+                      f"col-{p.seat}-{col.index}", col.changed)
+        out.append((lot, col.target_label if col.target else col.label,
+                    col.points_text or s.labels["art.unfinished_cap"]))
     return out
 
 
@@ -412,7 +416,11 @@ def turn_helpers(s: Screen, g: Game) -> str:
             f'<button type="button" id="bot-skip" data-action="{Cmd.BOT_SKIP}" data-testid="bot-skip"'
             f'{attr_disabled(g.bot_bar.skip_enabled)}>{esc(L["bot.skip"])}</button>'
         )
-        parts.append(f'<div class="bot-bar" data-testid="bot-bar"><p>{esc(g.bot_bar.text)}</p>{skip}</div>')
+        options = "".join(f'<option value="{v}"{" selected" if chosen else ""}>{esc(label)}</option>'
+                          for v, label, chosen in g.bot_bar.pace)
+        pace = (f'<label class="pace"><span>{esc(g.bot_bar.pace_label)}</span>'
+                f'<select id="bot-pace" data-action="{Cmd.BOT_PACE}">{options}</select></label>')
+        parts.append(f'<div class="bot-bar" data-testid="bot-bar"><p>{esc(g.bot_bar.text)}</p>{skip}{pace}</div>')
     if g.hint_available:
         parts.append(
             f'<button type="button" id="btn-hint" data-action="{Cmd.BOT_HINT}" data-testid="hint-btn">{esc(L["hint.button"])}</button>'

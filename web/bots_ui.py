@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from page_state import ReviewProgress
+from page_state import PACES, ReviewProgress
 
 from skyline import Options, Phase, apply_action, new_game
 from skyline.players.bots import BOTS
@@ -36,7 +36,7 @@ from skyline.players.bots import BOTS
 if TYPE_CHECKING:  # imported when first needed (the page keeps it off the start-up path)
     from skyline.players.review import ReviewRun
 
-PACE_MS = 600
+PACE_MS = PACES["normal"]  # a dialog open: look again this often
 SKIP_MS = 15
 CHUNK_MS = 60
 WARM_MS = 1500  # start decoding the solo table this long after boot, one level per tick
@@ -100,7 +100,7 @@ class BotsUI:
             return
         if c.computer_turn():
             self.armed = True
-            pace = SKIP_MS if c.page.skipping else PACE_MS
+            pace = SKIP_MS if c.page.skipping else PACES.get(c.page.pace, PACE_MS)
             self.schedule(delay if delay is not None else pace, self.tick)
         else:
             c.page.skipping = False

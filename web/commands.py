@@ -34,6 +34,7 @@ class Cmd(StrEnum):
     TILE = "tile"
     # computer players and hints (web/computer.py)
     BOT_SKIP = "bot-skip"
+    BOT_PACE = "bot-pace"  # the computer's pace (a select: normal, fast, instant)
     BOT_HINT = "bot-hint"
     # games and dialogs
     NEW_GAME = "newgame"
@@ -137,6 +138,7 @@ def _table() -> dict[Cmd, Command]:
         Cmd.COLUMN: Command("play", "choose_column", n, game),
         Cmd.TILE: Command("play", "choose_tile", n, game),
         Cmd.BOT_SKIP: Command("computer", "skip"),
+        Cmd.BOT_PACE: Command("computer", "set_pace", Arg.FORM, focus="bot-pace"),
         Cmd.BOT_HINT: Command("computer", "show_hint"),
         Cmd.NEW_GAME: Command("newgame", "open"),  # it sets the focus (the welcome, too)
         Cmd.NEW_GAME_CHANGE: Command("newgame", "change", Arg.FORM),

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 import screen as screen_model
-from page_state import HintResult, Level
+from page_state import PACES, HintResult, Level
 
 if TYPE_CHECKING:
     from controller import Controller
@@ -43,6 +43,13 @@ class Computer:
     def turn(self) -> bool:
         """A computer seat is to move (game commands are refused meanwhile)."""
         return screen_model.computer_turn(self.s.page, self.s.board)
+
+    def set_pace(self, form: dict) -> None:
+        """The computer's pace from now on (and on later visits)."""
+        pace = str(form.get("value", ""))
+        if pace in PACES and pace != self.s.page.pace:
+            self.s.page.pace = pace
+            self.s.store.save_pace(pace)
 
     def skip(self) -> None:
         """Play the computer's turn out without the pace."""

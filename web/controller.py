@@ -38,7 +38,7 @@ from host_port import Host
 from i18n import LANGS, pick_language
 from library import GameLibrary
 from newgame import NewGame
-from page_state import Level, NewGameDialog
+from page_state import PACES, Level, NewGameDialog
 from play import Play
 from router import LinkRouter, link_kind
 from session import Session, random_seed
@@ -151,6 +151,9 @@ class Controller:
         if lang not in LANGS:
             lang = pick_language(list(self.browser_langs))
         s.texts.lang = lang
+        pace = s.store.load_pace()
+        if pace in PACES:
+            s.page.pace = pace
         s.store.probe()  # tell at once if nothing can be saved
         s.records.load(s.store)
         s.page.tz_minutes = int(self.host.tz_minutes())

@@ -263,6 +263,10 @@ class ReplayState:
 # ---------------------------------------------------------------------------- page state
 
 
+#: The computer's pace: the pause before each of its actions, in ms (web/bots_ui.py).
+PACES = {"normal": 600, "fast": 200, "instant": 15}
+
+
 @dataclass
 class PageState:
     """Everything of the page that is not the game itself."""
@@ -277,6 +281,7 @@ class PageState:
     readonly: bool = False  # another tab has the game: this one only watches
     crashed: bool = False  # an action failed half-way: nothing is saved until reloaded
     skipping: bool = False  # the computer plays its turn out without the pace
+    pace: str = "normal"  # the computer's pace: normal, fast, instant (PACES; remembered)
     hint: HintResult | None = None
     review: ReviewProgress | None = None
     rolled: tuple[int, ...] = ()  # dice the last action rolled, until the next event

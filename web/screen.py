@@ -43,6 +43,7 @@ from dialogs import (
 from i18n import Texts, translate
 from names import default_name, is_default_name, player_names
 from page_state import (
+    PACES,
     BuildChoice,
     DemolishChoice,
     PageState,
@@ -74,6 +75,7 @@ from skyline import (
     game_summary,
     plan_build,
     scenario_progress,
+    scores_as_tile,
 )
 from skyline.records.daily import daily_day
 from skyline.rules import can_take_district as rule_can_take_district
@@ -192,6 +194,7 @@ class TileView:
     points_text: str
     target: bool  # a demolition target
     target_label: str
+    changed: bool = False  # completed in the last turn shown (LastTurn)
 
 
 @dataclass(frozen=True)
@@ -204,6 +207,50 @@ class ColumnView:
     label: str
     target: str | None  # "build", "demolish" or None
     target_label: str
+    # at the end, what it scores where it scores ("1 pt": a low-rise ground floor); else
+    # the skyline's caption says "unfinished"
+    points_text: str | None = None
+    changed: bool = False  # built on in the last turn shown (LastTurn)
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """The latest turn that was not the viewer's (a rival here, a computer, a friend's
+    link), shown until the player to move acts: one line, and its buildings marked."""
+
+    seat: int
+    text: str
+    columns: frozenset[int]
+    tiles: frozenset[int]
+
+
+def last_turn_view(page: PageState, board: Board, t, names) -> LastTurn | None:
+    state = board.state
+    if (state.solo or state.phase is not Phase.TAKE or page.takes or page.replay is not None
+            or not page.seat_kind(state.seat).is_here):
+        return None
+    report = board.last_turn()
+    if report is None or report.seat == state.seat:
+        return None
+    events = report.events
+    parts = []
+    if any(e["event"] == "take_district" for e in events):
+        parts.append(t("last.district"))
+    floors = sum(1 for e in events if e["event"] == "build" and "completed" not in e)
+    if floors:
+        parts.append(t("last.floors", n=floors))
+    done = [e for e in events if e["event"] == "build" and "completed" in e]
+    parts.extend(t("last.completed", height=e["completed"], gained=e["points"]) for e in done)
+    if not floors and not done:
+        parts.append(t("last.nothing"))
+    if report.demolished:
+        parts.append(t("last.demolished", n=report.demolished))
+    abandoned = sum(len(e["dice"].split()) for e in events if e["event"] == "abandon")
+    if abandoned:
+        parts.append(t("last.abandoned", n=abandoned))
+    text = t("last.line", name=names[report.seat], parts=", ".join(parts),
+             points=t("last.points", n=report.points, signed=f"{report.points:+d}"))
+    return LastTurn(report.seat, text, report.columns, report.tiles)
 
 
 @dataclass(frozen=True)
@@ -262,6 +309,8 @@ class BotBar:
 
     text: str
     skip_enabled: bool
+    pace: tuple[tuple[str, str, bool], ...] = ()  # (value, label, chosen) of the pace select
+    pace_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -374,6 +423,7 @@ class Game:
     daily: DailyView | None = None  # a daily challenge (skyline.daily): banner, result line
     replay: games_ui.ReplayView | None = None  # a replay is shown (web/games_ui.py)
     corr: games_ui.CorrView | None = None  # a game with friends elsewhere
+    last_turn: LastTurn | None = None  # what the latest turn that was not yours did
 
 
 @dataclass(frozen=True)
@@ -587,8 +637,10 @@ def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]
     undo_why = "why.committed" if board.actions else "why.nothing_to_undo"
     out["undo"] = (undo_ok, None if undo_ok else undo_why)
     if phase is Phase.TAKE:
+        # solo has no abandoned district to take
+        take_first = "why.take_first_solo" if state.solo else "why.take_first"
         for name in ("roll", "build", "abandon", "demolish", "end"):
-            out[name] = (False, "why.take_first")
+            out[name] = (False, take_first)
         return out
     if phase is Phase.ROLL:
         out["roll"] = (True, None)
@@ -931,7 +983,8 @@ def _district(page: PageState, board: Board, t) -> District | None:
                     t("district.take", n=len(state.district)))
 
 
-def _players(page: PageState, board: Board, t, names) -> tuple[PlayerView, ...]:
+def _players(page: PageState, board: Board, t, names,
+             last: LastTurn | None = None) -> tuple[PlayerView, ...]:
     state = board.state
     over = state.phase is Phase.OVER
     choice = page.choice
@@ -950,14 +1003,19 @@ def _players(page: PageState, board: Board, t, names) -> tuple[PlayerView, ...]:
                       points=b.points)
             tiles.append(TileView(i, kind, b.height, b.points, label,
                                   t("tile.points", points=b.points), demolish,
-                                  t("target.demolish", what=label)))
+                                  t("target.demolish", what=label),
+                                  last is not None and last.seat == seat and i in last.tiles))
         columns = []
         for i, col in enumerate(player.columns):
             kind = FACE_LETTERS[col.kind]
             label = t("column.label", kind=t("kind.short." + kind), height=col.height)
             target = "demolish" if demolish else ("build" if i in build_targets else None)
             what = "target.demolish" if target == "demolish" else "target.build"
-            columns.append(ColumnView(i, kind, col.height, label, target, t(what, what=label)))
+            # the end's rule: an unfinished low-rise ground floor scores as a height-one tile
+            as_tile = t("tile.points", points=1) if over and scores_as_tile(col) else None
+            columns.append(ColumnView(i, kind, col.height, label, target, t(what, what=label),
+                                      as_tile,
+                                      last is not None and last.seat == seat and i in last.columns))
         score = scores[seat]
         seat_kind = page.seat_kind(seat)
         start = seat == state.start_seat and not state.solo
@@ -1024,7 +1082,8 @@ def _scoring(page: PageState, board: Board, t, best: dict, names) -> Scoring:
             lines.append(t("result.tie_break"))
             if len(names) > 1:
                 lines.append(t("result.still_tied"))
-    return Scoring(headline, tuple(lines), tuple(rows))
+    # by rank (the tie-break is stated above), seat order among equals
+    return Scoring(headline, tuple(lines), tuple(sorted(rows, key=lambda r: (r.rank, r.seat))))
 
 
 def _hint(page: PageState, board: Board, t, lang: str) -> HintView | None:
@@ -1202,14 +1261,17 @@ def build_screen(
             text = (t("bot.playing_level", level=level)
                     if is_default_name(texts, state.player.name, state.seat, kind)
                     else t("bot.playing", name=name, level=level))
-            bot_bar = BotBar(text, not page.skipping)
+            bot_bar = BotBar(text, not page.skipping,
+                             tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES),
+                             t("bot.pace"))
         hint_ok = can_hint(page, board)
+        last = last_turn_view(page, board, t, names)
         game = Game(
             solo=state.solo,
             turn=_turn(page, board, t, names),
             yard=_yard(page, board, t),
             district=_district(page, board, t),
-            players=_players(page, board, t, names),
+            players=_players(page, board, t, names, last),
             scoring=_scoring(page, board, t, dict(best or {}), names) if over else None,
             beat=t("beat.show", score=page.beat) if page.beat is not None and state.solo
             else None,
@@ -1222,6 +1284,7 @@ def build_screen(
             daily=daily_view(page, board, t, base, _daily_best(daily, board)),
             replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
             corr=games_ui.corr_view(page, board, texts),
+            last_turn=last,
         )
         announce = _announce(page, board, t, names, game.scoring)
     return Screen(

@@ -173,18 +173,33 @@ class Store:
 
     # ------------------------------------------------------------------ settings, seats
 
-    def load_lang(self) -> str | None:
+    def _settings(self) -> dict[str, Any]:
         raw = self.get(KEY_SETTINGS)
-        if not raw:
-            return None
         try:
-            lang = json.loads(raw).get("lang")
-        except (ValueError, AttributeError):
-            return None
-        return lang if isinstance(lang, str) else None
+            data = json.loads(raw) if raw else {}
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _setting(self, name: str) -> str | None:
+        value = self._settings().get(name)
+        return value if isinstance(value, str) else None
+
+    def _save_setting(self, name: str, value: str) -> None:
+        """One setting changed, the others kept ({"v": 1, "lang": …, "pace": …})."""
+        self.set(KEY_SETTINGS, json.dumps({**self._settings(), "v": 1, name: value}))
+
+    def load_lang(self) -> str | None:
+        return self._setting("lang")
 
     def save_lang(self, lang: str) -> None:
-        self.set(KEY_SETTINGS, json.dumps({"v": 1, "lang": lang}))
+        self._save_setting("lang", lang)
+
+    def load_pace(self) -> str | None:
+        return self._setting("pace")
+
+    def save_pace(self, pace: str) -> None:
+        self._save_setting("pace", pace)
 
 
 class Records:

@@ -34,7 +34,7 @@ from .board import Board, RecordError, parse_options, state_from_dict, state_to_
 from .building import BuildPlan, build_blocker, build_targets, can_build_all, plan_build
 from .chance import roll_outcomes, seeded_faces
 from .errors import OPTION_FIELDS, IllegalActionError, OptionsError, SkylineError
-from .events import describe
+from .events import TurnReport, describe
 from .legal import MAX_LISTED_REROLLS, legal_actions
 from .options import new_game, validate_options
 from .scoring import (
@@ -51,6 +51,7 @@ from .scoring import (
     scenario_met,
     scenario_progress,
     score,
+    scores_as_tile,
     solo_level,
 )
 from .state import (
@@ -93,10 +94,11 @@ __all__ = [
     "Demolish", "Die", "DieType", "EndTurn", "Face", "GameState", "GameSummary",
     "IllegalActionError", "Options", "OptionsError", "Phase", "Player", "PlayerSummary",
     "RecordError", "Roll", "ScenarioProgress", "SkylineError", "Take", "TakeDistrict",
+    "TurnReport",
     "action_class", "apply_action", "build_blocker", "build_targets", "building_points",
     "can_build_all", "can_resolve_any", "can_take_district", "completed_count", "describe",
     "die_index", "final_buildings", "game_summary", "has_demolition_target", "is_legal",
-    "legal_actions", "lone_low_rises",
+    "legal_actions", "lone_low_rises", "scores_as_tile",
     "new_game", "parse_action", "parse_options", "plan_build", "ranking", "roll_outcomes",
     "scenario_met", "scenario_progress", "score", "seeded_faces", "solo_level",
     "state_from_dict", "state_to_dict", "validate_options",

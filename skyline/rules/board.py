@@ -24,7 +24,7 @@ from .actions import (
 )
 from .building import BuildPlan, plan_build
 from .errors import IllegalActionError, OptionsError, SkylineError
-from .events import describe
+from .events import TurnReport, describe, last_turn_report
 from .legal import legal_actions
 from .options import new_game, validate_options
 from .scoring import ranking, score
@@ -164,6 +164,11 @@ class Board:
         return other
 
     # ------------------------------------------------------------------ log
+
+    def last_turn(self) -> TurnReport | None:
+        """What the latest finished turn did (:class:`~skyline.rules.events.TurnReport`),
+        or None before any turn has ended and once the game is over."""
+        return last_turn_report(self._states, self._actions)
 
     def log(self) -> list[dict[str, Any]]:
         """The game's events in order, as plain dicts for the page to translate.

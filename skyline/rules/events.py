@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .actions import Abandon, Action, Build, Demolish, EndTurn, Roll, Take, TakeDistrict
@@ -84,3 +86,76 @@ def _faces_of(before: GameState, action: Roll, after: GameState) -> str:
         return " ".join(_die_text(by_id[d.id]) for d in chosen)
     faces = seeded_faces(before, chosen)
     return " ".join(d.type.letter + f.letter for d, f in zip(chosen, faces, strict=True))
+
+
+@dataclass(frozen=True)
+class TurnReport:
+    """What one finished turn did: its events, the points it gained, and which of the
+    player's buildings it built on or completed (indices into the skyline after the
+    turn), so a view can mark them.
+
+    >>> from skyline import Board
+    >>> board = Board.new(["Ann", "Bo"], "report-doc")
+    >>> board.last_turn() is None  # no turn has finished yet
+    True
+    """
+
+    seat: int
+    round: int
+    events: tuple[dict[str, Any], ...]
+    points: int  # the player's score after the turn minus before it
+    columns: frozenset[int]  # unfinished buildings built on (new ones included)
+    tiles: frozenset[int]  # buildings the turn completed
+    demolished: int
+
+
+def _shift_out(marked: set[int], index: int) -> set[int]:
+    """Marks after the item at ``index`` was removed from their list."""
+    return {j if j < index else j - 1 for j in marked if j != index}
+
+
+def last_turn_report(
+    states: Sequence[GameState], actions: Sequence[Action]
+) -> TurnReport | None:
+    """The latest finished turn of a game (``states[i + 1]`` is ``actions[i]`` applied to
+    ``states[i]``), or None before the first turn has ended and once the game is over."""
+    now = states[-1]
+    if now.phase is Phase.OVER:
+        return None
+    turn = (now.round, now.seat)
+    start = len(states) - 1
+    while start > 0 and (states[start - 1].round, states[start - 1].seat) == turn:
+        start -= 1
+    if start == 0:
+        return None
+    end, first = start, start - 1
+    previous = (states[first].round, states[first].seat)
+    while first > 0 and (states[first - 1].round, states[first - 1].seat) == previous:
+        first -= 1
+    seat = states[first].seat
+    columns: set[int] = set()
+    tiles: set[int] = set()
+    demolished = 0
+    events: list[dict[str, Any]] = []
+    for k in range(first, end):
+        before, action, after = states[k], actions[k], states[k + 1]
+        events.extend(describe(before, action, after))
+        if isinstance(action, Build):
+            p_before, p_after = before.players[seat], after.players[seat]
+            if len(p_after.buildings) > len(p_before.buildings):  # completed: a tile now
+                assert action.column is not None
+                columns = _shift_out(columns, action.column)
+                tiles.add(len(p_after.buildings) - 1)
+            elif action.column is None:
+                columns.add(len(p_after.columns) - 1)
+            else:
+                columns.add(action.column)
+        elif isinstance(action, Demolish):
+            demolished += 1
+            if action.completed:
+                tiles = _shift_out(tiles, action.index)
+            else:
+                columns = _shift_out(columns, action.index)
+    points = score(states[end].players[seat]) - score(states[first].players[seat])
+    return TurnReport(seat, states[first].round, tuple(events), points, frozenset(columns),
+                      frozenset(tiles), demolished)

@@ -27,11 +27,22 @@ SOLO_LEVELS = (
 )
 
 
+def scores_as_tile(column: Column) -> bool:
+    """Whether an unfinished building is scored as a completed height-1 building (1
+    point): a purple (low-rise) ground floor. The one place this rule is written;
+    :func:`lone_low_rises` counts them.
+
+    >>> scores_as_tile(Column(P, 1))
+    True
+    """
+    return column.kind is P
+
+
 def lone_low_rises(player: Player) -> int:
     """Unfinished purple (low-rise) ground floors: each is scored as a completed height-1
-    building (1 point). The one place this rule is written; :func:`final_buildings`,
-    :func:`score`, :func:`completed_count` and :func:`game_summary` use it."""
-    return sum(1 for c in player.columns if c.kind is P)
+    building (1 point); :func:`final_buildings`, :func:`score`, :func:`completed_count`
+    and :func:`game_summary` use this count."""
+    return sum(1 for c in player.columns if scores_as_tile(c))
 
 
 def final_buildings(player: Player) -> tuple[Building, ...]:
