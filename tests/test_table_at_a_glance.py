@@ -171,3 +171,76 @@ def test_the_last_turn_is_summarised_and_marked_until_the_player_acts(lang):
             c.session.render()
             first = False
     assert seen == set(parts), set(parts) - seen
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hint_marks_its_best_action_on_the_board(lang):
+    """At every decision of a solo game played by the hint's own best action, the yard
+    rows, dice, tower and command that action uses carry the mark, and nothing else;
+    every kind of decision (take, roll, build on a tower, end) is marked somewhere."""
+    import screen as sm
+
+    c, host, _ = make_page(langs=(lang,))
+    start(c, ("Ann",), seed="hintmarks")
+    kinds: set[str] = set()
+    for _ in range(120):
+        if c.board.state.phase is Phase.OVER:
+            break
+        c.handle("click", "bot-hint", None)
+        hint = c.screen().hint
+        if hint is None or not hint.marks:
+            break
+        rows = c.page.hint.rows
+        best = rows[0]["action"] if rows else c.board.legal_actions()[0]  # only End turn
+        assert hint.marks == sm.hint_marks(c.board.state, best)
+        html = "".join(host.html[r] for r in ("turn", "supply", "players"))
+        marked = set(re.findall(r'<(?:button|li)[^>]*class="[^"]*\bhinted\b[^"]*"[^>]*>', html))
+        # one marked element per id; buildings carry it on their plot (li)
+        assert len(marked) == len(hint.marks), (hint.marks, marked)
+        for dom_id in hint.marks:
+            if dom_id.startswith(("col-", "tile-")):
+                continue  # a picture without an id (a build target button has it)
+            assert re.search(rf'class="[^"]*\bhinted\b[^"]*" id="{dom_id}"|id="{dom_id}"[^>]*'
+                             rf'class="[^"]*\bhinted', html), dom_id
+        kinds.add(type(best).__name__)
+        if any(m.startswith("col-") for m in hint.marks):
+            kinds.add("tower")
+        c.page.hint = None
+        assert c.dispatch(best)
+        c.session.render()
+    assert {"Take", "Roll", "Build", "tower", "EndTurn"} <= kinds, kinds
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hint_after_taking_dice_in_a_scenario_says_roll(lang):
+    from skyline import SCENARIOS
+
+    c, host, _ = make_page(langs=(lang,))
+    c.handle("click", "newgame", None)
+    c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Ann", "seed": "scn1",
+                                                 "scenario": SCENARIOS[0]})
+    assert c.board.options.scenario == SCENARIOS[0]
+    for _ in range(3):
+        c.handle("click", "take", "0")
+    assert c.board.state.phase is Phase.ROLL
+    c.handle("click", "bot-hint", None)
+    t = tables()[lang]
+    hint = c.screen().hint
+    assert hint.best == t["hint.best"].format(action=t["hint.roll"])
+    assert hint.marks == frozenset({"act-roll"}) and "hinted" in host.html["turn"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_statistics_after_one_game_label_it_once_and_put_the_download_last(lang):
+    c, host, _ = make_page(langs=(lang,), bots=False)
+    start(c, ("Ann",), seed="stats1")
+    rng = random.Random(5)
+    while c.board.state.phase is not Phase.OVER:
+        assert c.dispatch(get_bot("greedy")(c.board.state, rng))
+    c.session.record_result()
+    c.handle("click", "stats", None)
+    html = host.html["dialog"]
+    t = tables()[lang]
+    game_one = t["stats.chart.game"].format(n=1)
+    assert html.count(f">{game_one}</text>") == 1  # one game: one label
+    assert html.index('data-testid="stats-export"') > html.index("stats-versus")

@@ -237,6 +237,7 @@ class Lot(NamedTuple):
     arg: str = ""
     dom_id: str = ""
     changed: bool = False  # marked: the last turn shown built it (board_view)
+    hinted: bool = False  # marked: the hint's best action uses it
 
     @property
     def points(self) -> int:
@@ -281,7 +282,8 @@ def street_html(items: Iterable[tuple[Lot, str, str]], label: str, empty: str) -
         else:
             pic = f'<div class="art-pic" role="img" {data} aria-label="{name}">{svg}</div>'
         out.append(
-            f'<li class="art-lot k-{lot.kind} {state}{" changed" if lot.changed else ""}">{pic}'
+            f'<li class="art-lot k-{lot.kind} {state}{" changed" if lot.changed else ""}'
+            f'{" hinted" if lot.hinted else ""}">{pic}'
             f'<span class="art-cap" aria-hidden="true">{_esc(cap)}</span></li>'
         )
     if not out:

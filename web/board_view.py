@@ -200,6 +200,8 @@ def tray(s: Screen, dice: tuple[DieView, ...], open_slots: int) -> str:
             )
         else:
             cls = die_classes(d.type, d.face) + (" sel" if d.selected else "")
+            if s.game is not None:
+                cls += hinted(s.game, f"die-{d.id}")
             if d.focus:
                 cls += " focus-die"
             rolling = " art-rolling" if d.just_rolled else ""
@@ -232,6 +234,7 @@ def action_bar(s: Screen, g: Game) -> str:
             title = f' title="{esc(cmd.reason)}"'
             if cmd.name in line_of:
                 desc = f' aria-describedby="why-{line_of[cmd.name]}"'
+        cls += hinted(g, f"act-{cmd.name}")
         buttons.append(
             f'<button type="button" id="act-{cmd.name}" class="cmd {cls}" data-action="{cmd.name}"{title}{desc}'
             f'{attr_disabled(cmd.enabled)}>{esc(cmd.label)}</button>'
@@ -249,13 +252,18 @@ def action_bar(s: Screen, g: Game) -> str:
 # ---------------------------------------------------------------------------- supply
 
 
+def hinted(g: Game, dom_id: str) -> str:
+    """" hinted" on an element the hint's best action uses (screen.hint_marks)."""
+    return " hinted" if g.hint is not None and dom_id in g.hint.marks else ""
+
+
 def supply(s: Screen, g: Game) -> str:
     L = s.labels
     rows = []
     for r in g.yard.rows:
         badge = f'<span class="picked">{esc(r.picked_text)}</span>' if r.picked else ""
         rows.append(
-            f'<li><button type="button" class="yard-row" id="yard-{r.type}" data-action="{Cmd.TAKE}" data-arg="{r.index}" '
+            f'<li><button type="button" class="yard-row{hinted(g, "yard-" + r.type)}" id="yard-{r.type}" data-action="{Cmd.TAKE}" data-arg="{r.index}" '
             f'data-testid="yard-{r.type}"{attr_disabled(g.yard.enabled)}>'
             f'<span class="{die_classes(r.type, None)} mini">{die_svg(r.type, None)}</span>'
             f'<span class="yard-name">{esc(r.name)}</span>{badge}'
@@ -276,7 +284,8 @@ def supply(s: Screen, g: Game) -> str:
             f'<section class="district" aria-labelledby="district-title"><h2 class="panel-title" '
             f'id="district-title">{esc(L["district.title"])}</h2>'
             f'<div class="district-dice" data-testid="district">{dice or esc(L["district.empty"])}</div>'
-            f'<button type="button" id="take-district" data-action="{Cmd.DISTRICT}" data-testid="take-district"'
+            f'<button type="button" id="take-district" class="take-district{hinted(g, "take-district")}" '
+            f'data-action="{Cmd.DISTRICT}" data-testid="take-district"'
             f'{attr_disabled(district.enabled)}>{esc(district.take_label)}</button></section>'
         )
     return "".join(html)
@@ -291,12 +300,14 @@ def lots(s: Screen, p: PlayerView) -> list[tuple[art.Lot, str, str]]:
     out = []
     for b in p.tiles:
         target = "demolish" if b.target else None
-        lot = art.Lot(b.kind, b.height, True, target, Cmd.TILE, str(b.index), f"tile-{p.seat}-{b.index}",
-                      b.changed)
+        dom_id = f"tile-{p.seat}-{b.index}"
+        lot = art.Lot(b.kind, b.height, True, target, Cmd.TILE, str(b.index), dom_id,
+                      b.changed, bool(s.game and hinted(s.game, dom_id)))
         out.append((lot, b.target_label if b.target else b.label, b.points_text))
     for col in p.columns:
+        dom_id = f"col-{p.seat}-{col.index}"
         lot = art.Lot(col.kind, col.height, False, col.target, Cmd.COLUMN, str(col.index),
-                      f"col-{p.seat}-{col.index}", col.changed)
+                      dom_id, col.changed, bool(s.game and hinted(s.game, dom_id)))
         out.append((lot, col.target_label if col.target else col.label,
                     col.points_text or s.labels["art.unfinished_cap"]))
     return out

@@ -320,6 +320,36 @@ class HintView:
     note: str | None = None  # without rows: what to do (e.g. "click End turn")
     # above the rows: what the values are (a scenario game: the chance of meeting it too)
     heading: str = ""
+    # where the best action is on the board: the ids of the yard rows, dice, buildings and
+    # command it uses (as board_view names them), marked there
+    marks: frozenset[str] = frozenset()
+
+
+def hint_marks(state: GameState, action: object) -> frozenset[str]:
+    """The page elements the hinted action uses: what to take, which dice, which tower
+    (the ids board_view gives them: yard-G, take-district, die-3, col-0-1, tile-0-2,
+    act-build)."""
+    seat = state.seat
+    if isinstance(action, Take):
+        return frozenset(f"yard-{t.letter}" for t in action.types)
+    if isinstance(action, TakeDistrict):
+        return frozenset({"take-district"})
+    if isinstance(action, Roll) and state.phase is Phase.ROLL:
+        return frozenset({"act-roll"})  # the first roll: every die, none to choose
+    if isinstance(action, Roll | Abandon):
+        command = "act-roll" if isinstance(action, Roll) else "act-abandon"
+        return frozenset({f"die-{i}" for i in action.dice} | {command})
+    if isinstance(action, Build):
+        marks = {f"die-{action.die}", "act-build"}
+        if action.column is not None:
+            marks.add(f"col-{seat}-{action.column}")
+        return frozenset(marks)
+    if isinstance(action, Demolish):
+        target = f"{'tile' if action.completed else 'col'}-{seat}-{action.index}"
+        return frozenset({f"die-{action.die}", target, "act-demolish"})
+    if isinstance(action, EndTurn):
+        return frozenset({"act-end"})
+    return frozenset()
 
 
 @dataclass(frozen=True)
@@ -1092,8 +1122,14 @@ def _hint(page: PageState, board: Board, t, lang: str) -> HintView | None:
         return None
     state = board.state
     if not hint.rows:
-        only_end = [type(a) for a in board.legal_actions()] == [EndTurn]
-        return HintView(None, (), t("hint.only_end" if only_end else "hint.none"))
+        legal = board.legal_actions()
+        only_end = [type(a) for a in legal] == [EndTurn]
+        if len(legal) == 1 and not only_end:  # e.g. the first roll (a scenario's hint has no
+            # rows for it): the one thing to do is the best
+            return HintView(t("hint.best", action=action_text(t, state, legal[0])), (),
+                            marks=hint_marks(state, legal[0]))
+        return HintView(None, (), t("hint.only_end" if only_end else "hint.none"),
+                        marks=frozenset({"act-end"}) if only_end else frozenset())
     scenario = _game_scenario(board)
     if scenario and all("p_success" in r for r in hint.rows):
         name = t("scenario." + scenario)
@@ -1111,7 +1147,8 @@ def _hint(page: PageState, board: Board, t, lang: str) -> HintView | None:
         )
         heading = t("hint.options")
     best = t("hint.best", action=action_text(t, state, hint.rows[0]["action"]))
-    return HintView(best, options, heading=heading)
+    return HintView(best, options, heading=heading,
+                    marks=hint_marks(state, hint.rows[0]["action"]))
 
 
 LOSS_SHOWN = 0.05  # expected points: a decision losing less is as good as the best

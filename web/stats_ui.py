@@ -181,7 +181,8 @@ def _chart(t, solo: tuple[GameResult, ...]) -> Chart | None:
                     low=min(scores), high=max(scores), latest=scores[-1])
     return Chart(t("stats.chart.title"), summary, " ".join(f"{d.x},{d.y}" for d in dots),
                  tuple(dots), grid, t("stats.chart.game", n=first_number),
-                 t("stats.chart.game", n=first_number + n - 1))
+                 # one game: one label (at the start), not "game 1" at both ends
+                 t("stats.chart.game", n=first_number + n - 1) if n > 1 else "")
 
 
 def stats_view(d: StatsDialog, t) -> StatsView:
@@ -289,19 +290,15 @@ def _chart_svg(c: Chart) -> str:
         f'<title id="chart-title">{esc(c.title)}</title><desc id="chart-desc">{esc(c.summary)}</desc>'
         f"{grid}{line}{dots}"
         f'<text class="axis" x="{left}" y="{base}">{esc(c.x_first)}</text>'
-        f'<text class="axis" x="{CHART_W - right}" y="{base}" text-anchor="end">{esc(c.x_last)}</text></svg>'
+        + (f'<text class="axis" x="{CHART_W - right}" y="{base}" text-anchor="end">{esc(c.x_last)}</text>'
+           if c.x_last else "")
+        + "</svg>"
     )
 
 
 def render_stats(v: StatsView) -> str:
     L = v.labels
     parts = [f'<p data-testid="stats-totals">{esc(v.totals)}</p>']
-    if v.export_url:
-        parts.append(
-            f'<div class="stats-export"><a class="button" id="stats-export" data-testid="stats-export" '
-            f'href="{esc(v.export_url)}" download="{esc(v.export_name)}">{esc(L["stats.export"])}</a>'
-            f'<p class="score-note">{esc(L["stats.export_explain"])}</p></div>'
-        )
     if v.empty:
         parts.append(f'<p data-testid="stats-empty">{esc(v.empty)}</p>')
     if v.chart is not None:
@@ -347,4 +344,10 @@ def render_stats(v: StatsView) -> str:
                  v.versus, "stats-versus")
         + f"{humans}</section>"
     )
+    if v.export_url:  # last: the figures come first, their download after them
+        parts.append(
+            f'<div class="stats-export"><a class="button" id="stats-export" data-testid="stats-export" '
+            f'href="{esc(v.export_url)}" download="{esc(v.export_name)}">{esc(L["stats.export"])}</a>'
+            f'<p class="score-note">{esc(L["stats.export_explain"])}</p></div>'
+        )
     return "".join(parts)
