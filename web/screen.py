@@ -1210,7 +1210,9 @@ def _scenario_review(r: ReviewProgress, t, lang: str) -> ReviewView:
     rows = tuple(
         ReviewRow(d["round"], action_text(t, d["state"], d["chosen"]),
                   action_text(t, d["state"], d["best"]),
-                  t("review.scenario_loss", p=pp(d["p_loss"]), points=number(lang, points_lost(d))),
+                  # a choice for the objective may give up chance and still gain points
+                  t("review.scenario_loss" if points_lost(d) >= 0 else "review.scenario_gain",
+                    p=pp(d["p_loss"]), points=number(lang, abs(points_lost(d)))),
                   d["loss"] >= LOSS_SHOWN)
         for d in r.decisions
     )
