@@ -349,8 +349,11 @@ def test_first_visit_fetches_the_runtime_after_the_first_paint(
         warm = page.evaluate(WARM_STARTS)
         assert warm["fcp"] is not None and len(warm["urls"]) >= 4
         assert sorted(warm["starts"]) == sorted(warm["urls"])
+        # PyScript's core.js (a module script) fetches its own config, pyscript.json (1 KB),
+        # as soon as it runs, which on a loaded machine can be before the first frame:
+        # not boot.js's download, and too small to matter to the paint
         early = {name: round(start) for name, start in warm["starts"].items()
-                 if start < warm["fcp"]}
+                 if start < warm["fcp"] and not name.endswith("/pyscript.json")}
         assert not early, f"fetched before the first paint at {warm['fcp']:.0f} ms: {early}"
     finally:
         ctx.close()
