@@ -68,7 +68,7 @@ time.monotonic = lambda: 0.0
 time.time = lambda: 1_764_547_200.0  # 2025-12-01, never read by the page today
 
 from commands import COMMANDS, Guard  # noqa: E402
-from page_html import FORM, OPEN, attrs, form_values  # noqa: E402
+from page_html import enabled_controls  # noqa: E402
 from web_fakes import FakeHost, make_page  # noqa: E402
 
 from skyline import SCENARIOS  # noqa: E402
@@ -81,25 +81,7 @@ GAME_ACTIONS = {str(name) for name, cmd in COMMANDS.items() if cmd.guards & Guar
 def offered(regions: dict[str, str]) -> list[tuple]:
     """Every enabled command as (kind, action, arg, form), the dialog's only when open."""
     shown = [regions["dialog"]] if regions.get("dialog") else [regions[k] for k in sorted(regions)]
-    out: list[tuple] = []
-    for html in shown:
-        forms = [(attrs(f.group(1)), f.group(2)) for f in FORM.finditer(html)]
-        for m in OPEN.finditer(html):
-            tag, a = m.group(1), attrs(m.group(2))
-            action = a.get("data-action")
-            if not action or "disabled" in a or a.get("aria-disabled") == "true":
-                continue
-            if tag == "input" and a.get("type") == "file":
-                continue
-            if action.startswith("ng-"):
-                body = next((b for _, b in forms if m.group(0) in b), "")
-                out.append(("change", action, a.get("data-arg"), form_values(body)))
-            elif tag != "select":
-                out.append(("click", action, a.get("data-arg"), None))
-        for fa, body in forms:
-            if fa.get("data-submit"):
-                out.append(("submit", fa["data-submit"], None, form_values(body)))
-    return out
+    return [(c.kind, c.action, c.arg, c.form) for html in shown for c in enabled_controls(html)]
 
 
 # ---------------------------------------------------------------- scripted games

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import html as htmlmod
 import re
+from collections.abc import Iterator
+from typing import NamedTuple
 
 TAG = re.compile(r"<[^>]*>")
 OPEN = re.compile(r"<(button|select|input|a|div|li|span|form)\b([^>]*)>")
@@ -41,3 +43,37 @@ def form_values(body: str) -> dict[str, str]:
         elif a.get("type") != "file":
             values[name] = a.get("value", "")
     return values
+
+
+class Control(NamedTuple):
+    """One thing a player could press in a region: ``kind`` is the DOM event (click,
+    change, submit), ``form`` what it sends (None for a click)."""
+
+    kind: str
+    action: str
+    arg: str | None
+    form: dict[str, str] | None
+    pressed: bool  # aria-pressed (a selected die)
+
+
+def enabled_controls(html: str) -> Iterator[Control]:
+    """The enabled commands of one region's HTML in document order, then each form's
+    submit: buttons and other [data-action] elements (a click), the new-game form's
+    selects (a change, with the form as shown); no file input (no file here)."""
+    forms = [(attrs(f.group(1)), f.group(2)) for f in FORM.finditer(html)]
+    for m in OPEN.finditer(html):
+        tag, a = m.group(1), attrs(m.group(2))
+        action = a.get("data-action")
+        if not action or "disabled" in a or a.get("aria-disabled") == "true":
+            continue
+        if tag == "input" and a.get("type") == "file":
+            continue
+        if action.startswith("ng-"):
+            body = next((b for _, b in forms if m.group(0) in b), "")
+            yield Control("change", action, a.get("data-arg"), form_values(body), False)
+        elif tag != "select":
+            yield Control("click", action, a.get("data-arg"), None,
+                          a.get("aria-pressed") == "true")
+    for fa, body in forms:
+        if fa.get("data-submit"):
+            yield Control("submit", fa["data-submit"], None, form_values(body), False)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import i18n
 from commands import COMMANDS, Guard
-from page_html import FORM, OPEN, TAG, attrs, form_values
+from page_html import FORM, TAG, enabled_controls, form_values
 from web_fakes import make_page, tables
 
 from skyline import SCENARIOS
@@ -146,33 +146,12 @@ def offered(regions: dict[str, str]) -> list[Command]:
     out: list[Command] = []
     seen = set()
     for html in shown.values():
-        forms = [(attrs(f.group(1)), f.group(2)) for f in FORM.finditer(html)]
-        for m in OPEN.finditer(html):
-            tag, a = m.group(1), attrs(m.group(2))
-            action = a.get("data-action")
-            if not action or "disabled" in a or a.get("aria-disabled") == "true":
-                continue
-            if tag == "input" and a.get("type") == "file":
-                continue  # a file to choose: no file here
-            elif action.startswith("ng-"):
-                body = next((b for fa, b in forms if m.group(0) in b), "")
-                cmd = Command("change", action, a.get("data-arg"),
-                              tuple(sorted(form_values(body).items())))
-            elif tag == "select":
-                continue  # none but ng-change today
-            else:
-                cmd = Command("click", action, a.get("data-arg"),
-                              pressed=a.get("aria-pressed") == "true")
+        for c in enabled_controls(html):
+            form = None if c.form is None else tuple(sorted(c.form.items()))
+            cmd = Command(c.kind, c.action, c.arg, form, pressed=c.pressed)
             if cmd not in seen:
                 seen.add(cmd)
                 out.append(cmd)
-        for fa, body in forms:
-            if fa.get("data-submit"):
-                cmd = Command("submit", fa["data-submit"], None,
-                              tuple(sorted(form_values(body).items())))
-                if cmd not in seen:
-                    seen.add(cmd)
-                    out.append(cmd)
     return out
 
 
