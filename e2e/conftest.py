@@ -271,9 +271,7 @@ def base_url(site_url: str) -> str:
     return site_url
 
 
-@pytest.fixture
-def serve_dir() -> Iterator[Callable[..., tuple[str, ThreadingHTTPServer]]]:
-    """Factory: serve a folder in a thread -> (url, server); servers stop at teardown."""
+def _serving() -> Iterator[Callable[..., tuple[str, ThreadingHTTPServer]]]:
     servers: list[ThreadingHTTPServer] = []
 
     def start(directory: Path, port: int = 0) -> tuple[str, ThreadingHTTPServer]:
@@ -287,6 +285,18 @@ def serve_dir() -> Iterator[Callable[..., tuple[str, ThreadingHTTPServer]]]:
     for server in servers:
         server.shutdown()  # no-op if the test already stopped it
         server.server_close()  # (a second call, e.g. by the test, does no harm)
+
+
+@pytest.fixture
+def serve_dir() -> Iterator[Callable[..., tuple[str, ThreadingHTTPServer]]]:
+    """Factory: serve a folder in a thread -> (url, server); servers stop at teardown."""
+    yield from _serving()
+
+
+@pytest.fixture(scope="module")
+def serve_dir_module() -> Iterator[Callable[..., tuple[str, ThreadingHTTPServer]]]:
+    """``serve_dir`` for a module's tests (e.g. one server per browser engine)."""
+    yield from _serving()
 
 
 @pytest.fixture

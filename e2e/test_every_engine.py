@@ -14,9 +14,7 @@ Drivers: e2e/engines.py. Clicks are the engine's trusted input.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,36 +33,24 @@ GAME_SHOWN = "document.querySelector('#yard-G') && !document.querySelector('#dia
 START_S = 150  # a cold start of WebKit on a loaded 2-core machine takes up to ~40 s
 
 
-def _load_serve() -> Any:
-    spec = importlib.util.spec_from_file_location("skyline_serve_engines",
-                                                  ROOT / "scripts" / "serve.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 class Site:
     """dist/ on its own port, for one engine (stopped to test the offline reload)."""
 
-    def __init__(self, dist: Path) -> None:
-        self._server = _load_serve().make_server(dist, 0)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        host, port = self._server.server_address[:2]
-        self.url = f"http://{host}:{port}/"
+    def __init__(self, serve: Any, dist: Path) -> None:
+        self.url, self._server = serve(dist)
 
     def stop(self) -> None:
         self._server.shutdown()
-        self._server.server_close()
 
 
 @pytest.fixture(scope="module", params=engines.ENGINES)
-def engine(request: pytest.FixtureRequest, dist_dir: Path) -> Iterator[tuple[Driver, Site]]:
+def engine(request: pytest.FixtureRequest, dist_dir: Path,
+           serve_dir_module: Any) -> Iterator[tuple[Driver, Site]]:
     name = request.param
     missing = engines.available(name)
     if missing:
         pytest.fail(f"{name} cannot run: {missing}")
-    site = Site(dist_dir)
+    site = Site(serve_dir_module, dist_dir)
     driver: Driver
     if name == "chromium":
         driver = engines.PlaywrightDriver(request.getfixturevalue("browser"))
@@ -76,7 +62,6 @@ def engine(request: pytest.FixtureRequest, dist_dir: Path) -> Iterator[tuple[Dri
         yield driver, site
     finally:
         driver.close()
-        site.stop()
 
 
 def act(d: Driver, selector: str) -> None:
@@ -269,14 +254,14 @@ def test_offline_reload(engine: tuple[Driver, Site]) -> None:
     assert d.run("return document.getElementById('update').hidden") is True
 
 
-def test_webkit_with_shared_memory_copies_from_the_worker(dist_dir: Path) -> None:
+def test_webkit_with_shared_memory_copies_from_the_worker(dist_dir: Path, serve_dir: Any) -> None:
     """WebKit with SharedArrayBuffer (as Safari has it on an isolated page) runs Python in
     the worker; Share's copy then comes from the worker, after the click, and WebKit only
     accepts it because the click started the write (web/host.js, startClickCopy)."""
     missing = engines.available("webkit")
     if missing:
         pytest.fail(f"webkit cannot run: {missing}")
-    site = Site(dist_dir)
+    site = Site(serve_dir, dist_dir)
     d = engines.SeleniumWebKitDriver(env={"JSC_useSharedArrayBuffer": "1"})
     try:
         d.goto(site.url + "#play?p=Ann,Robo&seed=engines-sab&start=0&bots=1g")
@@ -287,4 +272,3 @@ def test_webkit_with_shared_memory_copies_from_the_worker(dist_dir: Path) -> Non
         share_copies_the_link(d)
     finally:
         d.close()
-        site.stop()

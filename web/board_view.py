@@ -200,8 +200,7 @@ def tray(s: Screen, dice: tuple[DieView, ...], open_slots: int) -> str:
             )
         else:
             cls = die_classes(d.type, d.face) + (" sel" if d.selected else "")
-            if s.game is not None:
-                cls += hinted(s.game, f"die-{d.id}")
+            cls += hinted(s.game, f"die-{d.id}")
             if d.focus:
                 cls += " focus-die"
             rolling = " art-rolling" if d.just_rolled else ""
@@ -252,9 +251,14 @@ def action_bar(s: Screen, g: Game) -> str:
 # ---------------------------------------------------------------------------- supply
 
 
-def hinted(g: Game, dom_id: str) -> str:
-    """" hinted" on an element the hint's best action uses (screen.hint_marks)."""
-    return " hinted" if g.hint is not None and dom_id in g.hint.marks else ""
+def hint_marked(g: Game | None, dom_id: str) -> bool:
+    """The hint's best action uses this element (screen.hint_marks)."""
+    return g is not None and g.hint is not None and dom_id in g.hint.marks
+
+
+def hinted(g: Game | None, dom_id: str) -> str:
+    """The class of an element the hint marks."""
+    return " hinted" if hint_marked(g, dom_id) else ""
 
 
 def supply(s: Screen, g: Game) -> str:
@@ -302,12 +306,12 @@ def lots(s: Screen, p: PlayerView) -> list[tuple[art.Lot, str, str]]:
         target = "demolish" if b.target else None
         dom_id = f"tile-{p.seat}-{b.index}"
         lot = art.Lot(b.kind, b.height, True, target, Cmd.TILE, str(b.index), dom_id,
-                      b.changed, bool(s.game and hinted(s.game, dom_id)))
+                      b.changed, hint_marked(s.game, dom_id))
         out.append((lot, b.target_label if b.target else b.label, b.points_text))
     for col in p.columns:
         dom_id = f"col-{p.seat}-{col.index}"
         lot = art.Lot(col.kind, col.height, False, col.target, Cmd.COLUMN, str(col.index),
-                      dom_id, col.changed, bool(s.game and hinted(s.game, dom_id)))
+                      dom_id, col.changed, hint_marked(s.game, dom_id))
         out.append((lot, col.target_label if col.target else col.label,
                     col.points_text or s.labels["art.unfinished_cap"]))
     return out

@@ -243,8 +243,9 @@ def last_turn_view(page: PageState, board: Board, t, names) -> LastTurn | None:
     parts.extend(t("last.completed", height=e["completed"], gained=e["points"]) for e in done)
     if not floors and not done:
         parts.append(t("last.nothing"))
-    if report.demolished:
-        parts.append(t("last.demolished", n=report.demolished))
+    demolished = sum(1 for e in events if e["event"] == "demolish")
+    if demolished:
+        parts.append(t("last.demolished", n=demolished))
     abandoned = sum(len(e["dice"].split()) for e in events if e["event"] == "abandon")
     if abandoned:
         parts.append(t("last.abandoned", n=abandoned))
@@ -1049,7 +1050,8 @@ def _players(page: PageState, board: Board, t, names,
         score = scores[seat]
         seat_kind = page.seat_kind(seat)
         start = seat == state.start_seat and not state.solo
-        summary = [t("scoreboard.seat", name=names[seat], score=t("player.score", score=score),
+        score_label = t("player.score", score=score)
+        summary = [t("scoreboard.seat", name=names[seat], score=score_label,
                      buildings=t("scoreboard.buildings", n=len(tiles)))]
         if start:
             summary.append(t("player.start"))
@@ -1060,7 +1062,7 @@ def _players(page: PageState, board: Board, t, names,
             kind=seat_kind, active=active,
             start=start,
             to_move=active and not state.solo, score=score,
-            score_label=t("player.score", score=score), tiles=tuple(tiles),
+            score_label=score_label, tiles=tuple(tiles),
             columns=tuple(columns),
             computer=t("seat.bot." + seat_kind.level) if seat_kind.level is not None else None,
             elsewhere=t("player.elsewhere") if seat_kind.is_friend else None,

@@ -106,7 +106,6 @@ class TurnReport:
     points: int  # the player's score after the turn minus before it
     columns: frozenset[int]  # unfinished buildings built on (new ones included)
     tiles: frozenset[int]  # buildings the turn completed
-    demolished: int
 
 
 def _shift_out(marked: set[int], index: int) -> set[int]:
@@ -135,7 +134,6 @@ def last_turn_report(
     seat = states[first].seat
     columns: set[int] = set()
     tiles: set[int] = set()
-    demolished = 0
     events: list[dict[str, Any]] = []
     for k in range(first, end):
         before, action, after = states[k], actions[k], states[k + 1]
@@ -151,11 +149,10 @@ def last_turn_report(
             else:
                 columns.add(action.column)
         elif isinstance(action, Demolish):
-            demolished += 1
             if action.completed:
                 tiles = _shift_out(tiles, action.index)
             else:
                 columns = _shift_out(columns, action.index)
     points = score(states[end].players[seat]) - score(states[first].players[seat])
     return TurnReport(seat, states[first].round, tuple(events), points, frozenset(columns),
-                      frozenset(tiles), demolished)
+                      frozenset(tiles))
