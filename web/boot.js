@@ -379,7 +379,12 @@ function afterFirstPaint(start) {
   document.addEventListener("visibilitychange", onHidden);
   timer = setTimeout(go, PAINT_WAIT_MS);
 }
-if (!navigator.serviceWorker?.controller) afterFirstPaint(warmRuntime);
+// Whether a service worker served this page, read once at load: a visit it serves has
+// the runtime cached (no warming), and on a first visit a worker installing is the first
+// install, no update (after its clients.claim() WebKit already reports a controller in
+// the installed handler, so offerUpdate asks this instead).
+const servedByWorker = Boolean(navigator.serviceWorker?.controller);
+if (!servedByWorker) afterFirstPaint(warmRuntime);
 
 document.addEventListener("DOMContentLoaded", () => setStep("runtime"));
 // PyScript fires py:ready on the <script type="py"> (bubbling) once the interpreter
@@ -478,10 +483,6 @@ function onReady() {
 }
 
 // --- updates -----------------------------------------------------------------
-// Whether a service worker served this page: on a first visit none did, and a worker
-// installing then is the first install, no update. Read at load, not when the worker is
-// installed: after the worker's clients.claim() WebKit already reports a controller there.
-const servedByWorker = Boolean(navigator.serviceWorker?.controller);
 function offerUpdate(worker) {
   const bar = document.getElementById("update");
   if (!bar || !servedByWorker) return; // a first install is no update
