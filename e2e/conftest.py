@@ -238,8 +238,9 @@ def persistent_context(
 
 @pytest.fixture(scope="session")
 def dist_dir() -> Path:
-    """dist/, built once per session unless SKYLINE_NO_BUILD=1."""
-    dist = ROOT / "dist"
+    """dist/ (or $SKYLINE_DIST: a private build beside another one), built once per
+    session unless SKYLINE_NO_BUILD=1."""
+    dist = Path(os.environ.get("SKYLINE_DIST") or ROOT / "dist")
     if os.environ.get("SKYLINE_NO_BUILD") != "1":
         _site_build.build(dist)
     assert (dist / "index.html").is_file(), "dist/ missing: run python scripts/build.py"

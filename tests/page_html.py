@@ -59,7 +59,9 @@ class Control(NamedTuple):
 def enabled_controls(html: str) -> Iterator[Control]:
     """The enabled commands of one region's HTML in document order, then each form's
     submit: buttons and other [data-action] elements (a click), the new-game form's
-    selects (a change, with the form as shown); no file input (no file here)."""
+    selects (a change, with the form as shown), any other select once per option not
+    chosen (a change sending that value, as web/host.js does); no file input (no file
+    here)."""
     forms = [(attrs(f.group(1)), f.group(2)) for f in FORM.finditer(html)]
     for m in OPEN.finditer(html):
         tag, a = m.group(1), attrs(m.group(2))
@@ -71,7 +73,14 @@ def enabled_controls(html: str) -> Iterator[Control]:
         if action.startswith("ng-"):
             body = next((b for _, b in forms if m.group(0) in b), "")
             yield Control("change", action, a.get("data-arg"), form_values(body), False)
-        elif tag != "select":
+        elif tag == "select":
+            body = html[m.end():html.find("</select>", m.end())]
+            for o in OPTION.finditer(body):
+                option = attrs(o.group(1))
+                if "selected" not in option:
+                    yield Control("change", action, a.get("data-arg"),
+                                  {"value": option.get("value", "")}, False)
+        else:
             yield Control("click", action, a.get("data-arg"), None,
                           a.get("aria-pressed") == "true")
     for fa, body in forms:

@@ -95,6 +95,25 @@ function setHtml(name, html) {
   }
   if (name === "dialog") setDialog(el, html);
   else el.innerHTML = html;
+  if (name === "players") showActiveSeat(el);
+}
+
+// On a phone the skylines are one sideways strip in seat order (style.css, "the table
+// on a phone"): a new render of it shows the player to move. Seats never move; only
+// the strip's view does. Elsewhere the strip does not scroll and this does nothing.
+// A new turn on a phone starts at the top: the table (style.css) fits one screen there.
+const phone = matchMedia("(max-width: 480px)");
+let shownTurn = "";
+function showActiveSeat(region) {
+  const seat = region.querySelector(".player.active");
+  const strip = seat?.parentElement;
+  if (!strip) return;
+  const turn = `${seat.dataset.testid} ${document.querySelector("[data-testid=round]")?.textContent}`;
+  if (turn !== shownTurn && phone.matches) scrollTo({ top: 0, behavior: "instant" });
+  shownTurn = turn;
+  if (strip.scrollWidth <= strip.clientWidth) return;
+  const left = seat.getBoundingClientRect().left - strip.getBoundingClientRect().left;
+  strip.scrollTo({ left: strip.scrollLeft + left, behavior: "instant" });
 }
 
 function setDialog(region, html) {
