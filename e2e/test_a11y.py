@@ -1,10 +1,10 @@
 """Accessibility in the browser (issue 9): axe-core on every screen, English and German,
 light and dark; modal dialogs and focus; the polite live region; keyboard-only play.
 
-The audits walk one page per language through every screen (welcome, take, resolve,
-tower choice, forced demolition and its target choice, computer turn, new game, share,
-rules, game over with the review, error notice) and run axe in both colour schemes at
-each stop (``emulate_media`` switches prefers-color-scheme without a reload). All
+The audits walk one page per language through every screen (welcome, take, rules,
+share, new game, computer turn, take after it, hint, the phone's table and its open
+menu, resolve, error notice, tower choice, forced demolition and its target choice, game
+over with the review) and run axe in both colour schemes at each stop (``emulate_media`` switches prefers-color-scheme without a reload). All
 violations of a walk are collected and reported together.
 """
 
@@ -146,6 +146,18 @@ def test_every_screen_has_no_axe_violations(
     page.click("#bot-skip")  # the rest of its turn without the pace
     page.locator("#yard-G:not([disabled])").wait_for(timeout=30000)
     audit("take (two players)")
+    page.click("#btn-hint")
+    page.locator("[data-testid=hint]").wait_for(timeout=30000)
+    audit("hint marked on the board")
+    # the phone's table: the skylines' strip, the last turn's line, the folded menu
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.locator("[data-testid=last-turn]").is_visible()
+    audit("phone table after a computer's turn")
+    page.click("#btn-menu")
+    assert page.locator("#btn-rules").is_visible()
+    audit("phone menu open")
+    page.click("#btn-menu")
+    page.set_viewport_size({"width": 1280, "height": 720})
     take(page, "GUP")
     page.click("#act-roll")
     audit("resolve")
@@ -172,7 +184,7 @@ def test_every_screen_has_no_axe_violations(
     audit("game over with review")
 
     assert audit.failures == [], "\n".join(audit.failures)
-    assert len(audit.screens) == 13
+    assert len(audit.screens) == 16
 
 
 def resolve_rest(page: Page, press: Callable[[str], None]) -> None:
