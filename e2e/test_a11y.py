@@ -4,8 +4,9 @@ light and dark; modal dialogs and focus; the polite live region; keyboard-only p
 The audits walk one page per language through every screen (welcome, take, rules,
 share, new game, computer turn, take after it, hint, the phone's table and its open
 menu, resolve, error notice, tower choice, forced demolition and its target choice, game
-over with the review) and run axe in both colour schemes at each stop (``emulate_media`` switches prefers-color-scheme without a reload). All
-violations of a walk are collected and reported together.
+over with the review) and run axe in both colour schemes at each stop
+(``emulate_media`` switches prefers-color-scheme without a reload). All violations of a
+walk are collected and reported together.
 """
 
 from __future__ import annotations
