@@ -13,11 +13,12 @@ from __future__ import annotations
 from html import escape
 
 import art
+import coach
 import dialogs
 import games_ui
 import stats_ui
 from commands import Cmd
-from screen import DieView, Game, PlayerView, ReviewView, Screen
+from screen import DieView, Game, PlayerView, ReviewView, Screen, TableReviewView
 
 KIND_CLASS = {"p": "k-p", "b": "k-b", "o": "k-o"}
 
@@ -83,6 +84,7 @@ def topbar(s: Screen) -> str:
         f'<button type="button" id="btn-share" data-action="{Cmd.SHARE}">{esc(L["btn.share"])}</button>'
         f'<button type="button" id="btn-daily" data-action="{Cmd.DAILY}">{esc(L["btn.daily"])}</button>'
         f'<button type="button" id="btn-stats" data-action="{Cmd.STATS}">{esc(L["btn.stats"])}</button>'
+        f'<button type="button" id="btn-learn" data-action="{Cmd.TUTORIAL}">{esc(L["btn.learn"])}</button>'
         f'<button type="button" id="btn-rules" data-action="{Cmd.RULES}" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
         f'<button type="button" id="btn-lang" class="lang" data-action="{Cmd.LANG}" data-arg="{other}">'
@@ -139,6 +141,8 @@ def notice_button(button) -> str:
 def turn_panel(s: Screen, g: Game) -> str:
     turn = g.turn
     parts = [f'<h2 class="panel-title">{esc(turn.title)}</h2>']
+    if g.coach is not None:
+        parts.append(coach.render_coach(g.coach))
     parts.append(
         f'<p class="prompt" id="prompt" data-testid="prompt" data-phase="{turn.phase}">{esc(turn.prompt)}</p>'
     )
@@ -252,8 +256,11 @@ def action_bar(s: Screen, g: Game) -> str:
 
 
 def hint_marked(g: Game | None, dom_id: str) -> bool:
-    """The hint's best action uses this element (screen.hint_marks)."""
-    return g is not None and g.hint is not None and dom_id in g.hint.marks
+    """The hint's best action uses this element (screen.hint_marks), or the tutorial's
+    step wants it touched (coach.CoachView.marks)."""
+    return g is not None and (
+        (g.hint is not None and dom_id in g.hint.marks)
+        or (g.coach is not None and dom_id in g.coach.marks))
 
 
 def hinted(g: Game | None, dom_id: str) -> str:
@@ -351,6 +358,8 @@ def players(s: Screen, g: Game) -> str:
         parts.append(scoring(s, g))
     if g.review is not None:
         parts.append(review(s, g.review))
+    if g.table_review is not None:
+        parts.append(table_review(g.table_review))
     if g.beat is not None:
         parts.append(f'<p class="beat" data-testid="beat">{esc(g.beat)}</p>')
     cards = "".join(player_card(s, p) for p in g.players)
@@ -503,6 +512,55 @@ def review(s: Screen, r: ReviewView) -> str:
         f'<h3>{esc(r.costly_title or L["review.costly"])}</h3>{costly}'
         f'<details class="review-all" data-testid="review-all"><summary>{esc(r.all_label)}</summary>'
         f'{_review_table(s, r.rows, "review-row", r.lost_head)}</details></section>'
+    )
+
+
+def table_review(r: TableReviewView) -> str:
+    """The review of a game of 2-4 players, under the scoring: per player at this device
+    a heading, a summary and a table of the costly decisions (numbers in text, never colour
+    alone), then the turning points; while it runs, one progress line."""
+    if not r.done:
+        return (f'<section class="review table-review" data-testid="table-review" '
+                f'aria-labelledby="table-review-title"><h2 id="table-review-title">{esc(r.title)}</h2>'
+                f'<p data-testid="table-review-progress">{esc(r.progress)}</p></section>')
+    head = "".join(f'<th scope="col">{esc(text)}</th>' for text in r.heads)
+    seats = []
+    for p in r.seats:
+        if p.rows:
+            body = "".join(
+                f'<tr data-testid="table-review-row-{p.seat}"><td class="num">{row.round}</td>'
+                f'<td>{esc(row.chosen)}</td><td>{esc(row.best)}</td>'
+                f'<td class="num">{esc(row.chances)}</td><td class="num">{esc(row.loss)}</td></tr>'
+                for row in p.rows
+            )
+            table = (f'<div class="table-wrap" tabindex="0"><table class="review-table" '
+                     f'aria-labelledby="table-review-seat-{p.seat}"><thead><tr>{head}</tr></thead>'
+                     f'<tbody>{body}</tbody></table></div>')
+        else:
+            table = f'<p class="review-none" data-testid="table-review-none-{p.seat}">{esc(p.none)}</p>'
+        if len(r.seats) == 1:
+            seats.append(
+                f'<section class="review-seat" data-testid="table-review-seat-{p.seat}" '
+                f'aria-labelledby="table-review-seat-{p.seat}"><h3 id="table-review-seat-{p.seat}">'
+                f'{esc(p.title)}</h3><p>{esc(p.summary)}</p>{table}</section>'
+            )
+        else:  # several people here (pass-and-play): each one's decisions fold open
+            seats.append(
+                f'<details class="review-seat" data-testid="table-review-seat-{p.seat}">'
+                f'<summary><h3 id="table-review-seat-{p.seat}">{esc(p.title)}</h3>'
+                f'<span class="review-seat-sum">{esc(p.summary)}</span></summary>{table}</details>'
+            )
+    if r.turning:
+        items = "".join(f'<li data-testid="table-review-turn">{esc(line)}</li>' for line in r.turning)
+        turning = f'<ol class="review-turns">{items}</ol>'
+    else:
+        turning = f'<p class="review-none">{esc(r.turning_none)}</p>'
+    others = f'<p data-testid="table-review-others">{esc(r.not_reviewed)}</p>' if r.not_reviewed else ""
+    return (
+        f'<section class="review table-review" data-testid="table-review" aria-labelledby="table-review-title">'
+        f'<h2 id="table-review-title">{esc(r.title)}</h2><p class="review-intro">{esc(r.intro)}</p>'
+        f'{"".join(seats)}{others}'
+        f'<h3>{esc(r.turning_title)}</h3>{turning}</section>'
     )
 
 

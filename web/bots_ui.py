@@ -1,4 +1,4 @@
-"""Computer players' pacing, the solo review's grading and the page's bot measurements.
+"""Computer players' pacing, the reviews' grading and the page's bot measurements.
 
 Computer seats are part of the page state (``page_state.PageState.seats``) and the
 controller (``controller.Controller``): it refuses human commands during a computer's
@@ -11,7 +11,8 @@ attached with ``Controller.attach`` (it implements ``controller.ComputerDriver``
   action (a few ms of thinking) per tick, so the board keeps rendering and never
   freezes. The computer waits while a dialog is open or a choice is pending.
 - the review of a finished solo game (``page.review``), graded decision by decision in
-  ticks of at most ``CHUNK_MS``;
+  ticks of at most ``CHUNK_MS``; of a finished game of 2-4 players (``page.table_review``,
+  ``skyline.players.table_review``) the same way;
 - ``warm``: once the solo value table has been fetched (on first need: a computer
   player, Hint or the review; ``Controller.need_data``), the rest of it is decoded one
   level per idle tick;
@@ -28,13 +29,14 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from page_state import PACES, ReviewProgress
+from page_state import PACES, ReviewProgress, TableReviewProgress
 
 from skyline import Options, Phase, apply_action, new_game
 from skyline.players.bots import BOTS
 
 if TYPE_CHECKING:  # imported when first needed (the page keeps it off the start-up path)
     from skyline.players.review import ReviewRun
+    from skyline.players.table_review import TableReviewRun
 
 PACE_MS = PACES["normal"]  # a dialog open: look again this often
 SKIP_MS = 15
@@ -77,7 +79,7 @@ def install(controller, schedule: Callable[[int, Callable[[], None]], None] | No
 
 
 class BotsUI:
-    """The timer that paces computer play and grades the solo review."""
+    """The timer that paces computer play and grades the reviews (solo; 2-4 players)."""
 
     def __init__(self, c, schedule) -> None:
         self.c = c
@@ -86,6 +88,8 @@ class BotsUI:
         self.review_job = False
         # the engine's incremental review (ReviewRun) of page.review
         self.review_run: ReviewRun | None = None
+        # a game of 2-4 players: the engine's TableReviewRun of page.table_review
+        self.table_run: TableReviewRun | None = None
 
     @property
     def think_ms(self) -> list[float]:
@@ -173,7 +177,10 @@ class BotsUI:
     def review_kick(self) -> None:
         c = self.c
         b = c.board
-        if b is None or not b.is_game_over() or not b.state.solo or self.review_job:
+        if b is None or not b.is_game_over() or self.review_job:
+            return
+        if not b.state.solo:
+            self.table_review_kick()
             return
         key = (b.options, len(b.actions))
         if c.page.review is not None and c.page.review.key == key:
@@ -212,6 +219,52 @@ class BotsUI:
         else:
             self.review_job = True
             self.schedule(0, self.review_step)
+        c.render()
+
+    # ------------------------------------------------------------------ review (2-4 players)
+
+    def table_review_kick(self) -> None:
+        """Start the review of a finished game of 2-4 players (``page.table_review``): the
+        decisions of the people at this device (``Seat.is_here``: no computer seat, no
+        friend elsewhere), the turning points and the ranking, replayed in ticks."""
+        c = self.c
+        b = c.board
+        key = (b.options, tuple(b.actions))
+        if c.page.table_review is not None and c.page.table_review.key == key:
+            return
+        from skyline.players import solo_value as sv
+
+        try:
+            sv.value(sv.position(new_game(b.options)))  # the table, fetched on first need
+        except LookupError as exc:
+            path = getattr(exc, "path", None)
+            if path is None:
+                raise
+            c.need_data(path, self.table_arrived)
+            return
+        from skyline.players.table_review import TableReviewRun
+
+        seats = tuple(i for i in range(len(b.state.players)) if c.page.seat_kind(i).is_here)
+        c.page.table_review = TableReviewProgress(key, seats, len(b.actions))
+        self.table_run = TableReviewRun(b.options, b.actions, seats)
+        self.review_job = True
+        self.schedule(0, self.table_review_step)
+
+    def table_review_step(self) -> None:
+        self.review_job = False
+        c = self.c
+        r = c.page.table_review
+        b = c.board
+        run = self.table_run
+        if r is None or b is None or run is None or r.key != (b.options, tuple(b.actions)):
+            return
+        run.advance(CHUNK_MS)  # the engine grades, a chunk per tick (skyline.players.table_review)
+        r.i = run.i
+        if run.done:
+            r.result = run.result()
+        else:
+            self.review_job = True
+            self.schedule(0, self.table_review_step)
         c.render()
 
     # ------------------------------------------------------------------ measurements

@@ -81,6 +81,11 @@ class Cmd(StrEnum):
     CORR_SHARE = "corr-share"
     CORR_QR = "corr-qr"
     CORR_CLAIM = "corr-claim"
+    # the guided first game (web/tutorial.py)
+    TUTORIAL = "tutorial"  # Learn to play: start it
+    TUTORIAL_NEXT = "tutorial-next"
+    TUTORIAL_LEAVE = "tutorial-leave"
+    TUTORIAL_PLAY = "tutorial-play"  # leave it and open the new-game dialog
 
 
 class Guard(Flag):
@@ -180,6 +185,10 @@ def _table() -> dict[Cmd, Command]:
         Cmd.CORR_SHARE: Command("friends", "share"),
         Cmd.CORR_QR: Command("friends", "show_qr"),
         Cmd.CORR_CLAIM: Command("friends", "claim_seats", Arg.FORM, writes),
+        Cmd.TUTORIAL: Command("tutorial", "start"),  # it sets the focus (the coach)
+        Cmd.TUTORIAL_NEXT: Command("tutorial", "next"),
+        Cmd.TUTORIAL_LEAVE: Command("tutorial", "leave"),  # back where it was started
+        Cmd.TUTORIAL_PLAY: Command("tutorial", "play_real"),
     }
 
 

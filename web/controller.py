@@ -44,6 +44,7 @@ from router import LinkRouter, link_kind
 from session import Session, random_seed
 from store import KEY_SAVE
 from tabs import Tabs
+from tutorial import Tutorial
 
 from skyline import Action, Board
 
@@ -66,10 +67,12 @@ class Controller:
         self.daily = DailyChallenge(self)
         self.newgame = NewGame(self)
         self.tabs = Tabs(self)
+        self.tutorial = Tutorial(self)
         self.parts: dict[str, Any] = {
             "session": self.session, "play": self.play, "computer": self.computer,
             "links": self.links, "friends": self.friends, "library": self.library_ui,
             "daily": self.daily, "newgame": self.newgame, "tabs": self.tabs,
+            "tutorial": self.tutorial,
         }
         self.listeners: list[Callable[[Controller, Action], None]] = []
         self.timings: list[float] = []
@@ -178,6 +181,7 @@ class Controller:
         elif not had_save:
             s.save()
         s.keep_games()
+        self.tutorial.resume()
         s.render()
 
     # ------------------------------------------------------------------ events
@@ -204,8 +208,8 @@ class Controller:
             elif kind == "hashchange":
                 if arg and link_kind(arg) is not None:
                     self.links.open(arg)
-            elif kind == "tab" and action:
-                self.tabs.event(action, arg)
+            elif kind == "tab" and action:  # about the game: the one waiting in a tutorial
+                self.tutorial.aside(lambda: self.tabs.event(action, arg))
             elif kind in ("click", "change", "submit") and action:
                 if action == Cmd.NEW_GAME_CHANGE and kind != "change":
                     return
@@ -289,7 +293,7 @@ class Controller:
             cmd = COMMANDS[Cmd(name)]
         except (ValueError, KeyError):
             return  # not a command the controller handles
-        if self.refused(cmd.guards):
+        if self.refused(cmd.guards) or not self.tutorial.allows(name, arg):
             return
         handler = getattr(self.parts[cmd.part], cmd.method)
         if cmd.arg is Arg.NUMBER:
@@ -305,3 +309,4 @@ class Controller:
             result = handler()
         if cmd.focus is not None and result is not False:
             self.session.focus_id = cmd.focus
+        self.tutorial.after(name)

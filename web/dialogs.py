@@ -274,7 +274,9 @@ def new_game_form(s: Screen, d: NewGameView) -> str:
     intro = f'<p class="intro">{esc(L["newgame.intro"])}</p>' if d.first else ""
     intro += (
         f'<p class="daily-offer"><button type="button" id="ng-daily" data-action="{Cmd.DAILY}">'
-        f'{esc(L["daily.welcome"])}</button></p>'
+        f'{esc(L["daily.welcome"])}</button>'
+        f'<button type="button" id="ng-learn" data-action="{Cmd.TUTORIAL}">'
+        f'{esc(L["btn.learn"])}</button></p>'
     )
     cancel = L["newgame.play_default"] if d.first else L["btn.cancel"]
     return (

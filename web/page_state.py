@@ -231,6 +231,20 @@ class ReviewProgress:
     verdict: dict | None = None
 
 
+@dataclass
+class TableReviewProgress:
+    """The review of a finished game of 2-4 players (``skyline.players.table_review``),
+    replayed in ticks by ``bots_ui``: ``key`` is the game reviewed (options and actions),
+    ``seats`` the seats graded (the people at this device), ``i`` of ``total`` actions
+    replayed so far; ``result`` (a ``TableReview``) once done."""
+
+    key: tuple
+    seats: tuple[int, ...]
+    total: int
+    i: int = 0
+    result: Any = None
+
+
 # ---------------------------------------------------------------------------- narration
 
 
@@ -284,6 +298,7 @@ class PageState:
     pace: str = "normal"  # the computer's pace: normal, fast, instant (PACES; remembered)
     hint: HintResult | None = None
     review: ReviewProgress | None = None
+    table_review: TableReviewProgress | None = None  # a game of 2-4 players
     rolled: tuple[int, ...] = ()  # dice the last action rolled, until the next event
     previous_best: int | None = None
     daily_copied: bool | None = None  # the daily result line: copied, failed, not yet

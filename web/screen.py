@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 import games_ui
+from coach import CoachView
 from dialogs import (
     ConfirmLinkView,
     DialogContext,
@@ -87,6 +88,7 @@ GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
 # Static words of the page chrome the view shows as they are (no parameters).
 LABEL_KEYS = (
     "app.title", "btn.games", "btn.new_game", "btn.share", "btn.rules", "btn.lang_label",
+    "btn.learn",
     "btn.lang", "btn.menu", "scoreboard.label",
     "btn.dismiss", "btn.cancel_choice", "btn.close", "btn.cancel", "tray.label", "tray.empty",
     "actions.label", "yard.title", "district.title", "district.empty", "skyline.empty",
@@ -232,7 +234,15 @@ def last_turn_view(page: PageState, board: Board, t, names) -> LastTurn | None:
     report = board.last_turn()
     if report is None or report.seat == state.seat:
         return None
-    events = report.events
+    text = t("last.line", name=names[report.seat], parts=turn_words(t, report.events),
+             points=t("last.points", n=report.points, signed=f"{report.points:+d}"))
+    return LastTurn(report.seat, text, report.columns, report.tiles)
+
+
+def turn_words(t, events) -> str:
+    """What a turn did, from its engine events, in the player's words: "built 2 floors,
+    completed a building 4 high (+16), abandoned a die" (the last turn's line, the
+    review's turning points)."""
     parts = []
     if any(e["event"] == "take_district" for e in events):
         parts.append(t("last.district"))
@@ -249,9 +259,7 @@ def last_turn_view(page: PageState, board: Board, t, names) -> LastTurn | None:
     abandoned = sum(len(e["dice"].split()) for e in events if e["event"] == "abandon")
     if abandoned:
         parts.append(t("last.abandoned", n=abandoned))
-    text = t("last.line", name=names[report.seat], parts=", ".join(parts),
-             points=t("last.points", n=report.points, signed=f"{report.points:+d}"))
-    return LastTurn(report.seat, text, report.columns, report.tiles)
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -396,6 +404,49 @@ class ReviewView:
 
 
 @dataclass(frozen=True)
+class TableReviewRow:
+    """One decision of a game of 2-4 players that cost chance of winning."""
+
+    round: int
+    chosen: str
+    best: str
+    chances: str  # "58% → 51%": the chance of winning with the best choice, with the one made
+    loss: str  # percentage points, as a number
+    lost: bool
+
+
+@dataclass(frozen=True)
+class TableReviewSeat:
+    """The review of one player at this device: a heading, one summary line and the
+    decisions that cost the most chance of winning (worst first)."""
+
+    seat: int
+    name: str
+    title: str
+    summary: str
+    rows: tuple[TableReviewRow, ...]
+    none: str | None  # no decision cost chance of winning
+
+
+@dataclass(frozen=True)
+class TableReviewView:
+    """The review of a finished game of 2-4 players (``skyline.players.table_review``):
+    ``progress`` while it runs; then per player at this device the costly decisions, the
+    game's turning points (one line each) and what was not reviewed."""
+
+    done: bool
+    progress: str | None
+    title: str
+    intro: str = ""  # what "chance of winning" and "percentage points" mean
+    seats: tuple[TableReviewSeat, ...] = ()
+    heads: tuple[str, ...] = ()  # the decisions table's column headings
+    turning_title: str = ""
+    turning: tuple[str, ...] = ()
+    turning_none: str | None = None
+    not_reviewed: str | None = None  # computer seats and friends elsewhere
+
+
+@dataclass(frozen=True)
 class LogEntry:
     round: int
     event: str
@@ -455,6 +506,8 @@ class Game:
     replay: games_ui.ReplayView | None = None  # a replay is shown (web/games_ui.py)
     corr: games_ui.CorrView | None = None  # a game with friends elsewhere
     last_turn: LastTurn | None = None  # what the latest turn that was not yours did
+    table_review: TableReviewView | None = None  # a finished game of 2-4 players
+    coach: CoachView | None = None  # the guided first game's step (web/tutorial.py)
 
 
 @dataclass(frozen=True)
@@ -521,6 +574,10 @@ class Screen:
     @property
     def log(self) -> LogView | None:
         return self.game.log if self.game else None
+
+    @property
+    def table_review(self) -> TableReviewView | None:
+        return self.game.table_review if self.game else None
 
 
 def first_target(screen: Screen) -> str | None:
@@ -1114,6 +1171,8 @@ def _scoring(page: PageState, board: Board, t, best: dict, names) -> Scoring:
             lines.append(t("result.tie_break"))
             if len(names) > 1:
                 lines.append(t("result.still_tied"))
+        else:  # the rule behind the ranks below, in the rules' words
+            lines.append(t("result.ranking_rule"))
     # by rank (the tie-break is stated above), seat order among equals
     return Scoring(headline, tuple(lines), tuple(sorted(rows, key=lambda r: (r.rank, r.seat))))
 
@@ -1252,6 +1311,65 @@ def _scenario_review(r: ReviewProgress, t, lang: str) -> ReviewView:
                       tuple(lines), met)
 
 
+TABLE_LOSS_SHOWN = 0.1  # percentage points: a decision losing less is as good as the best
+TABLE_COSTLY_SHOWN = 5  # the costly decisions listed per player
+
+
+def _table_review(page: PageState, board: Board, t, lang: str,
+                  names) -> TableReviewView | None:
+    """The review of a finished game of 2-4 players: for each person at this device the
+    decisions that cost the most chance of winning (graded by the expert that plays), the
+    game's turning points and a line on the seats not reviewed."""
+    r = page.table_review
+    state = board.state
+    if (r is None or state.solo or not board.is_game_over()
+            or r.key != (board.options, tuple(board.actions))):
+        return None
+    title = t("table_review.title")
+    if r.result is None:
+        return TableReviewView(False, t("table_review.working", done=r.i, total=r.total), title)
+    review = r.result
+
+    def pct(p: float) -> str:
+        return percent(lang, p)
+
+    seats = []
+    for seat in review.seats:
+        graded = review.of(seat)
+        rows = tuple(
+            TableReviewRow(d.round, action_text(t, d.state, d.chosen),
+                           action_text(t, d.state, d.best),
+                           t("table_review.chance_cell", before=pct(d.before), after=pct(d.after)),
+                           number(lang, d.loss), True)
+            for d in review.costly(seat, TABLE_COSTLY_SHOWN, TABLE_LOSS_SHOWN)
+        )
+        seats.append(TableReviewSeat(
+            seat, names[seat], t("table_review.seat_title", name=names[seat]),
+            t("table_review.seat_summary", n=len(graded),
+              lost=number(lang, review.total_loss(seat))),
+            rows, None if rows else t("table_review.seat_none")))
+    focus = review.winners[0] if review.winners else 0
+    turning = []
+    for turn in review.turning_points:
+        lead = ""
+        if turn.leader_after == turn.seat and turn.leader_before != turn.seat:
+            lead = t("table_review.took_lead")
+        elif turn.leader_before == turn.seat and turn.leader_after != turn.seat:
+            lead = t("table_review.lost_lead", leader=names[turn.leader_after])
+        turning.append(t("table_review.turning", round=turn.round, name=names[turn.seat],
+                         parts=turn_words(t, turn.events), lead=lead, focus=names[focus],
+                         before=pct(turn.before[focus]), after=pct(turn.after[focus])))
+    others = len(review.seats) < len(state.players)
+    return TableReviewView(
+        True, None, title, t("table_review.intro"), tuple(seats),
+        (t("review.round"), t("table_review.chosen"), t("review.best"),
+         t("table_review.chances"), t("table_review.lost")),
+        t("table_review.turning_title"), tuple(turning),
+        None if turning else t("table_review.turning_none"),
+        t("table_review.not_reviewed") if others else None,
+    )
+
+
 def _daily_best(daily: Mapping[str, Any] | None, board: Board) -> int | None:
     day = daily_day(board.options)
     row = (daily or {}).get(day.isoformat()) if day is not None else None
@@ -1326,6 +1444,7 @@ def build_screen(
             replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
             corr=games_ui.corr_view(page, board, texts),
             last_turn=last,
+            table_review=_table_review(page, board, t, lang, names),
         )
         announce = _announce(page, board, t, names, game.scoring)
     return Screen(
@@ -1345,7 +1464,8 @@ def build_screen(
 __all__ = [
     "Screen", "Game", "TurnView", "Command", "DieView", "Yard", "YardRow", "District",
     "PlayerView", "TileView", "ColumnView", "Scoring", "ScoreRow", "NoticeView", "BotBar",
-    "HintView", "ReviewView", "ReviewRow", "RoundLoss", "LogView", "LogEntry", "NewGameView",
+    "HintView", "ReviewView", "ReviewRow", "RoundLoss", "TableReviewView", "TableReviewSeat",
+    "TableReviewRow", "LogView", "LogEntry", "NewGameView",
     "RulesView",
     "ConfirmLinkView", "ShareView", "ExportView", "Labels", "Status", "ScenarioView",
     "build_screen", "scenario_view", "unbuildable_reasons", "player_names", "default_name",

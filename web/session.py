@@ -46,6 +46,7 @@ from skyline import (
 
 if TYPE_CHECKING:
     from controller import Controller
+    from tutorial import TutorialState
 
 SEED_ALPHABET = string.ascii_letters + string.digits
 REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
@@ -81,6 +82,8 @@ class Session:
         self.log_version = 0  # changes whenever the log does
         self._log_view: tuple[tuple, screen_model.LogView] | None = None
         self.narrations = 0  # Narration.seq: grows across games, so no news is missed
+        # the guided first game while it runs (web/tutorial.py): the open game waits in it
+        self.tutorial: TutorialState | None = None
         self._asked_to_keep = False
 
     @property
@@ -154,6 +157,8 @@ class Session:
         page = self.page
         if self.board is None or page.readonly or page.crashed or self.store.held:
             return
+        if self.tutorial is not None:
+            return  # the tutorial's board is a lesson: the game waiting is never written
         entry = self.entry_now()
         if self.library.write(entry) is SaveWrite.CONFLICT:
             page.readonly = True
@@ -299,8 +304,8 @@ class Session:
 
     def record_result(self) -> None:
         board = self.board
-        if board is None:
-            return
+        if board is None or self.tutorial is not None:
+            return  # the tutorial is never counted in the statistics
         counted, previous = self.records.record(board, self.store)
         if counted:
             self.page.previous_best = previous
@@ -442,11 +447,18 @@ class Session:
                                              games=games, current=current,
                                              can_share=self.can_share())
         log = self._log_cached() if self.board is not None else None
-        return screen_model.build_screen(self.page, self.board, self.texts,
-                                         self.records.best, log=log, games=games,
-                                         current=current, can_share=self.can_share(),
-                                         daily=self.records.data["daily"],
-                                         base=self.host.page_base())
+        screen = screen_model.build_screen(self.page, self.board, self.texts,
+                                           self.records.best, log=log, games=games,
+                                           current=current, can_share=self.can_share(),
+                                           daily=self.records.data["daily"],
+                                           base=self.host.page_base())
+        if self.tutorial is not None and screen.game is not None:
+            coach = self.c.tutorial.view()
+            text, seq = self.c.tutorial.announce(screen.announce, screen.announce_seq)
+            game = dataclasses.replace(screen.game, coach=coach,
+                                       log=self.c.tutorial.log(screen.game.log))
+            screen = dataclasses.replace(screen, game=game, announce=text, announce_seq=seq)
+        return screen
 
     def render(self) -> None:
         """Write the regions that changed, tell the live region any news, then settle

@@ -201,6 +201,18 @@ class Store:
     def save_pace(self, pace: str) -> None:
         self._save_setting("pace", pace)
 
+    def load_tutorial(self) -> str | None:
+        """The guided first game left running (web/tutorial.py: its step as JSON)."""
+        return self._setting("tutorial")
+
+    def save_tutorial(self, value: str | None) -> None:
+        """Keep the tutorial's step (None: it ended, the setting goes)."""
+        if value is not None:
+            self._save_setting("tutorial", value)
+        elif "tutorial" in self._settings():
+            rest = {k: v for k, v in self._settings().items() if k != "tutorial"}
+            self.set(KEY_SETTINGS, json.dumps({**rest, "v": 1}))
+
 
 class Records:
     """Solo records: best score per scenario slot ("-" = none), levels, scenarios met,

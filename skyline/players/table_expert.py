@@ -72,13 +72,17 @@ from ..rules import (
     Roll,
     Take,
     TakeDistrict,
+    ranking,
     score,
 )
 from . import solo_value as sv
 from .adapter import column_index, die_kind, outcomes, promising, still_to_play
 from .solo_value import position
 
-__all__ = ["DISTRICT_DIE", "MAX_HAND", "SPREAD", "TableOption", "table_options"]
+__all__ = [
+    "DISTRICT_DIE", "MAX_HAND", "SPREAD", "TableOption", "table_chances", "table_options",
+    "value_after",
+]
 
 #: Spread of (final score - solo value) by turns left (index 0..9) and the points still to
 #: come ``g`` (solo value minus the score if the game ended now): the standard deviation is
@@ -506,6 +510,48 @@ def table_options(state: GameState) -> list[TableOption]:
         u, v = s.node(cols, pts, dis + 1, hand, True, ended)
         out.append(TableOption(Abandon((spare[-1].id,)), v, u))
     return _ranked(out)
+
+
+def value_after(state: GameState, after: GameState) -> tuple[float, float]:
+    """(win chance, expected own final score) of ``after``, the position an action of the
+    active player at ``state`` (2-4 players) led to, as the expert values it: while the
+    turn goes on, its best option there (:func:`table_options`: the rest of the turn
+    searched); once the turn is over (the next player's turn, or the game's end), the
+    end-of-turn value of this decision's search (the same leaf every option of
+    :func:`table_options` is built from). A review grades with it an action the option
+    list does not name: a demolition, several dice abandoned at once, a die beyond the
+    search's focus of :data:`MAX_HAND` dice."""
+    seat = state.seat
+    if after.phase is not Phase.OVER and (after.round, after.seat) == (state.round, seat):
+        options = table_options(after)
+        if options:
+            return options[0].win, options[0].value
+    s, _cols, _pts = _search(state)
+    pos = position(after, seat)
+    ended = s.std and (bool(state.six_completed) or 6 in pos.tiles)
+    win, value = s.leaf(sv.ext_counts(pos), pos.banked, len(after.district), ended)
+    return win, value
+
+
+def table_chances(state: GameState) -> tuple[float, ...]:
+    """Every seat's chance of finishing first (0..1, summing to 1) as the expert's model
+    sees the table between turns: each final score normal around its solo value minus the
+    seat's trend (as :class:`_Table` sees an opponent), with its spread by turns and
+    points still to come. At the game's end it is the result: the winners share 1 (a tie
+    after the tie-break shares the win)."""
+    n = len(state.players)
+    if state.phase is Phase.OVER:
+        ranks = ranking(state)
+        winners = [i for i in range(n) if ranks[i] == 1]
+        return tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(n))
+    finals = []
+    for seat in range(n):
+        pos = position(state, seat)
+        drift = _drift(state, seat, pos)
+        finals.append((sv.value(pos) - drift * pos.turns_left, _pos_spread(pos)))
+    raw = [win_chance(mu, sd, finals[:i] + finals[i + 1:]) for i, (mu, sd) in enumerate(finals)]
+    total = sum(raw)
+    return tuple(p / total for p in raw) if total > 0 else tuple(1.0 / n for _ in raw)
 
 
 def _rich_take(state: GameState, types: tuple[int, ...], dis: int) -> tuple[float, float]:
