@@ -17,7 +17,7 @@ import screen as sm
 from page_state import ClaimDialog, SendDialog
 from store import KEY_INDEX, KEY_SAVE, finished_games
 from store import entry_key as game_key
-from web_fakes import FakeHost, make_page, tables
+from web_fakes import FakeHost, make_page, start_game, tables
 
 from skyline import Phase
 from skyline.players.bots import get_bot
@@ -35,13 +35,7 @@ def entries(host: FakeHost) -> dict[str, str]:
 
 
 def start(c, names=("Ann", "Bo"), seats=("human", "human"), seed="corr1") -> None:
-    c.handle("click", "newgame", None)
-    form = {"count": str(len(names)), "seed": seed, "start": "0"}
-    for i, (name, seat) in enumerate(zip(names, seats, strict=True)):
-        form[f"name{i}"] = name
-        form[f"seat{i}"] = seat
-    c.handle("submit", "ng-start", None, form=form)
-    assert c.page.dialog is None, c.page.dialog
+    start_game(c, names, seats, seed)
 
 
 def play_here(c, bot="greedy", limit=200) -> None:

@@ -9,6 +9,7 @@ import random
 import pytest
 import screen as sm
 from web_fakes import make_page, tables
+from web_fakes import start_game as start
 
 from skyline import Phase
 from skyline.players.bots import get_bot
@@ -17,14 +18,6 @@ LANGS = ("en", "de")
 TABLES = tables()
 
 
-def start(c, names, seats, seed) -> None:
-    c.handle("click", "newgame", None)
-    form = {"count": str(len(names)), "seed": seed, "start": "0"}
-    for i, (name, seat) in enumerate(zip(names, seats, strict=True)):
-        form[f"name{i}"] = name
-        form[f"seat{i}"] = seat
-    c.handle("submit", "ng-start", None, form=form)
-    assert c.page.dialog is None, c.page.dialog
 
 
 def play_out(c, timer, bot: str = "greedy") -> None:

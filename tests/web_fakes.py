@@ -213,3 +213,15 @@ def make_page(storage: dict[str, str] | None = None, fragment: str = "",
 
         bots_ui.install(c, timer)
     return c, host, timer
+
+
+def start_game(c, names: tuple[str, ...], seats: tuple[str, ...], seed: str) -> None:
+    """Start a game through the new-game dialog: ``seats`` as the dialog offers them
+    (human, beginner, greedy, expert, friend)."""
+    c.handle("click", "newgame", None)
+    form = {"count": str(len(names)), "seed": seed, "start": "0"}
+    for i, (name, seat) in enumerate(zip(names, seats, strict=True)):
+        form[f"name{i}"] = name
+        form[f"seat{i}"] = seat
+    c.handle("submit", "ng-start", None, form=form)
+    assert c.page.dialog is None, c.page.dialog
