@@ -136,6 +136,14 @@ class BotsUI:
         if steps:
             self.schedule(WARM_MS // 30, lambda: self.warm(steps))
 
+    def fetch_table(self, exc: LookupError) -> None:
+        """A lookup missed: a value table not fetched yet (``exc.path``) is fetched and the
+        work goes on when it is here (:meth:`table_arrived`); any other miss is a bug."""
+        path = getattr(exc, "path", None)
+        if path is None:
+            raise exc
+        self.c.need_data(path, self.table_arrived)
+
     def table_arrived(self) -> None:
         """A value table a computer player or the review waited for is here: carry on,
         and decode the rest of it while the page is idle."""
@@ -158,11 +166,8 @@ class BotsUI:
                 return
             try:
                 c.step_computer()
-            except LookupError as exc:  # the value table is fetched on first need
-                path = getattr(exc, "path", None)
-                if path is None:
-                    raise
-                c.need_data(path, self.table_arrived)
+            except LookupError as exc:
+                self.fetch_table(exc)
                 return
             c.render()
         except Exception as exc:
@@ -191,11 +196,8 @@ class BotsUI:
         state = new_game(b.options)
         try:
             start = sv.value(position(state))
-        except LookupError as exc:  # the value table is fetched on first need
-            path = getattr(exc, "path", None)
-            if path is None:
-                raise
-            c.need_data(path, self.table_arrived)
+        except LookupError as exc:
+            self.fetch_table(exc)
             return
         from skyline.players.review import ReviewRun
 
@@ -237,10 +239,7 @@ class BotsUI:
         try:
             sv.value(sv.position(new_game(b.options)))  # the table, fetched on first need
         except LookupError as exc:
-            path = getattr(exc, "path", None)
-            if path is None:
-                raise
-            c.need_data(path, self.table_arrived)
+            self.fetch_table(exc)
             return
         from skyline.players.table_review import TableReviewRun
 
