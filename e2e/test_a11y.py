@@ -30,14 +30,16 @@ CHOICE_RECORD = (
     "tGUU r0.1.2 b0 b2@2 e tGUU r0.1.2 b0 e tGUU r0.1.2"
 )
 # web/bots_ui.py PACE_MS: the delay between two computer actions. HOLD_PACE keeps those
-# timers (and only those) so a computer's turn stands still while it is audited.
+# timers (and only those) so a computer's turn stands still while it is audited; a call
+# that reaches the wrapper after RELEASE_HELD (the worker may still hold it) runs as usual.
 PACE_MS = 600
 HOLD_PACE = f"""() => {{
   if (window.__held) return;
   window.__held = [];
   window.__realTimeout = window.setTimeout;
   window.setTimeout = (fn, ms, ...args) =>
-    ms === {PACE_MS} ? (window.__held.push(fn), -1) : window.__realTimeout(fn, ms, ...args);
+    ms === {PACE_MS} && window.__held ? (window.__held.push(fn), -1)
+      : window.__realTimeout(fn, ms, ...args);
 }}"""
 STEP_HELD = "() => { const fn = window.__held.shift(); if (fn) fn(); return !!fn; }"
 RELEASE_HELD = """() => {

@@ -102,6 +102,8 @@ def skylines_are_drawn_where_measured(d: Driver) -> None:
     zoomed elements came in unzoomed pixels.)"""
     bad = d.run("""
         const bad = [];
+        // the sticky top bar covers what scrolls under it: only points below it count
+        const bar = document.querySelector('.topbar').getBoundingClientRect().bottom;
         for (const row of document.querySelectorAll('#players .art-row')) {
           const em = parseFloat(getComputedStyle(row).fontSize);
           const street = row.parentElement.getBoundingClientRect();
@@ -111,7 +113,7 @@ def skylines_are_drawn_where_measured(d: Driver) -> None:
             const x = box.left + box.width / 2;
             const y = box.top + box.height / 2;
             const seen = x > street.left && x < street.right && x < innerWidth &&
-              y > 0 && y < innerHeight;
+              y > bar && y < innerHeight;
             if (seen && !lot.contains(document.elementFromPoint(x, y))) {
               bad.push(['elsewhere', em, Math.round(x), Math.round(y)]);
             }
