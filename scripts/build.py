@@ -243,9 +243,10 @@ def copy_pyscript(out: Path, version: str) -> str:
 
 def copy_pyodide(
     out: Path, version: str, full_stdlib: bool = False, bytecode: bool = True
-) -> tuple[str, str, str]:
-    """Copy the Pyodide core, a cut standard library and the interpreter module that
-    boots with it; return (folder, python major.minor, interpreter module file name)."""
+) -> tuple[str, str, list[str], str]:
+    """Copy the Pyodide core and a cut standard library (sources, and bytecode unless
+    ``bytecode`` is false); return (folder, python major.minor, the standard-library
+    archives' names, the lock file's JSON) for write_loaders."""
     src = NODE_MODULES / "pyodide"
     rel = f"runtime/pyodide-{version}"
     dst = out / rel
@@ -255,24 +256,37 @@ def copy_pyodide(
     lock = json.loads((src / "pyodide-lock.json").read_text())
     py_mm = ".".join(lock["info"]["python"].split(".")[:2])
     if full_stdlib:
-        return rel, py_mm, "pyodide.mjs"
+        return rel, py_mm, [], ""
     stdlib = trim_stdlib(src / "python_stdlib.zip", read_stdlib_modules())
     stdlib_name = f"stdlib-{sha256(stdlib)[:12]}.zip"
     (dst / stdlib_name).write_bytes(stdlib)
-    pyc_name = ""
+    libraries = [stdlib_name]
     if bytecode:
         log("compiling the standard library to bytecode (Pyodide in Node)")
         pyc = compile_bytecode(stdlib, STDLIB_RUNTIME_PATH)
         pyc_name = f"stdlib-{sha256(pyc)[:12]}-pyc.zip"
         (dst / pyc_name).write_bytes(pyc)
+        libraries.append(pyc_name)
     lock_json = json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":"))
+    return rel, py_mm, libraries, lock_json
+
+
+def write_loaders(out: Path, pyodide_dir: str, libraries: list[str], lock_json: str,
+                  snapshot_key: str) -> list[str]:
+    """The interpreter modules (LOADER_TEMPLATE), one per standard-library archive;
+    the bytecode one restores the memory snapshot of ``snapshot_key`` when there is one.
+    Returns their file names."""
+    if not libraries:
+        return ["pyodide.mjs"]
     loaders = []
-    for library in (stdlib_name, pyc_name) if pyc_name else (stdlib_name,):
-        loader = LOADER_TEMPLATE.replace("@STDLIB@", library).replace("@LOCK@", lock_json)
+    for library in libraries:
+        restores = bool(snapshot_key) and library.endswith("-pyc.zip")
+        loader = (LOADER_TEMPLATE.replace("@STDLIB@", library).replace("@LOCK@", lock_json)
+                  .replace("@SNAPSHOT_KEY@", json.dumps(snapshot_key if restores else "")))
         loader_name = f"loader-{sha256(loader.encode())[:12]}.mjs"
-        (dst / loader_name).write_text(loader)
+        (out / pyodide_dir / loader_name).write_text(loader)
         loaders.append(loader_name)
-    return rel, py_mm, loaders
+    return loaders
 
 
 # PyScript's `interpreter` may be any module exporting what pyodide.mjs exports; this one
@@ -280,20 +294,55 @@ def copy_pyodide(
 # library and a lock file listing no packages (the page loads none; saves a 119 KB
 # fetch). Two of them when there is bytecode: the sources for a first visit, the
 # bytecode once the service worker has it (pyscript.json / pyscript-pyc.json; web/host.js
-# picks the config: the worker that runs the loader cannot see the service worker).
+# picks the config: the worker that runs the loader cannot see the service worker). The
+# bytecode one restores the interpreter's memory snapshot when the browser has one of
+# this build (web/snapshot.mjs); a first visit never waits for one.
 LOADER_TEMPLATE = """// Written by scripts/build.py: Pyodide with the page's own standard library.
 import { loadPyodide as load } from "./pyodide.mjs";
+import { bootWithSnapshot, readSnapshot } from "../../snapshot.mjs";
 export * from "./pyodide.mjs";
 const base = new URL("./", import.meta.url).href;
+const SNAPSHOT_KEY = @SNAPSHOT_KEY@;
+// read while PyScript gets ready to call loadPyodide
+const snapshot = SNAPSHOT_KEY ? readSnapshot(SNAPSHOT_KEY) : null;
 export function loadPyodide(options = {}) {
-  return load({
+  const settings = {
     ...options,
     indexURL: base,
     stdLibURL: base + "@STDLIB@",
     lockFileContents: @LOCK@,
-  });
+  };
+  return snapshot ? bootWithSnapshot(load, settings, SNAPSHOT_KEY, snapshot) : load(settings);
 }
 """
+
+
+def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], lock_json: str,
+                          app_pyc: str, wheel: Path, py_files: list[Path], py_mm: str) -> str:
+    """dist/snapshot.json: what web/snapshot-worker.mjs needs to make the memory snapshot
+    the bytecode loader restores (the runtime, the bytecode standard library and app, and
+    every module the page can import: the engine's and web/*.py but main.py). Returns the
+    snapshot key: a hash of all of these, so a new build never restores an old snapshot."""
+    with zipfile.ZipFile(wheel) as archive:
+        engine = sorted(
+            name.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+            for name in archive.namelist()
+            if name.endswith(".py") and not name.endswith("__main__.py")
+        )
+    glue = sorted(rel.stem for rel in py_files if rel.name != "main.py" and len(rel.parts) == 1)
+    config = {
+        "pyodide": f"{pyodide_dir}/pyodide.mjs",
+        "stdlib": f"{pyodide_dir}/{libraries[-1]}",
+        "lock": json.loads(lock_json),
+        "app": app_pyc,
+        "sitePackages": f"/lib/python{py_mm}/site-packages",
+        "modules": engine + glue,
+    }
+    key = sha256(json.dumps(config, sort_keys=True).encode()
+                 + (out / app_pyc).read_bytes()
+                 + (out / pyodide_dir / libraries[-1]).read_bytes())[:16]
+    (out / "snapshot.json").write_text(json.dumps({"key": key, **config}, indent=2) + "\n")
+    return key
 
 
 # Where the archives' files live inside Pyodide (for the code objects' file names).
@@ -636,6 +685,8 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, warm: str) -> N
         # bytecode when the service worker controls the page (as web/host.js chooses)
         "@STDLIB@": sources[0].relative_to(out).as_posix(),
         "@STDLIB_PYC@": bytecode[0].relative_to(out).as_posix() if bytecode else "",
+        # what web/boot.js hands web/snapshot-worker.mjs to make the memory snapshot
+        "@SNAPSHOT@": "snapshot.json" if (out / "snapshot.json").exists() else "",
     }.items():
         html = html.replace(key, value)
     if re.search(r"@[A-Z_]+@", html) or "cdn" in html.lower():
@@ -679,12 +730,17 @@ def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
     py_files = copy_web(out)
     copy_qr_wheel(out)
     pyscript_dir = copy_pyscript(out, pyscript_version)
-    pyodide_dir, py_mm, loaders = copy_pyodide(out, pyodide_version, full_stdlib, bytecode)
+    pyodide_dir, py_mm, libraries, lock_json = copy_pyodide(out, pyodide_version,
+                                                            full_stdlib, bytecode)
     if not full_stdlib:
         write_qr_stdlib(out)
     app_pyc = ""
+    snapshot_key = ""
     if bytecode and not full_stdlib:
         app_pyc = write_app_bytecode(out, wheel, py_files, py_mm)
+        snapshot_key = write_snapshot_config(out, pyodide_dir, libraries, lock_json, app_pyc,
+                                             wheel, py_files, py_mm)
+    loaders = write_loaders(out, pyodide_dir, libraries, lock_json, snapshot_key)
     interpreters = [f"{pyodide_dir}/{loader}" for loader in loaders]
     write_pyscript_config(out, interpreters, py_mm, wheel.name, py_files, app_pyc)
     prerender_rules(out)

@@ -27,8 +27,8 @@ const SNAPSHOT_MAX = 400_000; // characters; a bigger render is not kept
 const SNAPSHOT_REGIONS = ["topbar", "turn", "supply", "players", "log", "dialog"];
 // Attributes of <html> and <body> that are the page's own state, never the build's.
 const SKIP_ATTRS = new Set(["data-langs", "data-boot-bytes", "data-build", "data-ready",
-  "data-stdlib", "data-stdlib-pyc", "data-config-pyc", "data-warm",
-  "aria-busy", "class"]);
+  "data-stdlib", "data-stdlib-pyc", "data-config-pyc", "data-warm", "data-snapshot",
+  "data-python-start", "aria-busy", "class"]);
 
 function readSnapshot() {
   try {
@@ -480,6 +480,54 @@ function onReady() {
       .then(watchUpdates)
       .catch((err) => console.warn("service worker registration failed", err));
   }
+  makeSnapshotLater();
+}
+
+// --- the interpreter's memory snapshot ---------------------------------------------
+// After a good start that did not restore one (web/snapshot.mjs), once the service
+// worker has the runtime (so nothing is downloaded twice) and the page is idle: a worker
+// of its own (web/snapshot-worker.mjs) makes the snapshot of this build, stored here.
+// Any failure leaves things as they are: the next visit starts normally and tries again.
+// window.skylineSnapshotMade: the figures, for the tests and scripts/bench_web.py.
+const SNAPSHOT_IDLE_MS = 3000; // after ready, so the first moves never compete with it
+function makeSnapshotLater() {
+  const configUrl = root.dataset.snapshot;
+  if (!configUrl || root.dataset.pythonStart === "restored" || typeof Worker !== "function" ||
+      typeof caches === "undefined") return;
+  const swReady = navigator.serviceWorker && window.isSecureContext
+    ? Promise.race([navigator.serviceWorker.ready, new Promise((r) => setTimeout(r, 30_000))])
+    : Promise.resolve();
+  swReady
+    .then(() => new Promise((resolve) => setTimeout(resolve, SNAPSHOT_IDLE_MS)))
+    .then(() => new Promise((resolve) =>
+      window.requestIdleCallback ? requestIdleCallback(resolve, { timeout: 5000 }) : resolve()))
+    .then(makeSnapshot)
+    .catch((err) => {
+      window.skylineSnapshotMade = { ok: false, reason: String(err) };
+    });
+}
+async function makeSnapshot() {
+  const snapshots = await import("./snapshot.mjs");
+  const config = await (await fetch(`./${root.dataset.snapshot}`)).json();
+  if (await snapshots.hasSnapshot(config.key)) {
+    window.skylineSnapshotMade = { ok: true, existing: true };
+    return;
+  }
+  const worker = new Worker("./snapshot-worker.mjs", { type: "module" });
+  const answer = await new Promise((resolve) => {
+    worker.addEventListener("message", (event) => resolve(event.data));
+    worker.addEventListener("error", (event) => resolve({ ok: false, reason: event.message }));
+    worker.postMessage(config);
+  });
+  worker.terminate();
+  if (!answer.ok) throw new Error(answer.reason);
+  const started = performance.now();
+  const stored = await snapshots.storeSnapshot(config.key, answer.packed, answer.size);
+  window.skylineSnapshotMade = {
+    ok: true, size: answer.size, stored, bootMs: answer.bootMs,
+    importMs: answer.importMs, snapshotMs: answer.snapshotMs,
+    storeMs: performance.now() - started,
+  };
 }
 
 // --- updates -----------------------------------------------------------------

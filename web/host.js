@@ -252,7 +252,9 @@ const COMMANDS = {
   clearFragment: () => history.replaceState(null, "", location.pathname + location.search),
   download,
   // Contract with boot.js and the e2e tests: the app is usable from here on.
-  ready: () => {
+  ready: (start) => {
+    // how Python started (main.DomHost.ready): "restored" from the memory snapshot or not
+    document.documentElement.dataset.pythonStart = start;
     document.body.dataset.ready = "1";
     // for scripts/bench_web.py --engines: when, since the navigation, in any engine
     performance.mark("skyline:ready");

@@ -149,8 +149,10 @@ class DomHost:
         self.command("settle")
 
     def ready(self):
-        """Contract with boot.js and the e2e tests: the app is usable from here on."""
-        self.command("ready")
+        """Contract with boot.js and the e2e tests: the app is usable from here on. Says
+        how Python started: web/snapshot.mjs's status where the interpreter module tried
+        a memory snapshot ("restored", or why not), else "boot"."""
+        self.command("ready", str(getattr(js, "skylineSnapshotStatus", None) or "boot"))
 
     def announce(self, seq, text):
         """The one polite live region (#announce in index.html): only its text changes,

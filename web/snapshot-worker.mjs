@@ -1,0 +1,61 @@
+// @ts-check
+// Makes the interpreter's memory snapshot for web/snapshot.mjs, in a worker of its own:
+// a clean Pyodide that never touches the page or any JS object (a snapshot must not
+// hold one), the page's bytecode unpacked where PyScript unpacks it, every module the
+// page can import imported, then pyodide.makeMemorySnapshot(). web/boot.js starts it in
+// idle time after a good start and stores what it answers.
+//
+// Message in: the build's snapshot config (snapshot.json, written by scripts/build.py).
+// Message out: { ok: true, packed, size, bootMs, importMs, snapshotMs } (packed: the
+// snapshot as web/snapshot.mjs stores it, transferred) or { ok: false, reason }.
+
+/** @typedef {{ key: string, pyodide: string, stdlib: string, lock: object, app: string,
+ *   sitePackages: string, modules: string[] }} SnapshotConfig */
+
+self.addEventListener("message", async (event) => {
+  /** @type {SnapshotConfig} */
+  const config = event.data;
+  try {
+    const { MAX_SNAPSHOT_BYTES, pack } = await import("./snapshot.mjs");
+    const base = new URL(config.pyodide, self.location.href);
+    const { loadPyodide } = await import(base.href);
+    const started = performance.now();
+    const pyodide = await loadPyodide({
+      indexURL: new URL("./", base).href,
+      stdLibURL: new URL(config.stdlib, self.location.href).href,
+      lockFileContents: config.lock,
+      _makeSnapshot: true,
+    });
+    const booted = performance.now();
+    const app = await fetch(new URL(config.app, self.location.href));
+    if (!app.ok) throw new Error(`HTTP ${app.status} for ${config.app}`);
+    pyodide.unpackArchive(await app.arrayBuffer(), "zip", { extractDir: config.sitePackages });
+    // Every module the page can import (not main.py, which is PyScript's to run), and the
+    // build's key, which the restoring side checks.
+    pyodide.runPython(`
+import importlib, sys
+for name in ${JSON.stringify(config.modules)}:
+    importlib.import_module(name)
+sys.skyline_snapshot = ${JSON.stringify(config.key)}
+`);
+    const imported = performance.now();
+    const heap = pyodide._module.HEAP8.length;
+    if (heap > MAX_SNAPSHOT_BYTES) throw new Error(`the heap grew to ${heap} bytes`);
+    const bytes = pyodide.makeMemorySnapshot();
+    const packed = pack(bytes);
+    const done = performance.now();
+    self.postMessage(
+      {
+        ok: true,
+        packed,
+        size: bytes.length,
+        bootMs: booted - started,
+        importMs: imported - booted,
+        snapshotMs: done - imported,
+      },
+      [packed.buffer],
+    );
+  } catch (err) {
+    self.postMessage({ ok: false, reason: String(err) });
+  }
+});

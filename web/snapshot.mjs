@@ -1,0 +1,240 @@
+// @ts-check
+// The interpreter's memory snapshot: a return visit restores Python with the engine and
+// the page's modules already imported (about 0.6 s) instead of booting it (about 4 s).
+//
+// Made in the player's own browser, once per build: after a good start, in idle time,
+// web/snapshot-worker.mjs boots a clean interpreter in a worker of its own (one that
+// never touches the page), imports every module the page can import, and hands the
+// snapshot to web/boot.js, which stores it in Cache Storage: its non-zero 4 KiB pages
+// (about half of the 30 MiB heap) behind a bitmap, with a checksum. The interpreter
+// module that scripts/build.py writes for PyScript (its `interpreter` setting) restores
+// it through bootWithSnapshot below, on both paths (the worker and the main thread).
+//
+// Never worse than a normal start: whatever goes wrong (no entry, another build's, a
+// truncated or corrupt body, a restore error, storage blocked or full) ends in a normal
+// boot with the same options, the bad entry dropped, nothing said to the player.
+// docs/performance.md has the figures and why the snapshot is made in the browser.
+
+/** Cache Storage: one entry, the snapshot of the build that wrote it. */
+export const SNAPSHOT_CACHE = "skyline-python-snapshot";
+/** The entry's key in that cache (never fetched: the URL only names the entry). */
+export const SNAPSHOT_URL = new URL("./python-snapshot.bin", import.meta.url).href;
+/** Response headers of the entry: which build made it, its size unpacked, checksum. */
+export const KEY_HEADER = "x-skyline-snapshot";
+const SIZE_HEADER = "x-skyline-size";
+const CHECK_HEADER = "x-skyline-check";
+const PAGE = 4096;
+/**
+ * Pyodide restores a snapshot into a heap of the snapshot's size, and a heap that had
+ * grown past the 30 MiB default does not restore (Pyodide issue 6418): such a snapshot
+ * is never stored. 30 MiB plus Pyodide's header.
+ */
+export const MAX_SNAPSHOT_BYTES = 30 * 1024 * 1024 + 4096;
+// Reading the entry must not hold up a start: a store that does not answer counts as
+// no snapshot (seen in WebKit: an entry that is gone on the next visit).
+const READ_TIMEOUT_MS = 4000;
+
+// Python run right after a restore: the interpreter's random state is the snapshot's,
+// the same on every visit, so it is reseeded from the platform's randomness; and the
+// snapshot must be the one this build made (its key in sys).
+const AFTER_RESTORE = (/** @type {string} */ key) => `
+import random, sys
+random.seed()
+if getattr(sys, "skyline_snapshot", None) != ${JSON.stringify(key)}:
+    raise RuntimeError("the snapshot is not this build's")
+`;
+
+/**
+ * Why the last start did or did not restore: "restored", "none" (no entry), "other-build",
+ * "unreadable" (truncated, corrupt, blocked, timed out), "restore-failed". Read by
+ * main.py (the worker's or the page's globals, where this module ran) for the page's
+ * data-python-start, which the tests and scripts/bench_web.py read.
+ * @param {string} status
+ */
+function report(status) {
+  /** @type {any} */ (globalThis).skylineSnapshotStatus = status;
+}
+
+/** @param {number} ms */
+function timeout(ms) {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error("timed out")), ms));
+}
+
+/** Drop the stored snapshot (every failure does); never throws. */
+export async function dropSnapshot() {
+  try {
+    await caches.delete(SNAPSHOT_CACHE);
+  } catch {
+    // storage blocked: nothing was read from it either
+  }
+}
+
+/**
+ * The stored snapshot's bytes if it is this build's and whole, else null (a bad entry
+ * is dropped). Throws nothing.
+ * @param {string} key
+ * @returns {Promise<Uint8Array | null>}
+ */
+export async function readSnapshot(key) {
+  try {
+    return await Promise.race([readEntry(key), timeout(READ_TIMEOUT_MS)]);
+  } catch {
+    report("unreadable");
+    await dropSnapshot();
+    return null;
+  }
+}
+
+/** @param {string} key */
+async function readEntry(key) {
+  if (typeof caches === "undefined") {
+    report("none");
+    return null;
+  }
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  const response = await cache.match(SNAPSHOT_URL);
+  if (!response) {
+    report("none");
+    return null;
+  }
+  if (response.headers.get(KEY_HEADER) !== key) {
+    report("other-build");
+    await dropSnapshot();
+    return null;
+  }
+  const size = Number(response.headers.get(SIZE_HEADER));
+  if (!(size > 0 && size <= MAX_SNAPSHOT_BYTES)) throw new Error("bad size");
+  const packed = new Uint8Array(await response.arrayBuffer());
+  if (String(checksum(packed)) !== response.headers.get(CHECK_HEADER)) {
+    throw new Error("checksum");
+  }
+  return unpack(packed, size);
+}
+
+/**
+ * FNV-1a over the 32-bit words (and the last bytes): catches a truncated or damaged
+ * entry in about 15 ms for 16 MB, where gzip's check took 200-400 ms to unpack.
+ * @param {Uint8Array} bytes
+ */
+export function checksum(bytes) {
+  let hash = 0x811c9dc5;
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
+  for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i], 16777619);
+  for (let i = words.length * 4; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 16777619);
+  return hash >>> 0;
+}
+
+/**
+ * The snapshot without its zero pages: a bitmap of the pages kept, then those pages.
+ * Runs in the making worker (bytes.byteOffset is 0 and its length a whole heap).
+ * @param {Uint8Array} bytes
+ */
+export function pack(bytes) {
+  const pages = Math.ceil(bytes.length / PAGE);
+  const bitmap = new Uint8Array(Math.ceil(pages / 8));
+  const kept = [];
+  for (let page = 0; page < pages; page++) {
+    const chunk = bytes.subarray(page * PAGE, Math.min(bytes.length, (page + 1) * PAGE));
+    if (chunk.some((byte) => byte !== 0)) {
+      bitmap[page >> 3] |= 1 << (page & 7);
+      kept.push(chunk);
+    }
+  }
+  const packed = new Uint8Array(bitmap.length + kept.reduce((n, c) => n + c.length, 0));
+  packed.set(bitmap);
+  let at = bitmap.length;
+  for (const chunk of kept) {
+    packed.set(chunk, at);
+    at += chunk.length;
+  }
+  return packed;
+}
+
+/**
+ * The snapshot of `size` bytes back from pack's output; throws if it does not add up.
+ * @param {Uint8Array} packed
+ * @param {number} size
+ */
+export function unpack(packed, size) {
+  const pages = Math.ceil(size / PAGE);
+  const bitmapLength = Math.ceil(pages / 8);
+  const bytes = new Uint8Array(size);
+  let at = bitmapLength;
+  for (let page = 0; page < pages; page++) {
+    if (!(packed[page >> 3] & (1 << (page & 7)))) continue;
+    const length = Math.min(PAGE, size - page * PAGE);
+    if (at + length > packed.length) throw new Error("truncated");
+    bytes.set(packed.subarray(at, at + length), page * PAGE);
+    at += length;
+  }
+  if (at !== packed.length) throw new Error("bad length");
+  return bytes;
+}
+
+/**
+ * Store a packed snapshot for the build `key` with its size and checksum; throws when
+ * the storage refuses it (blocked, full: the caller ignores that).
+ * @param {string} key
+ * @param {Uint8Array} packed pack's output
+ * @param {number} size the snapshot's size unpacked
+ * @returns {Promise<number>} the bytes stored
+ */
+export async function storeSnapshot(key, packed, size) {
+  if (size > MAX_SNAPSHOT_BYTES) throw new Error("snapshot too large to restore");
+  await dropSnapshot(); // one entry only: another build's goes
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  await cache.put(
+    SNAPSHOT_URL,
+    new Response(packed, {
+      headers: {
+        "content-type": "application/octet-stream",
+        [KEY_HEADER]: key,
+        [SIZE_HEADER]: String(size),
+        [CHECK_HEADER]: String(checksum(packed)),
+      },
+    }),
+  );
+  return packed.byteLength;
+}
+
+/**
+ * Whether a snapshot of this build is stored (a cheap look at its headers).
+ * @param {string} key
+ */
+export async function hasSnapshot(key) {
+  try {
+    const response = await (await caches.open(SNAPSHOT_CACHE)).match(SNAPSHOT_URL);
+    return response?.headers.get(KEY_HEADER) === key;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PyScript's loadPyodide: the stored snapshot restored if there is a good one, else a
+ * normal boot with the same options.
+ * @template T
+ * @param {(options: object) => Promise<T & {runPython: (code: string) => unknown}>} load
+ *   Pyodide's loadPyodide
+ * @param {object} options what PyScript passes, plus the build's own options
+ * @param {string} key the build's snapshot key (scripts/build.py)
+ * @param {Promise<Uint8Array | null>} [reading] readSnapshot(key) if already started (the
+ *   interpreter module starts it when PyScript imports it, before PyScript calls this)
+ * @returns {Promise<T>}
+ */
+export async function bootWithSnapshot(load, options, key, reading = readSnapshot(key)) {
+  const bytes = await reading;
+  if (bytes) {
+    try {
+      const pyodide = await load({ ...options, _loadSnapshot: bytes });
+      pyodide.runPython(AFTER_RESTORE(key));
+      report("restored");
+      return pyodide;
+    } catch (err) {
+      console.warn("skyline: the Python snapshot did not restore; starting normally", err);
+      report("restore-failed");
+      await dropSnapshot();
+    }
+  }
+  return load(options);
+}
