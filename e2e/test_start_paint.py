@@ -1,5 +1,6 @@
-"""On screen at once (issue 10): a repeat visit paints the last render's snapshot before
-Python is ready, inert and marked busy, and the live page replaces it without moving; a
+"""On screen at once: a repeat visit paints the last render's snapshot before Python is
+ready, marked busy, and the live page replaces it without moving; a press on it before
+then is queued, shown pending and played once Python is ready (no click lost); a
 first visit paints the welcome screen scripts/build.py prerendered the same way (and
 the loading screen where Python may show something else); the rules can be read before
 Python is ready (prerendered by scripts/build.py).
@@ -102,7 +103,7 @@ def start_game(page: Page, site_url: str, wait_ready: WaitReady) -> None:
     )
 
 
-def test_repeat_visit_paints_snapshot_inert_then_live(
+def test_repeat_visit_paints_snapshot_busy_then_live(
     browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady
 ) -> None:
     ctx = new_context(browser, guard)
@@ -112,9 +113,9 @@ def test_repeat_visit_paints_snapshot_inert_then_live(
         with held_runtime(page) as release:
             page.goto(site_url, wait_until="domcontentloaded")
             early = page.evaluate(STATE)
-            # the board is on screen, Python is not ready, nothing can be clicked
+            # the board is on screen, Python is not ready
             assert early["ready"] is None
-            assert early["snapshot"] and early["inert"] and early["busy"] == "true"
+            assert early["snapshot"] and not early["inert"] and early["busy"] == "true"
             assert not early["loading"]
             assert early["yard"]
             assert early["bar"] and texts(dist_dir, "en")["loading.starting"] in early["bar"]
@@ -273,7 +274,7 @@ def test_first_visit_paints_the_prerendered_welcome_then_live(
     locale: str,
 ) -> None:
     """An empty profile: the welcome dialog over a fresh solo game is on screen before
-    Python is ready, inert, with the "Starting…" bar in the browser's language; the live
+    Python is ready, busy, with the "Starting…" bar in the browser's language; the live
     page renders the very same HTML in the same boxes, the dialog becomes modal and takes
     the focus."""
     lang = locale[:2]
@@ -285,7 +286,7 @@ def test_first_visit_paints_the_prerendered_welcome_then_live(
             page.goto(site_url, wait_until="domcontentloaded")
             early = page.evaluate(STATE)
             assert early["ready"] is None and early["lang"] == lang
-            assert early["snapshot"] and early["inert"] and early["busy"] == "true"
+            assert early["snapshot"] and not early["inert"] and early["busy"] == "true"
             assert not early["loading"] and early["yard"]
             assert early["bar"] and table["loading.starting"] in early["bar"]
             assert table["btn.rules"] in early["bar"]
@@ -331,6 +332,49 @@ WARM_STARTS = """() => {
   }
   return { fcp: fcp ? fcp.startTime : null, urls, starts };
 }"""
+
+
+# The painted welcome's title is on top where it is drawn (not under the sticky top bar).
+TITLE_ON_TOP = """() => {
+  const title = document.querySelector("#dialog dialog[open] #dlg-title");
+  const r = title.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return r.top >= 0 && title.contains(hit);
+}"""
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
+def test_presses_before_python_is_ready_are_played_once_it_is(
+    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady,
+    viewport: tuple[int, int],
+) -> None:
+    """No dead click: on the prerendered welcome, "Learn to play" pressed while Python
+    starts shows that it waits, and once Python is ready it takes effect, as does a key
+    pressed after it (in order: the tutorial opens, then "?" opens the rules over it).
+    The welcome's title is visible while it starts, on a phone too."""
+    width, height = viewport
+    ctx = browser.new_context(service_workers="block", viewport={"width": width,
+                              "height": height}, has_touch=width < 500)
+    guard.attach(ctx)
+    try:
+        page = ctx.new_page()
+        with held_runtime(page) as release:
+            page.goto(site_url, wait_until="domcontentloaded")
+            page.wait_for_selector("#dialog dialog[open] #ng-learn")
+            assert page.evaluate(TITLE_ON_TOP), "the welcome's title is hidden while it starts"
+            page.click("#ng-learn")
+            page.keyboard.press("?")
+            pressed = page.locator("#ng-learn")
+            assert "queued" in (pressed.get_attribute("class") or "")
+            assert pressed.get_attribute("aria-busy") == "true"
+            assert page.evaluate("document.body.dataset.ready") is None
+            release()
+            wait_ready(page)
+        page.wait_for_selector("[data-testid=dialog-rules]")
+        assert page.locator("[data-testid=coach]").count() == 1, "the early press was lost"
+        assert page.locator(".queued").count() == 0
+    finally:
+        ctx.close()
 
 
 def test_first_visit_fetches_the_runtime_after_the_first_paint(

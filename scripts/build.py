@@ -621,6 +621,19 @@ def welcome_regions(lang: str, host: PrerenderHost | None = None) -> dict[str, s
             sys.path.remove(path)
 
 
+def host_commands() -> dict[str, object]:
+    """web/commands.py's HOST_COMMANDS (the names web/host.js needs), for the page."""
+    added = [str(WEB), str(ROOT)]
+    sys.path[:0] = added
+    try:
+        from commands import HOST_COMMANDS
+
+        return json.loads(json.dumps(HOST_COMMANDS))
+    finally:
+        for path in added:
+            sys.path.remove(path)
+
+
 def read_tables() -> dict[str, dict[str, str]]:
     return {path.stem: json.loads(path.read_text(encoding="utf-8"))
             for path in sorted((WEB / "i18n").glob("*.json"))}
@@ -687,6 +700,8 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, warm: str) -> N
         "@STDLIB_PYC@": bytecode[0].relative_to(out).as_posix() if bytecode else "",
         # what web/boot.js hands web/snapshot-worker.mjs to make the memory snapshot
         "@SNAPSHOT@": "snapshot.json" if (out / "snapshot.json").exists() else "",
+        # the command names web/host.js needs before Python is ready
+        "@HOST_COMMANDS@": escape(json.dumps(host_commands(), separators=(",", ":"))),
     }.items():
         html = html.replace(key, value)
     if re.search(r"@[A-Z_]+@", html) or "cdn" in html.lower():

@@ -6,7 +6,8 @@
 // visit so they start right after the first paint, then PyScript's py:ready, then the app's ready flag), shows a failure message, and registers the service worker only
 // once the app is ready (so the first visit does not download everything twice).
 // Contract with main.py: window.skylineBoot.live() right before the first render (the
-// app stops being inert), document.body.dataset.ready = "1" when the app is usable.
+// painted page stops being busy), document.body.dataset.ready = "1" when the app is
+// usable. A press on the painted page before then is queued by web/host.js.
 // Updates: a new deploy's service worker waits; the bar "A new version is ready" lets
 // the player switch now (the game is saved after every move, so it carries over) or
 // keep playing this version until the next cold start.
@@ -18,7 +19,7 @@ const BUILD = root.dataset.build || "";
 // --- snapshot ------------------------------------------------------------------
 // After each render (debounced) and when the page is hidden, the regions' HTML, the
 // page language and the attributes the styles read go to localStorage; the next visit
-// of the same build paints them at once, inert and aria-busy, with a "Starting…" bar,
+// of the same build paints them at once, aria-busy, with a "Starting…" bar,
 // and Python's first render replaces them with the same layout. A cache only: every
 // storage failure is ignored, a snapshot of another build or a broken one is dropped.
 const SNAPSHOT_KEY = "skyline.snapshot";
@@ -28,7 +29,7 @@ const SNAPSHOT_REGIONS = ["topbar", "turn", "supply", "players", "log", "dialog"
 // Attributes of <html> and <body> that are the page's own state, never the build's.
 const SKIP_ATTRS = new Set(["data-langs", "data-boot-bytes", "data-build", "data-ready",
   "data-stdlib", "data-stdlib-pyc", "data-config-pyc", "data-warm", "data-snapshot",
-  "data-python-start", "aria-busy", "class"]);
+  "data-python-start", "data-host-commands", "aria-busy", "class"]);
 
 function readSnapshot() {
   try {
@@ -105,7 +106,7 @@ if (shown) {
     }
     // A dialog the page had opened with showModal() comes back as a plain open
     // <dialog>: the styles place it like the modal one (.snapshot dialog[open]).
-    app.inert = true;
+    // Not inert: a press on it is queued by web/host.js and played once Python is ready.
     app.setAttribute("aria-busy", "true");
     app.classList.add("snapshot");
     startBar.querySelector("[data-i18n='loading.starting']").textContent =

@@ -258,6 +258,7 @@ const COMMANDS = {
     document.body.dataset.ready = "1";
     // for scripts/bench_web.py --engines: when, since the navigation, in any engine
     performance.mark("skyline:ready");
+    setTimeout(playEarly);
   },
 };
 
@@ -268,12 +269,24 @@ function apply(json) {
 
 // --- events to the worker -------------------------------------------------------
 let py = null; // { dispatch, stats, bots }: the worker's entry points, once connected
-let commands = null; // the command names this file sends or looks for (connect)
+// The command names this file sends or looks for (web/commands.py, HOST_COMMANDS):
+// written into the page by scripts/build.py, so they are there before Python is (a
+// render before connect() needs them for its focus fallbacks).
+let commands = JSON.parse(document.documentElement.dataset.hostCommands || "{}");
 let pending = 0; // events sent and not yet handled
 let waiters = [];
+// Presses made before Python was ready, in order: played once it is (no click lost).
+// Their controls show that they wait (.queued); the first render replaces them.
+let early = [];
 
 function send(data, event) {
-  if (!py) return;
+  if (!py) {
+    early.push({ data, event });
+    const control = event?.target?.closest?.("[data-action], [data-submit]");
+    control?.classList.add("queued");
+    control?.setAttribute("aria-busy", "true");
+    return;
+  }
   // Test-only fault hook (main.DomHost.fault): only a hint; Python reads and clears
   // window.__skylineFault itself when it reaches the fault point.
   if (Reflect.has(window, "__skylineFault")) data.fault = true;
@@ -316,7 +329,7 @@ function onEvent(event) {
   if (kind === "submit") {
     event.preventDefault();
     const action = target.getAttribute("data-submit");
-    if (py && action !== null) send({ kind, action, form: formValues(target) }, event);
+    if (action !== null) send({ kind, action, form: formValues(target) }, event);
     return;
   }
   if (kind === "keydown") {
@@ -328,7 +341,7 @@ function onEvent(event) {
     send({ kind, key: event.key, in_field: ["INPUT", "SELECT", "TEXTAREA"].includes(tag) }, event);
     return;
   }
-  if (!py || !target?.closest) return;
+  if (!target?.closest) return;
   const el = target.closest("[data-action]");
   if (!el) return;
   const action = el.getAttribute("data-action");
@@ -352,16 +365,31 @@ for (const kind of ["click", "keydown", "change", "submit"]) {
 }
 // Escape on a modal <dialog>: the keydown already handled it (cancel does not bubble).
 document.addEventListener("cancel", (event) => event.preventDefault(), true);
-window.addEventListener("hashchange", (event) => send({ kind: "hashchange", hash: location.hash }, event));
+// Before Python is ready neither is queued: its start reads the fragment and storage.
+window.addEventListener("hashchange", (event) => {
+  if (py) send({ kind: "hashchange", hash: location.hash }, event);
+});
 // Another tab wrote to storage: main.py decides whether it was a game.
 window.addEventListener("storage", (event) => {
-  if (event.key !== null) send({ kind: "storage", key: event.key }, event);
+  if (py && event.key !== null) send({ kind: "storage", key: event.key }, event);
 });
 
 // names: the command names this file needs (web/commands.py, HOST_COMMANDS), as JSON.
 function connect(dispatch, stats, bots, names) {
   py = { dispatch, stats, bots };
   commands = JSON.parse(names);
+}
+
+// Once the page is ready (the "ready" command), the presses made while it started,
+// in order, after the call that brought it (Python may still be in it).
+function playEarly() {
+  const presses = early;
+  early = [];
+  for (const el of document.querySelectorAll(".queued")) {
+    el.classList.remove("queued");
+    el.removeAttribute("aria-busy");
+  }
+  for (const { data, event } of presses) send(data, event);
 }
 
 function settled() {

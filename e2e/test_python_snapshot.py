@@ -1,0 +1,195 @@
+"""Return visits restore the interpreter's memory snapshot (web/snapshot.mjs), and every
+way it can fail ends in a normal start with the saved games untouched.
+
+After a good start the page makes the snapshot in a worker of its own and stores it in
+Cache Storage (web/boot.js, web/snapshot-worker.mjs); the next visit the service worker
+serves restores it, on the worker path and on the main-thread path. A truncated,
+corrupt or another build's entry, one that does not restore, storage that is blocked or
+full: each starts Python normally, drops the entry and says nothing to the player.
+html[data-python-start] (main.DomHost.ready) says how Python started. After a restore
+the interpreter's randomness is reseeded: two visits never start the same game.
+
+The damaged entries are made from a copy of the good one kept in a cache of the test's
+own (``test-good``), so each case needs no new snapshot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page
+
+if TYPE_CHECKING:
+    from conftest import Guard
+
+LINK = "#play?p=Ann&seed=snap1&start=0&nine=0"
+MADE_TIMEOUT_MS = 120_000
+STORED = "skyline-python-snapshot"
+# Everything the page keeps of the player's (the last render's picture is no game).
+GAMES = """() => Object.fromEntries(Object.keys(localStorage)
+  .filter((k) => k.startsWith("skyline.") && k !== "skyline.snapshot")
+  .sort().map((k) => [k, localStorage.getItem(k)]))"""
+ENTRIES = f"async () => (await (await caches.open('{STORED}')).keys()).length"
+KEEP_GOOD = f"""async () => {{
+  const stored = await caches.open("{STORED}");
+  const [request] = await stored.keys();
+  await (await caches.open("test-good")).put(request.url, await stored.match(request));
+}}"""
+# The good entry, damaged one way, stored in its place.
+DAMAGE = f"""async (kind) => {{
+  const snapshots = await import("./snapshot.mjs");
+  const good = await caches.open("test-good");
+  const [request] = await good.keys();
+  const response = await good.match(request);
+  const headers = new Headers(response.headers);
+  let body = new Uint8Array(await response.arrayBuffer());
+  if (kind === "truncated") body = body.slice(0, body.length >> 1);
+  if (kind === "corrupt") body[body.length >> 1] ^= 0x5a;
+  if (kind === "other-build") headers.set(snapshots.KEY_HEADER, "0123456789abcdef");
+  if (kind === "does-not-restore") {{
+    // whole and with a right checksum, but not an interpreter Pyodide can restore
+    const size = Number(headers.get("x-skyline-size"));
+    const bytes = snapshots.unpack(body, size);
+    bytes.fill(0, 0, 1 << 16);
+    await snapshots.storeSnapshot(headers.get(snapshots.KEY_HEADER), snapshots.pack(bytes), size);
+    return;
+  }}
+  await (await caches.open("{STORED}")).put(request.url, new Response(body, {{ headers }}));
+}}"""
+RESTORE_GOOD = f"""async () => {{
+  const good = await caches.open("test-good");
+  const [request] = await good.keys();
+  await (await caches.open("{STORED}")).put(request.url, await good.match(request));
+}}"""
+
+
+def python_start(page: Page) -> str:
+    return str(page.evaluate("document.documentElement.dataset.pythonStart"))
+
+
+def snapshot_made(page: Page) -> dict[str, Any]:
+    page.wait_for_function("window.skylineSnapshotMade", timeout=MADE_TIMEOUT_MS)
+    made: dict[str, Any] = page.evaluate("window.skylineSnapshotMade")
+    return made
+
+
+def first_visit(ctx: BrowserContext, site_url: str, open_app: Callable[..., Page]) -> Page:
+    """A game in progress, and the snapshot this visit made."""
+    page = ctx.pages[0] if ctx.pages else ctx.new_page()
+    open_app(page, site_url + LINK)
+    page.wait_for_function("() => !location.hash && !!document.querySelector('#yard-G')")
+    if page.locator("[data-action=link-accept]").count():
+        page.click("[data-action=link-accept]")
+    made = snapshot_made(page)
+    assert made["ok"], made
+    # a whole heap of the 30 MiB Pyodide restores, stored without its zero pages
+    assert 30 * 2**20 <= made["size"] <= 30 * 2**20 + 4096
+    assert 0 < made["stored"] < made["size"]
+    return page
+
+
+def reload(page: Page, wait_ready: Callable[[Page], None]) -> None:
+    page.reload(wait_until="commit")
+    wait_ready(page)
+
+
+def new_solo_seed(page: Page) -> str:
+    """Start a new solo game with a random seed (the new-game dialog); its seed."""
+    page.click("#btn-new")
+    page.click("#ng-start-btn")
+    page.wait_for_function("() => !document.querySelector('#dialog dialog')")
+    seed: str = page.evaluate(
+        """() => {
+          const index = JSON.parse(localStorage.getItem("skyline.games"));
+          const id = index.current;
+          const game = JSON.parse(localStorage.getItem("skyline.game." + id));
+          return JSON.stringify(game).match(/"seed":\\s*"([^"]*)"/)[1];
+        }"""
+    )
+    return seed
+
+
+def test_return_visits_restore_and_every_failure_starts_normally(
+    persistent_context: Callable[..., BrowserContext], site_url: str, guard: Guard,
+    open_app: Callable[..., Page], wait_ready: Callable[[Page], None],
+) -> None:
+    ctx = persistent_context()
+    guard.attach(ctx)
+    guard.allow_console("the Python snapshot did not restore")
+    page = first_visit(ctx, site_url, open_app)
+    assert python_start(page) == "boot"  # a first visit never waits for a snapshot
+
+    reload(page, wait_ready)
+    assert python_start(page) == "restored"
+    assert page.evaluate("document.documentElement.dataset.python") == "worker"
+    page.click("#yard-G")  # the restored interpreter plays
+    page.wait_for_selector("[data-testid=taken]")
+    page.evaluate(KEEP_GOOD)
+    taken = page.locator("[data-testid=taken]").inner_text()
+
+    for kind, status in (("truncated", "unreadable"), ("corrupt", "unreadable"),
+                         ("other-build", "other-build"),
+                         ("does-not-restore", "restore-failed")):
+        page.evaluate(DAMAGE, kind)
+        games = page.evaluate(GAMES)
+        reload(page, wait_ready)
+        assert python_start(page) == status, kind
+        assert page.evaluate(ENTRIES) == 0, f"the {kind} snapshot was not dropped"
+        assert page.evaluate(GAMES) == games, f"a {kind} snapshot changed the saved games"
+        assert page.locator("[data-testid=taken]").inner_text() == taken  # the same turn
+        # nothing said to the player
+        assert page.locator("#notices .notice, #loading-error:not([hidden])").count() == 0
+
+    # two restored visits never start the same game: the randomness is reseeded
+    seeds = []
+    for _ in range(2):
+        page.evaluate(RESTORE_GOOD)
+        reload(page, wait_ready)
+        assert python_start(page) == "restored"
+        seeds.append(new_solo_seed(page))
+    assert seeds[0] != seeds[1]
+
+
+# The main-thread path (no SharedArrayBuffer, as in stock WebKit), where a test can
+# block or fill the page's Cache Storage: sessionStorage says which, for the next load.
+STORAGE_FAULTS = """
+delete self.SharedArrayBuffer;
+{
+  const fault = sessionStorage.getItem("test-cache-fault");
+  if (fault === "blocked") {
+    CacheStorage.prototype.open = () =>
+      Promise.reject(new DOMException("blocked", "SecurityError"));
+  } else if (fault === "full") {
+    Cache.prototype.put = () =>
+      Promise.reject(new DOMException("full", "QuotaExceededError"));
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("fault", ["blocked", "full"])
+def test_main_thread_restores_and_storage_blocked_or_full_starts_normally(
+    persistent_context: Callable[..., BrowserContext], site_url: str, guard: Guard,
+    open_app: Callable[..., Page], wait_ready: Callable[[Page], None], fault: str,
+) -> None:
+    ctx = persistent_context()
+    ctx.add_init_script(STORAGE_FAULTS)
+    guard.attach(ctx)
+    page = first_visit(ctx, site_url, open_app)
+    assert page.evaluate("document.documentElement.dataset.python") == "main"
+    reload(page, wait_ready)
+    assert python_start(page) == "restored"
+
+    if fault == "full":
+        page.evaluate(f"caches.delete('{STORED}')")
+    page.evaluate("(fault) => sessionStorage.setItem('test-cache-fault', fault)", fault)
+    games = page.evaluate(GAMES)
+    reload(page, wait_ready)
+    assert python_start(page) == ("unreadable" if fault == "blocked" else "none")
+    made = snapshot_made(page)
+    assert not made["ok"]  # it could not be stored; nothing else happens
+    assert page.evaluate(GAMES) == games
+    page.click("#yard-G")
+    page.wait_for_selector("[data-testid=taken]")
+    assert page.locator("#notices .notice, #loading-error:not([hidden])").count() == 0
