@@ -222,6 +222,45 @@ def test_share_copies_the_link(engine: tuple[Driver, Site]) -> None:
     share_copies_the_link(engine[0])
 
 
+# A button of the test's own whose trusted click opens a second tab on the page (a
+# window.open without a player's click is blocked in Firefox); in the open dialog, since
+# the page behind a modal dialog is inert.
+SECOND_TAB_BUTTON = """
+  const button = document.createElement("button");
+  button.id = "test-second-tab";
+  button.textContent = "second tab";
+  button.addEventListener("click", () => { window.__second = window.open(location.href); });
+  document.querySelector("#dialog dialog").prepend(button);
+  return true;"""
+SECOND_TAB = "window.__second?.document?.body?.dataset"
+
+
+def test_a_second_tab_starts_while_the_first_shows_a_dialog(
+    engine: tuple[Driver, Site],
+) -> None:
+    """The first tab shows the rules (so the page's picture of its last render, which a
+    new tab paints at once, has a dialog): a second tab on the same address starts,
+    closes that dialog and says the game is open in another tab."""
+    d, _site = engine
+    act(d, "#btn-rules")
+    wait_for(d, "document.querySelector('[data-testid=dialog-rules]')", 10, "rules")
+    wait_for(d, "localStorage.getItem('skyline.snapshot')?.includes('dialog-rules')", 10,
+             "the picture of the rules")
+    d.run(SECOND_TAB_BUTTON)
+    d.click("#test-second-tab")
+    wait_for(d, f"{SECOND_TAB}?.ready === '1' || "
+             "window.__second?.document?.getElementById('loading-error')?.hidden === false",
+             START_S, "the second tab started")
+    second = d.run("""const doc = window.__second.document;
+      return [doc.body.dataset.ready,
+              !!doc.querySelector("[data-testid=notice][data-key='notice.other_tab']"),
+              !!doc.querySelector("#dialog dialog")];""")
+    d.run("window.__second.close(); return true;")
+    assert second == ["1", True, False], second
+    d.press("Escape")
+    d.run("await window.skylineHost.settled(); return true;")
+
+
 # Where a return visit must restore Python's memory snapshot (web/snapshot.mjs): WebKitGTK
 # has been seen losing a large Cache Storage entry between visits, so there a normal
 # start is allowed too (the page must start either way).
