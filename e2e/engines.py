@@ -119,6 +119,11 @@ class PlaywrightDriver:
     def close(self) -> None:
         self._context.close()
 
+    def throttle_cpu(self, rate: float) -> None:
+        """Slow the page's CPU ``rate`` times (DevTools; 4 is a mid-range phone)."""
+        self._context.new_cdp_session(self._page).send(
+            "Emulation.setCPUThrottlingRate", {"rate": rate})
+
 
 # --- Firefox (puppeteer-core over BiDi) --------------------------------------------
 class PuppeteerDriver:

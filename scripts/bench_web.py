@@ -38,12 +38,17 @@ One run prints:
 ``--engines chromium,firefox,webkit`` measures start-up in each engine instead (the
 drivers of e2e/engines.py: Playwright, puppeteer-core over BiDi, selenium's WebKitGTK;
 ``chromium-main`` is Chromium without SharedArrayBuffer, so Python on the main thread):
-per engine and round, a cold visit with a fresh profile and the repeat visit the service
-worker serves, and the bare Pyodide page's cold and repeat visit in the same engine,
-alternated; medians, the cold ratio against the bare boot in that engine, and each
-engine's times against Chromium's (aims: cold ratio <= 1.0 in Chromium and Firefox, a
-visit the service worker serves ready within 1.5 s, WebKit within 1.5x Chromium). The
-ready time is the page's ``skyline:ready`` performance mark (web/host.js).
+per engine and round, a cold visit with a fresh profile (a script presses the welcome's
+"Learn to play" every 100 ms from the first paint: the first working click is when its
+effect appears) and the return visit the service worker serves once the interpreter's
+memory snapshot is made (web/snapshot.mjs: its size, stored size and time to make and
+store), in Chromium also that return visit with the CPU slowed 4x (DevTools'
+``Emulation.setCPUThrottlingRate``, a mid-range phone), and the bare Pyodide page's cold
+and repeat visit in the same engine, alternated; medians, the ratios against the bare
+boot in that engine, and each engine's times against Chromium's (aims: return visit
+<= 0.3x the bare boot in Chromium and Firefox, <= 0.5x in WebKit; cold <= 1.0x; the
+throttled return visit <= 2 s; the first working click no later than ready). The ready
+time is the page's ``skyline:ready`` performance mark (web/host.js).
 
 All times are taken inside the page with ``performance.now()`` (milliseconds since
 the navigation started), so browser launch and Playwright round trips are excluded.
@@ -576,9 +581,34 @@ def _ready_s(d: Any, engines: Any) -> float:
     return mark / 1000
 
 
-def engine_visits(engine: str, url: str, chromium: Any, service_worker: bool) -> dict[str, float]:
-    """A cold visit in a fresh profile, then the next visit (served by the service
-    worker if ``service_worker``, else from the HTTP cache): seconds to ready."""
+# A player who presses the welcome's first command ("Learn to play") every 100 ms from
+# the first paint: when the first press was made and when its effect (Learn to play's
+# panel) appeared, in ms since the navigation.
+FIRST_CLICK = """
+  window.__firstClick = { pressed: null, effect: null };
+  const timer = setInterval(() => {
+    if (document.querySelector("[data-testid=coach]")) {
+      window.__firstClick.effect = performance.now();
+      clearInterval(timer);
+      return;
+    }
+    const button = document.querySelector("#ng-learn");
+    if (button) {
+      window.__firstClick.pressed ??= performance.now();
+      button.click();
+    }
+  }, 100);
+  return true;"""
+THROTTLE = 4  # Chromium's return visit with the CPU slowed as on a mid-range phone
+
+
+def engine_visits(engine: str, url: str, chromium: Any, app: bool) -> dict[str, Any]:
+    """A cold visit in a fresh profile, then the next visit: seconds to ready. For the
+    app (``app``) the cold visit presses "Learn to play" every 100 ms from the first
+    paint (``first_click``: when its effect appeared), the next visit waits until the
+    service worker controls the page and the memory snapshot is made (its figures in
+    ``snapshot``), and Chromium adds a return visit with the CPU slowed 4x; the bare
+    Pyodide page's next visit comes from the HTTP cache."""
     engines = _engines_module()
     if engine in ("chromium", "chromium-main"):
         # chromium-main: without SharedArrayBuffer, so Python runs on the main thread
@@ -587,17 +617,35 @@ def engine_visits(engine: str, url: str, chromium: Any, service_worker: bool) ->
         d = engines.PuppeteerDriver()
     else:
         d = engines.SeleniumWebKitDriver()
+    out: dict[str, Any] = {}
     try:
         d.goto(url)
-        cold = _ready_s(d, engines)
-        if service_worker:
+        if app:
+            d.run(FIRST_CLICK)
+        out["cold"] = _ready_s(d, engines)
+        if app:
+            effect = engines.wait_for(d, "window.__firstClick.effect", 60, "the first click")
+            out["first_click"] = effect / 1000
             engines.wait_for(d, "navigator.serviceWorker.controller?.state === 'activated'",
                              READY_TIMEOUT_MS / 1000, "the service worker")
-            time.sleep(0.5)  # its precache finishes
+            out["snapshot"] = engines.wait_for(d, "window.skylineSnapshotMade", 150,
+                                               "the snapshot made")
         d.goto(url)
-        return {"cold": cold, "warm": _ready_s(d, engines)}
+        out["warm"] = _ready_s(d, engines)
+        if app:
+            out["warm_start"] = d.run("return document.documentElement.dataset.pythonStart;")
+            if engine == "chromium":
+                d.throttle_cpu(THROTTLE)
+                d.goto(url)
+                out["warm_throttled"] = _ready_s(d, engines)
+        return out
     finally:
         d.close()
+
+
+def _median(runs: list[dict[str, Any]], key: str) -> float | None:
+    values = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
+    return round(statistics.median(values), 2) if values else None
 
 
 def bench_engines(names: list[str], base: str, repeat: int) -> dict[str, Any]:
@@ -606,28 +654,43 @@ def bench_engines(names: list[str], base: str, repeat: int) -> dict[str, Any]:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
                                       headless=True)
         for engine in names:
-            app: list[dict[str, float]] = []
-            bare: list[dict[str, float]] = []
+            app: list[dict[str, Any]] = []
+            bare: list[dict[str, Any]] = []
             for i in range(repeat):
                 for which in (("app", "bare") if i % 2 == 0 else ("bare", "app")):
                     if which == "app":
                         app.append(engine_visits(engine, base, chromium, True))
                     else:
                         bare.append(engine_visits(engine, base + "bare.html", chromium, False))
-                log(f"{engine} round {i + 1}: app cold {app[-1]['cold']:.2f} s, warm "
-                    f"{app[-1]['warm']:.2f} s; bare cold {bare[-1]['cold']:.2f} s")
-            cold = statistics.median(r["cold"] for r in app)
-            bare_cold = statistics.median(r["cold"] for r in bare)
-            out[engine] = {
-                "cold_s": round(cold, 2),
-                "bare_pyodide_s": round(bare_cold, 2),
+                log(f"{engine} round {i + 1}: app cold {app[-1]['cold']:.2f} s, first click "
+                    f"{app[-1]['first_click']:.2f} s, return {app[-1]['warm']:.2f} s "
+                    f"({app[-1]['warm_start']}); bare cold {bare[-1]['cold']:.2f} s, "
+                    f"return {bare[-1]['warm']:.2f} s")
+            made = [r["snapshot"] for r in app if r["snapshot"].get("size")]
+            figures: dict[str, Any] = {
+                "cold_s": _median(app, "cold"),
+                "bare_pyodide_s": _median(bare, "cold"),
                 "cold_ratio": round(statistics.median(
                     a["cold"] / b["cold"] for a, b in zip(app, bare, strict=True)), 2),
-                "warm_s": round(statistics.median(r["warm"] for r in app), 2),
-                "bare_warm_s": round(statistics.median(r["warm"] for r in bare), 2),
+                "first_click_s": _median(app, "first_click"),
+                "warm_s": _median(app, "warm"),
+                "bare_warm_s": _median(bare, "warm"),
+                "warm_ratio": round(statistics.median(
+                    a["warm"] / b["warm"] for a, b in zip(app, bare, strict=True)), 2),
+                "warm_starts": [r["warm_start"] for r in app],
                 "cold_runs": [round(r["cold"], 2) for r in app],
                 "warm_runs": [round(r["warm"], 2) for r in app],
             }
+            if engine == "chromium":
+                figures["warm_throttled_s"] = _median(app, "warm_throttled")
+            if made:
+                figures["snapshot"] = {
+                    "bytes": made[0]["size"], "stored_bytes": made[0]["stored"],
+                    "make_ms": round(statistics.median(
+                        m["bootMs"] + m["importMs"] + m["snapshotMs"] for m in made)),
+                    "store_ms": round(statistics.median(m["storeMs"] for m in made)),
+                }
+            out[engine] = figures
         chromium.close()
     if "chromium" in out:
         for figures in out.values():
@@ -637,13 +700,17 @@ def bench_engines(names: list[str], base: str, repeat: int) -> dict[str, Any]:
 
 
 def print_engines(out: dict[str, Any]) -> None:
-    print(f"{'engine':<9} {'cold s':>7} {'bare s':>7} {'ratio':>6} {'warm s':>7} "
-          f"{'cold/Cr':>8} {'warm/Cr':>8}")
+    print(f"{'engine':<13} {'cold s':>7} {'bare s':>7} {'ratio':>6} {'click s':>8} "
+          f"{'return s':>9} {'bare ret':>9} {'ratio':>6} {'4x CPU':>7} {'snapshot':>22}")
     for engine, f in out.items():
-        print(f"{engine:<9} {f['cold_s']:>7.2f} {f['bare_pyodide_s']:>7.2f} "
-              f"{f['cold_ratio']:>6.2f} {f['warm_s']:>7.2f} "
-              f"{f.get('cold_vs_chromium', float('nan')):>8.2f} "
-              f"{f.get('warm_vs_chromium', float('nan')):>8.2f}")
+        snap = f.get("snapshot")
+        made = (f"{snap['stored_bytes'] / 1e6:.1f} MB, {snap['make_ms']}+{snap['store_ms']} ms"
+                if snap else "-")
+        throttled = f.get("warm_throttled_s")
+        print(f"{engine:<13} {f['cold_s']:>7.2f} {f['bare_pyodide_s']:>7.2f} "
+              f"{f['cold_ratio']:>6.2f} {f['first_click_s']:>8.2f} {f['warm_s']:>9.2f} "
+              f"{f['bare_warm_s']:>9.2f} {f['warm_ratio']:>6.2f} "
+              f"{(f'{throttled:.2f}' if throttled else '-'):>7} {made:>22}")
 
 
 def main() -> None:

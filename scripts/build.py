@@ -272,17 +272,19 @@ def copy_pyodide(
 
 
 def write_loaders(out: Path, pyodide_dir: str, libraries: list[str], lock_json: str,
-                  snapshot_key: str) -> list[str]:
+                  snapshot_key: str, app_pyc: str, py_mm: str) -> list[str]:
     """The interpreter modules (LOADER_TEMPLATE), one per standard-library archive;
-    the bytecode one restores the memory snapshot of ``snapshot_key`` when there is one.
-    Returns their file names."""
+    the bytecode one unpacks ``app_pyc`` and restores the memory snapshot of
+    ``snapshot_key`` when there is one. Returns their file names."""
     if not libraries:
         return ["pyodide.mjs"]
     loaders = []
     for library in libraries:
-        restores = bool(snapshot_key) and library.endswith("-pyc.zip")
+        bytecode = library.endswith("-pyc.zip")
+        app = {"url": f"../../{app_pyc}", "dir": f"/lib/python{py_mm}/site-packages"}
         loader = (LOADER_TEMPLATE.replace("@STDLIB@", library).replace("@LOCK@", lock_json)
-                  .replace("@SNAPSHOT_KEY@", json.dumps(snapshot_key if restores else "")))
+                  .replace("@SNAPSHOT_KEY@", json.dumps(snapshot_key if bytecode else ""))
+                  .replace("@APP@", json.dumps(app if bytecode and app_pyc else None)))
         loader_name = f"loader-{sha256(loader.encode())[:12]}.mjs"
         (out / pyodide_dir / loader_name).write_text(loader)
         loaders.append(loader_name)
@@ -296,23 +298,42 @@ def write_loaders(out: Path, pyodide_dir: str, libraries: list[str], lock_json: 
 # bytecode once the service worker has it (pyscript.json / pyscript-pyc.json; web/host.js
 # picks the config: the worker that runs the loader cannot see the service worker). The
 # bytecode one restores the interpreter's memory snapshot when the browser has one of
-# this build (web/snapshot.mjs); a first visit never waits for one.
+# this build (web/snapshot.mjs; a first visit never waits for one) and unpacks the app's
+# bytecode itself: before Python runs after a normal boot, in idle time after a restore
+# (whose modules are imported already; the files are there for anything read later).
 LOADER_TEMPLATE = """// Written by scripts/build.py: Pyodide with the page's own standard library.
 import { loadPyodide as load } from "./pyodide.mjs";
 import { bootWithSnapshot, readSnapshot } from "../../snapshot.mjs";
 export * from "./pyodide.mjs";
 const base = new URL("./", import.meta.url).href;
 const SNAPSHOT_KEY = @SNAPSHOT_KEY@;
-// read while PyScript gets ready to call loadPyodide
+const APP = @APP@;
+// read and fetched while PyScript gets ready to call loadPyodide
 const snapshot = SNAPSHOT_KEY ? readSnapshot(SNAPSHOT_KEY) : null;
-export function loadPyodide(options = {}) {
+const app = APP && fetch(new URL(APP.url, import.meta.url)).then((response) => {
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);
+  return response.arrayBuffer();
+});
+app?.catch(() => {}); // reported where it is awaited
+const APP_LATER_MS = 5000;
+export async function loadPyodide(options = {}) {
   const settings = {
     ...options,
     indexURL: base,
     stdLibURL: base + "@STDLIB@",
     lockFileContents: @LOCK@,
   };
-  return snapshot ? bootWithSnapshot(load, settings, SNAPSHOT_KEY, snapshot) : load(settings);
+  const pyodide = await (snapshot ? bootWithSnapshot(load, settings, SNAPSHOT_KEY, snapshot)
+                                  : load(settings));
+  if (app) {
+    const unpack = async () => pyodide.unpackArchive(await app, "zip", { extractDir: APP.dir });
+    if (globalThis.skylineSnapshotStatus === "restored") {
+      setTimeout(() => unpack().catch((err) => console.warn("skyline:", err)), APP_LATER_MS);
+    } else {
+      await unpack();
+    }
+  }
+  return pyodide;
 }
 """
 
@@ -441,8 +462,8 @@ def write_pyscript_config(
 ) -> list[str]:
     """web/pyscript.json + local interpreter + wheel and glue modules in [files]:
     ``pyscript.json`` with the first interpreter module (standard library as sources),
-    ``pyscript-pyc.json`` with the second (bytecode) and ``app_pyc`` (the wheel and the
-    glue modules as bytecode) in [files], if any. Returns the file names."""
+    ``pyscript-pyc.json`` with the second (bytecode; it unpacks ``app_pyc`` itself), if
+    any. Returns the file names."""
     config = json.loads((WEB / "pyscript.json").read_text())
     files: dict[str, str] = dict(config.get("files", {}))
     # A target ending in "/*" makes PyScript unzip the wheel there.
@@ -450,9 +471,10 @@ def write_pyscript_config(
     for rel in py_files:
         if rel.as_posix() != "main.py":  # main.py is the <script src>, not a module
             files[f"./{rel.as_posix()}"] = f"./{rel.as_posix()}"
-    # With bytecode the second config loads the app as one archive of .pyc instead
-    # (write_app_bytecode): no per-file fetches, nothing compiled at start-up.
-    file_sets = [files, {f"./{app_pyc}": f"/lib/python{py_mm}/site-packages/*"}]
+    # With bytecode the second config's interpreter module loads the app as one archive
+    # of .pyc instead (write_app_bytecode, LOADER_TEMPLATE): no per-file fetches, nothing
+    # compiled at start-up, and after a restored snapshot it is not waited for.
+    file_sets: list[dict[str, str]] = [files, {}]
     names = []
     for name, interpreter, entries in zip(("pyscript.json", "pyscript-pyc.json"),
                                           interpreters, file_sets, strict=False):
@@ -755,7 +777,8 @@ def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
         app_pyc = write_app_bytecode(out, wheel, py_files, py_mm)
         snapshot_key = write_snapshot_config(out, pyodide_dir, libraries, lock_json, app_pyc,
                                              wheel, py_files, py_mm)
-    loaders = write_loaders(out, pyodide_dir, libraries, lock_json, snapshot_key)
+    loaders = write_loaders(out, pyodide_dir, libraries, lock_json, snapshot_key, app_pyc,
+                            py_mm)
     interpreters = [f"{pyodide_dir}/{loader}" for loader in loaders]
     write_pyscript_config(out, interpreters, py_mm, wheel.name, py_files, app_pyc)
     prerender_rules(out)

@@ -281,8 +281,9 @@ let early = [];
 
 function send(data, event) {
   if (!py) {
-    early.push({ data, event });
     const control = event?.target?.closest?.("[data-action], [data-submit]");
+    if (control?.classList.contains("queued")) return; // pressed again: still one press
+    early.push({ data, event });
     control?.classList.add("queued");
     control?.setAttribute("aria-busy", "true");
     return;
