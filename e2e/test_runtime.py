@@ -120,11 +120,13 @@ def test_first_visit_sources_then_bytecode_from_the_service_worker(
     site_url: str,
     guard: Guard,
     open_app: Callable[..., Page],
+    dist_dir: Path,
 ) -> None:
-    """A first visit loads the standard library, the wheel and the glue modules as
-    sources (fewer bytes); once the service worker controls the page, the precached
-    bytecode archives (no compiling): the library's and the app's (wheel and glue
-    modules in one, instead of the wheel and one fetch per module)."""
+    """A first visit loads the standard library and the app's modules as sources (fewer
+    bytes; the app in one text file), and the engine's modules off the start path (the
+    experts, the reviews) in idle time after ready; once the service worker controls the
+    page, the precached bytecode archives (no compiling): the library's and the app's."""
+    later = json.loads((dist_dir / "later.json").read_text())["files"]
     ctx = persistent_context()
     guard.attach(ctx)
     page = ctx.new_page()
@@ -133,8 +135,18 @@ def test_first_visit_sources_then_bytecode_from_the_service_worker(
     libs = {p for p in page.evaluate(FETCHED) if "/stdlib-" in p}
     assert len(libs) == 1 and not libs.pop().endswith("-pyc.zip"), libs
     fetched = page.evaluate(FETCHED)
-    assert "/controller.py" in fetched and any(p.endswith(".whl") for p in fetched)
-    assert not [p for p in fetched if p.startswith("/app-")]
+    app = {p for p in fetched if p.startswith("/app-")}
+    assert len(app) == 1 and app.pop().endswith(".json"), app
+    assert not [p for p in fetched if p.endswith((".py", ".whl"))
+                and not p.endswith("/main.py")], fetched
+    # then, in idle time, the engine's other modules (so they are there offline too)
+    page.wait_for_function(
+        f"""async () => {{
+          const names = {json.dumps(["/engine/" + m for m in later])};
+          const got = JSON.parse(await window.skylineBots('resources', ''))
+            .map((e) => new URL(e.url).pathname);
+          return names.every((name) => got.includes(name));
+        }}""", timeout=60_000, polling=500)
     page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
     page.close()
     page = ctx.new_page()
@@ -145,23 +157,48 @@ def test_first_visit_sources_then_bytecode_from_the_service_worker(
     fetched = page.evaluate(FETCHED)
     app = [p for p in fetched if p.startswith("/app-")]
     assert len(app) == 1 and app[0].endswith("-pyc.zip"), app
-    assert not [p for p in fetched if p.endswith((".py", ".whl"))
-                and not p.endswith("/main.py")], fetched
+    assert not [p for p in fetched if p.endswith((".py", ".whl", ".json"))
+                and not p.endswith(("/main.py", "/later.json")) and "/i18n/" not in p
+                and not p.endswith(("/pyscript-pyc.json", "/snapshot.json"))], fetched
     # web/host.js picked the bytecode config (the worker cannot see the service worker)
     assert page.evaluate("document.querySelector('script[type=py]').getAttribute('config')"
                          ) == "./pyscript-pyc.json"
 
 
-def test_wheel_carries_no_long_readme(dist_dir: Path) -> None:
-    """The wheel is on every first visit's start-up path: its METADATA holds the README's
-    title and first paragraph only (the whole README was 28 KB compressed, read by
-    nothing in the browser)."""
-    import zipfile
+def test_an_engine_module_needed_before_it_arrived_is_fetched_at_once(
+    persistent_context: Callable[..., BrowserContext], site_url: str, guard: Guard,
+    open_app: Callable[..., Page],
+) -> None:
+    """The table expert is not on a first visit's start path; when its first turn comes
+    before the idle time that writes it (here: that never comes), the page fetches it
+    there and then and the computer plays."""
+    ctx = persistent_context()
+    guard.attach(ctx)
+    page = ctx.new_page()
+    page.route("**/later.json", lambda route: route.abort())
+    guard.allow_console("later.json")
+    open_app(page, site_url + "#play?p=Ann,Expert&seed=later1&start=1&bots=1e")
+    if page.locator("[data-action=link-accept]").count():
+        page.click("[data-action=link-accept]")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=turn]')?.innerText.includes('Ann')",
+        timeout=60_000)
+    fetched = page.evaluate(FETCHED)
+    assert "/engine/skyline/players/table_expert.py" in fetched
+    assert page.locator("#log li").filter(has_text="Expert").count() > 0
 
-    (wheel,) = dist_dir.glob("skyline-*.whl")
-    with zipfile.ZipFile(wheel) as archive:
-        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
-        metadata = archive.read(name).decode()
-    assert "# Skyline" in metadata and "browser-native app" in metadata
-    assert "## The two commands" not in metadata
-    assert len(metadata) < 4000, len(metadata)
+
+def test_the_start_path_carries_neither_the_command_line_nor_the_later_modules(
+    dist_dir: Path,
+) -> None:
+    """A first visit's app (one text file of sources) holds the engine's modules the
+    page imports at start and the glue modules; the command line is not shipped, the
+    experts and reviews are served apart (later.json) and are not in it."""
+    (app,) = dist_dir.glob("app-*.json")
+    files = json.loads(app.read_text(encoding="utf-8"))["files"]
+    later = json.loads((dist_dir / "later.json").read_text())["files"]
+    assert "skyline/rules/board.py" in files and "controller.py" in files
+    assert "main.py" not in files and "skyline/__main__.py" not in files
+    assert later and not set(later) & set(files)
+    assert all((dist_dir / "engine" / member).is_file() for member in later)
+    assert not list(dist_dir.glob("*.whl")) and not (dist_dir / "controller.py").exists()

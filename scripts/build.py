@@ -2,10 +2,13 @@
 """Assemble the static site in ``dist/`` (the Netlify publish folder).
 
 Steps:
-1. build the ``skyline`` wheel from this repo (reproducibly: fixed zip timestamps),
+1. build the ``skyline`` wheel from this repo (reproducibly: fixed zip timestamps), not
+   served itself: its modules go to ``dist/engine/`` as sources for a first visit (those
+   the page imports at start in pyscript.json, the rest in later.json) and into the
+   bytecode archive of the service worker's visits,
 2. ``npm ci`` when ``node_modules`` is missing or older than ``package-lock.json``,
-3. copy the ``web/`` tree (minus tests), the PyScript files the page imports, the
-   Pyodide core files and the wheel into ``dist/``; the package's data files
+3. copy the ``web/`` tree (minus tests), the PyScript files the page imports and the
+   Pyodide core files into ``dist/``; the package's data files
    (``skyline/data/``: value tables) are left out of the wheel and served as
    ``dist/data/...``, fetched by the page when first needed,
 4. cut Pyodide's standard library down to the modules the page and the engine import
@@ -35,6 +38,7 @@ Usage: ``python scripts/build.py [--out DIST] [--full-stdlib] [--no-bytecode]``
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import io
 import json
@@ -203,19 +207,84 @@ def is_web_test(rel: Path) -> bool:
     )
 
 
+# Where a first visit fetches the engine's modules from (dist/engine/skyline/...).
+ENGINE_DIR = "engine"
+
+
+def copy_engine(out: Path, wheel: Path) -> tuple[list[str], list[str]]:
+    """The wheel's modules (not the command line's ``__main__``) split into those the
+    page's modules import when they load (the start path, for write_app_sources) and the
+    rest, as sources under dist/engine/ (later.json: the experts and the reviews, which
+    main.py writes into site-packages in idle time after ready, or at once when one is
+    imported before then). Returns (start, later) as paths inside the wheel."""
+    with zipfile.ZipFile(wheel) as archive:
+        members = [name for name in archive.namelist()
+                   if name.endswith(".py") and not name.endswith("/__main__.py")]
+        sources = {name: archive.read(name) for name in members}
+    glue = sorted(p.stem for p in WEB.glob("*.py")
+                  if p.name != "main.py" and not is_web_test(p.relative_to(WEB)))
+    # main.py itself cannot run here (it needs the browser): its engine imports can.
+    for node in ast.parse((WEB / "main.py").read_text()).body:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("skyline"):
+            glue += [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            glue += [alias.name for alias in node.names if alias.name.startswith("skyline")]
+    probe = ("import importlib, importlib.util, json, sys; sys.path[:0] = sys.argv[1:3]; "
+             "[importlib.util.find_spec(m) and importlib.import_module(m) "
+             "for m in sys.argv[3:]]; "
+             "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'skyline')))")
+    result = subprocess.run([sys.executable, "-c", probe, str(WEB), str(ROOT), *glue],
+                            capture_output=True, text=True, cwd=ROOT)
+    if result.returncode != 0:
+        sys.exit(f"[build] importing the page's modules failed:\n{result.stderr[-2000:]}")
+    loaded = set(json.loads(result.stdout))
+
+    def module(name: str) -> str:
+        return name.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+    start = [name for name in members if module(name) in loaded]
+    later = [name for name in members if module(name) not in loaded]
+    for name in later:  # the start path's are in the app's sources (write_app_sources)
+        target = out / ENGINE_DIR / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(sources[name])
+    return start, later
+
+
 def copy_web(out: Path) -> list[Path]:
-    """Copy web/ (except templates and tests); return the copied .py glue files."""
+    """Copy web/ (except templates, tests and the glue modules, which go into the app's
+    archives; main.py is copied: PyScript runs it from its <script src>); return the
+    glue modules (paths inside web/)."""
     py_files: list[Path] = []
     for src in sorted(WEB.rglob("*")):
         rel = src.relative_to(WEB)
         if src.is_dir() or is_web_test(rel) or str(rel) in TEMPLATE_FILES:
             continue
+        if src.suffix == ".py" and rel.as_posix() != "main.py":
+            py_files.append(rel)
+            continue
         dst = out / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, dst)
-        if src.suffix == ".py":
-            py_files.append(rel)
     return py_files
+
+
+def write_app_sources(out: Path, wheel: Path, engine: list[str], py_files: list[Path]) -> str:
+    """dist/app-<hash>.json: what a first visit loads before main.py runs, as sources in
+    one text file (the host compresses text, and one response compresses better than
+    sixty): the engine's modules on the start path and the glue modules, by their path
+    inside site-packages. The interpreter module writes them there (LOADER_TEMPLATE).
+    Returns the file name."""
+    files: dict[str, str] = {}
+    with zipfile.ZipFile(wheel) as archive:
+        for member in engine:
+            files[member] = archive.read(member).decode("utf-8")
+    for rel in py_files:
+        files[rel.as_posix()] = (WEB / rel).read_text(encoding="utf-8")
+    data = json.dumps({"files": files}, ensure_ascii=False, separators=(",", ":")).encode()
+    name = f"app-{sha256(data)[:12]}.json"
+    (out / name).write_bytes(data)
+    return name
 
 
 def copy_pyscript(out: Path, version: str) -> str:
@@ -255,8 +324,9 @@ def copy_pyodide(
         shutil.copy2(src / name, dst / name)
     lock = json.loads((src / "pyodide-lock.json").read_text())
     py_mm = ".".join(lock["info"]["python"].split(".")[:2])
+    lock_json = json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":"))
     if full_stdlib:
-        return rel, py_mm, [], ""
+        return rel, py_mm, ["python_stdlib.zip"], lock_json
     stdlib = trim_stdlib(src / "python_stdlib.zip", read_stdlib_modules())
     stdlib_name = f"stdlib-{sha256(stdlib)[:12]}.zip"
     (dst / stdlib_name).write_bytes(stdlib)
@@ -267,24 +337,23 @@ def copy_pyodide(
         pyc_name = f"stdlib-{sha256(pyc)[:12]}-pyc.zip"
         (dst / pyc_name).write_bytes(pyc)
         libraries.append(pyc_name)
-    lock_json = json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":"))
     return rel, py_mm, libraries, lock_json
 
 
 def write_loaders(out: Path, pyodide_dir: str, libraries: list[str], lock_json: str,
-                  snapshot_key: str, app_pyc: str, py_mm: str) -> list[str]:
-    """The interpreter modules (LOADER_TEMPLATE), one per standard-library archive;
-    the bytecode one unpacks ``app_pyc`` and restores the memory snapshot of
-    ``snapshot_key`` when there is one. Returns their file names."""
-    if not libraries:
-        return ["pyodide.mjs"]
+                  snapshot_key: str, apps: tuple[str, str], py_mm: str) -> list[str]:
+    """The interpreter modules (LOADER_TEMPLATE), one per standard-library archive: the
+    sources one writes ``apps[0]`` (write_app_sources) into site-packages, the bytecode
+    one unpacks ``apps[1]`` (write_app_bytecode) there and restores the memory snapshot
+    of ``snapshot_key`` when there is one. Returns their file names."""
     loaders = []
     for library in libraries:
         bytecode = library.endswith("-pyc.zip")
-        app = {"url": f"../../{app_pyc}", "dir": f"/lib/python{py_mm}/site-packages"}
+        app = {"url": f"../../{apps[1] if bytecode else apps[0]}",
+               "dir": f"/lib/python{py_mm}/site-packages"}
         loader = (LOADER_TEMPLATE.replace("@STDLIB@", library).replace("@LOCK@", lock_json)
                   .replace("@SNAPSHOT_KEY@", json.dumps(snapshot_key if bytecode else ""))
-                  .replace("@APP@", json.dumps(app if bytecode and app_pyc else None)))
+                  .replace("@APP@", json.dumps(app)))
         loader_name = f"loader-{sha256(loader.encode())[:12]}.mjs"
         (out / pyodide_dir / loader_name).write_text(loader)
         loaders.append(loader_name)
@@ -296,11 +365,12 @@ def write_loaders(out: Path, pyodide_dir: str, libraries: list[str], lock_json: 
 # library and a lock file listing no packages (the page loads none; saves a 119 KB
 # fetch). Two of them when there is bytecode: the sources for a first visit, the
 # bytecode once the service worker has it (pyscript.json / pyscript-pyc.json; web/host.js
-# picks the config: the worker that runs the loader cannot see the service worker). The
-# bytecode one restores the interpreter's memory snapshot when the browser has one of
-# this build (web/snapshot.mjs; a first visit never waits for one) and unpacks the app's
-# bytecode itself: before Python runs after a normal boot, in idle time after a restore
-# (whose modules are imported already; the files are there for anything read later).
+# picks the config: the worker that runs the loader cannot see the service worker). Each
+# writes the app's modules into site-packages itself (sources as one JSON file, bytecode
+# as one archive) before Python runs; the bytecode one restores the interpreter's memory
+# snapshot when the browser has one of this build (web/snapshot.mjs; a first visit never
+# waits for one), and then writes the app in idle time (its modules are imported already;
+# the files are there for anything read later).
 LOADER_TEMPLATE = """// Written by scripts/build.py: Pyodide with the page's own standard library.
 import { loadPyodide as load } from "./pyodide.mjs";
 import { bootWithSnapshot, readSnapshot } from "../../snapshot.mjs";
@@ -326,7 +396,19 @@ export async function loadPyodide(options = {}) {
   const pyodide = await (snapshot ? bootWithSnapshot(load, settings, SNAPSHOT_KEY, snapshot)
                                   : load(settings));
   if (app) {
-    const unpack = async () => pyodide.unpackArchive(await app, "zip", { extractDir: APP.dir });
+    const unpack = async () => {
+      if (APP.url.endsWith(".zip")) {
+        pyodide.unpackArchive(await app, "zip", { extractDir: APP.dir });
+        return;
+      }
+      // the sources of a first visit: one JSON file of path -> text
+      const { files } = JSON.parse(new TextDecoder().decode(await app));
+      for (const [path, text] of Object.entries(files)) {
+        const target = `${APP.dir}/${path}`;
+        pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+        pyodide.FS.writeFile(target, text);
+      }
+    };
     if (globalThis.skylineSnapshotStatus === "restored") {
       setTimeout(() => unpack().catch((err) => console.warn("skyline:", err)), APP_LATER_MS);
     } else {
@@ -350,7 +432,7 @@ def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], loc
             for name in archive.namelist()
             if name.endswith(".py") and not name.endswith("__main__.py")
         )
-    glue = sorted(rel.stem for rel in py_files if rel.name != "main.py" and len(rel.parts) == 1)
+    glue = sorted(rel.stem for rel in py_files if len(rel.parts) == 1)
     config = {
         "pyodide": f"{pyodide_dir}/pyodide.mjs",
         "stdlib": f"{pyodide_dir}/{libraries[-1]}",
@@ -456,31 +538,17 @@ def copy_package_data(out: Path) -> list[str]:
     return copied
 
 
-def write_pyscript_config(
-    out: Path, interpreters: list[str], py_mm: str, wheel: str, py_files: list[Path],
-    app_pyc: str = "",
-) -> list[str]:
-    """web/pyscript.json + local interpreter + wheel and glue modules in [files]:
-    ``pyscript.json`` with the first interpreter module (standard library as sources),
-    ``pyscript-pyc.json`` with the second (bytecode; it unpacks ``app_pyc`` itself), if
-    any. Returns the file names."""
+def write_pyscript_config(out: Path, interpreters: list[str]) -> list[str]:
+    """web/pyscript.json + the local interpreter module: ``pyscript.json`` with the first
+    (standard library and app as sources), ``pyscript-pyc.json`` with the second (as
+    bytecode), if any. No [files]: each interpreter module writes the app's modules into
+    site-packages itself (LOADER_TEMPLATE). Returns the file names."""
     config = json.loads((WEB / "pyscript.json").read_text())
-    files: dict[str, str] = dict(config.get("files", {}))
-    # A target ending in "/*" makes PyScript unzip the wheel there.
-    files[f"./{wheel}"] = f"/lib/python{py_mm}/site-packages/*"
-    for rel in py_files:
-        if rel.as_posix() != "main.py":  # main.py is the <script src>, not a module
-            files[f"./{rel.as_posix()}"] = f"./{rel.as_posix()}"
-    # With bytecode the second config's interpreter module loads the app as one archive
-    # of .pyc instead (write_app_bytecode, LOADER_TEMPLATE): no per-file fetches, nothing
-    # compiled at start-up, and after a restored snapshot it is not waited for.
-    file_sets: list[dict[str, str]] = [files, {}]
     names = []
-    for name, interpreter, entries in zip(("pyscript.json", "pyscript-pyc.json"),
-                                          interpreters, file_sets, strict=False):
+    for name, interpreter in zip(("pyscript.json", "pyscript-pyc.json"), interpreters,
+                                 strict=False):
         # Resolved against the page URL (not this file's), see BROWSER-STACK.md.
         config["interpreter"] = f"./{interpreter}"
-        config["files"] = entries
         (out / name).write_text(json.dumps(config, indent=2) + "\n")
         names.append(name)
     return names
@@ -500,24 +568,24 @@ def write_app_bytecode(out: Path, wheel: Path, py_files: list[Path], py_mm: str)
             if not info.is_dir():
                 zout.writestr(info.filename, zin.read(info))
         for rel in py_files:
-            if rel.as_posix() != "main.py":
-                zout.writestr(rel.as_posix(), (out / rel).read_bytes())
+            zout.writestr(rel.as_posix(), (WEB / rel).read_bytes())
     pyc = compile_bytecode(buffer.getvalue(), f"/lib/python{py_mm}/site-packages")
     name = f"app-{sha256(pyc)[:12]}-pyc.zip"
     (out / name).write_bytes(pyc)
     return name
 
 
-def warm_urls(pyodide_dir: str, interpreter: str, wheel: str) -> str:
+def warm_urls(pyodide_dir: str, interpreter: str, app: str) -> str:
     """What web/boot.js fetches at once on a first visit, in parallel, so that the worker
     that runs Python finds it in the HTTP cache instead of discovering one file after
     the other (PyScript, its config, Pyodide's loader, the wasm, the standard library,
-    then the wheel). <link rel=preload> cannot do this: a preload serves only its own
-    document, never a worker, and a modulepreload would compile Pyodide's 1 MB of
-    JavaScript on the main thread for nothing. The standard library is added by boot.js
-    (sources or bytecode, as web/host.js picks the config)."""
+    the app's sources).
+    <link rel=preload> cannot do this: a preload serves only its own document, never a
+    worker, and a modulepreload would compile Pyodide's 1 MB of JavaScript on the main
+    thread for nothing. The standard library is added by boot.js (sources or bytecode,
+    as web/host.js picks the config)."""
     urls = [interpreter, f"{pyodide_dir}/pyodide.mjs", f"{pyodide_dir}/pyodide.asm.mjs",
-            f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", wheel]
+            f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", app]
     return " ".join(dict.fromkeys(urls))
 
 
@@ -758,12 +826,18 @@ def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
-        wheel = build_wheel(Path(tmp))
-        # The wheel itself stays source (a first visit: bytecode is twice the bytes);
-        # the service worker's visits load it as bytecode (write_app_bytecode).
-        shutil.copy2(wheel, out / wheel.name)
-        wheel = out / wheel.name
+        return _build(out, Path(tmp), full_stdlib, bytecode, pyodide_version, pyscript_version)
+
+
+def _build(out: Path, tmp: Path, full_stdlib: bool, bytecode: bool, pyodide_version: str,
+           pyscript_version: str) -> str:
+    # The wheel is not served: a first visit loads the engine's modules on the start path
+    # and the glue modules as sources in one text file (write_app_sources; the host
+    # compresses text, not zip archives), the service worker's visits as bytecode
+    # (write_app_bytecode); the engine's other modules come later (copy_engine).
+    wheel = build_wheel(tmp)
     data = copy_package_data(out)
+    engine_start, engine_later = copy_engine(out, wheel)
     py_files = copy_web(out)
     copy_qr_wheel(out)
     pyscript_dir = copy_pyscript(out, pyscript_version)
@@ -771,19 +845,21 @@ def build(out: Path, full_stdlib: bool = False, bytecode: bool = True) -> str:
                                                             full_stdlib, bytecode)
     if not full_stdlib:
         write_qr_stdlib(out)
+    app_sources = write_app_sources(out, wheel, engine_start, py_files)
     app_pyc = ""
     snapshot_key = ""
     if bytecode and not full_stdlib:
         app_pyc = write_app_bytecode(out, wheel, py_files, py_mm)
         snapshot_key = write_snapshot_config(out, pyodide_dir, libraries, lock_json, app_pyc,
                                              wheel, py_files, py_mm)
-    loaders = write_loaders(out, pyodide_dir, libraries, lock_json, snapshot_key, app_pyc,
-                            py_mm)
+    loaders = write_loaders(out, pyodide_dir, libraries, lock_json, snapshot_key,
+                            (app_sources, app_pyc), py_mm)
     interpreters = [f"{pyodide_dir}/{loader}" for loader in loaders]
-    write_pyscript_config(out, interpreters, py_mm, wheel.name, py_files, app_pyc)
+    write_pyscript_config(out, interpreters)
+    (out / "later.json").write_text(json.dumps({"files": engine_later}, indent=2) + "\n")
     prerender_rules(out)
     render_index(out, pyscript_dir, pyodide_dir,
-                 warm_urls(pyodide_dir, interpreters[0], wheel.name))
+                 warm_urls(pyodide_dir, interpreters[0], app_sources))
     cache, urls = write_service_worker(out)
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     runtime = sum(p.stat().st_size for p in (out / "runtime").rglob("*") if p.is_file())

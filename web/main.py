@@ -28,8 +28,12 @@ interpreter's home folder by the build.
 """
 
 import asyncio
+import importlib
+import importlib.abc
+import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 
 import games_ui
@@ -41,7 +45,7 @@ from pyscript import window
 from store import KEY_GAME
 
 import skyline
-from skyline.players import solo_value
+from skyline.players import deferred
 
 try:
     from pyodide.ffi import jsnull
@@ -64,6 +68,62 @@ DATA_PATH = re.compile(r"data/[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.bin")
 QR_WHEEL = {"url": f"./qr/{games_ui.QR_WHEEL_NAME}", "sha256": games_ui.QR_WHEEL_SHA256}
 # Where its extra standard-library modules go (scripts/build.py, QR_STDLIB_PATH).
 QR_STDLIB_PATH = "/lib/skyline-qr-stdlib.zip"
+
+# The engine's modules off the start path (scripts/build.py, copy_engine: the experts and
+# the reviews). A first visit loads only those the page imports at start; these are
+# written into site-packages in idle time after ready (later.json), so they are there
+# offline too, and one imported before then is fetched at once (EngineModules). The
+# service worker's visits have them all in the bytecode archive.
+SITE_PACKAGES = PACKAGE_DIR.parent
+ENGINE_DIR = "engine"  # where the site serves them (scripts/build.py, ENGINE_DIR)
+LATER_AFTER_S = 3
+
+
+class EngineModules(importlib.abc.MetaPathFinder):
+    """The last finder on ``sys.meta_path``: an engine module that is not in
+    site-packages yet is fetched from the site (a synchronous request, which a worker
+    may make; a rare case: the idle prefetch usually came first) and written there."""
+
+    def __init__(self, host):
+        self.host = host
+
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith("skyline."):
+            return None
+        member = name.replace(".", "/") + ".py"
+        target_file = SITE_PACKAGES / member
+        if not target_file.exists():
+            request = js.XMLHttpRequest.new()
+            request.open("GET", self.host.url(f"./{ENGINE_DIR}/{member}"), False)
+            request.send()
+            if request.status != 200:
+                return None
+            target_file.parent.mkdir(parents=True, exist_ok=True)
+            target_file.write_text(str(request.responseText), encoding="utf-8")
+        return importlib.util.spec_from_file_location(name, target_file)
+
+
+async def write_later_modules(host):
+    """In idle time after ready: the engine's modules not loaded at start, written into
+    site-packages (nothing happens when they are there: the bytecode archive's visits)."""
+    await asyncio.sleep(LATER_AFTER_S)
+    try:
+        response = await js.fetch(host.url("./later.json"))
+        if not response.ok:
+            return
+        members = json.loads(await response.text())["files"]
+        for member in members:
+            target_file = SITE_PACKAGES / member
+            if target_file.exists():
+                continue
+            response = await js.fetch(host.url(f"./{ENGINE_DIR}/{member}"))
+            if response.ok:
+                target_file.parent.mkdir(parents=True, exist_ok=True)
+                target_file.write_text(await response.text(), encoding="utf-8")
+        importlib.invalidate_caches()
+    except Exception as exc:  # offline before the service worker had them: on first use
+        window.console.warn(f"skyline: the engine's later modules: {exc}")
+
 
 LOCK_NAME = "skyline.game"  # Web Locks: the tab holding it may move (see Controller)
 # A promise that never settles: returned from the lock callback, it holds the lock
@@ -487,9 +547,10 @@ async def first_lock(host):
 
 # The value table is not in the wheel (the start-up path): it is fetched on first need
 # (DomHost.fetch_data), and the expert counts as available meanwhile.
-solo_value.defer_table()
+deferred.defer_table()
 langs = [str(lang) for lang in (js.navigator.languages or [js.navigator.language])]
 host = DomHost()
+sys.meta_path.append(EngineModules(host))
 tables = await load_tables(host)  # noqa: F704 - PyScript runs main.py with top-level await
 controller = Controller(host, tables, langs)  # mypy: DomHost satisfies host_port.Host
 if await first_lock(host) == "busy":  # noqa: F704
@@ -512,3 +573,4 @@ host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots
 host.ready()  # the page is shown from here on (body[data-ready]) ...
 host.settle_dialog_focus()  # ... so a dialog opened by the first render can take the focus
 host.flush()
+asyncio.ensure_future(write_later_modules(host))

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from importlib import import_module
 
 from ..rules import Action, GameState, SkylineError
+from . import deferred
 
 Bot = Callable[[GameState, random.Random], Action]
 
@@ -97,6 +98,8 @@ def get_bot(name: str) -> Bot:
 def _shipped_available(name: str) -> bool:
     if BOT_MODULES[name] != "expert":
         return True
+    if deferred.TABLE_RESOURCE in deferred.DEFERRED:
+        return True  # the host delivers it on request (the solver need not load yet)
     try:
         from . import solo_value
     except ModuleNotFoundError:  # a build without the solver

@@ -116,6 +116,7 @@ from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from . import deferred as _deferred
 from .adapter import FACE_P, FACES, TYPES, colour_columns, outcomes, pair_kind, turns_left
 from .scenario_model import SCENARIO_MODELS, SUCCESS_WEIGHT, ScenarioModel
 
@@ -467,13 +468,12 @@ _TABLE: ValueTable | None = None
 
 
 #: The shipped table, inside the ``skyline`` package.
-TABLE_RESOURCE = "data/solo_values.bin"
-
+TABLE_RESOURCE = _deferred.TABLE_RESOURCE
 
 #: Package data files (paths inside ``skyline``) that a host delivers on request instead of
-#: shipping them in the package: the web page keeps the value table off its start-up path
-#: and fetches it when a computer player, Hint or the review first needs it.
-_DEFERRED: set[str] = set()
+#: shipping them in the package (:mod:`skyline.players.deferred`).
+_DEFERRED = _deferred.DEFERRED
+defer_table = _deferred.defer_table
 
 
 class MissingTable(LookupError):
@@ -484,13 +484,6 @@ class MissingTable(LookupError):
     def __init__(self, path: str) -> None:
         super().__init__(f"data file {path!r} is not loaded yet; the host delivers it")
         self.path = path
-
-
-def defer_table(path: str = TABLE_RESOURCE) -> None:
-    """Declare that the host delivers the data file ``path`` on request: until then it
-    counts as available (:func:`table_available`), and reading it raises
-    :class:`MissingTable` instead of ``FileNotFoundError``."""
-    _DEFERRED.add(path)
 
 
 def _resource(path: str):
