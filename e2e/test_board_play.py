@@ -206,7 +206,7 @@ def test_build_asks_for_the_tower_of_the_highlighted_die(
     page.click("#act-build")
     prompt = page.locator("[data-testid=prompt]")
     assert prompt.get_attribute("data-phase") == "choose"
-    assert "Choose the tower for the highlighted die" in prompt.inner_text()
+    assert "Choose the building for the highlighted die" in prompt.inner_text()
     assert "focus-die" in page.locator("#die-1").get_attribute("class")
     targets = page.locator("#players button[data-testid=column].target")
     assert targets.count() == 2

@@ -106,6 +106,7 @@ from .rules import (
     can_build_all,
     can_resolve_any,
     can_take_district,
+    check_name,
     completed_count,
     describe,
     final_buildings,
@@ -144,7 +145,7 @@ __all__ = [
     "ranking", "roll_outcomes", "scenario_met", "scenario_progress", "score", "seeded_faces",
     "solo_level", "state_from_dict", "state_to_dict", "validate_options", "building_points",
     "__version__",
-    "can_take_district", "describe", "has_demolition_target", "scores_as_tile",
+    "can_take_district", "check_name", "describe", "has_demolition_target", "scores_as_tile",
     # records: share links, saves, seats, game links, the daily challenge, the game list
     "COMPUTER_LEVELS", "DAILY_PATH", "LEVEL_LETTERS", "LINK_PREFIX", "MAX_BEAT",
     "SAVE_VERSION", "SAVE_VERSIONS", "SEAT_FRIEND", "SEAT_HERE", "SEAT_HUMAN",

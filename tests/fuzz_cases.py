@@ -1,8 +1,16 @@
 """Generators and checkers for fuzzing the engine's readers: share links
 (:func:`skyline.parse_share_fragment`), records (:meth:`skyline.Board.from_record`),
 saves (:func:`skyline.read_save`), game links
-(:func:`skyline.records.game_links.parse_game_link`) and game-list entries
-(:func:`skyline.records.game_list.read_entry`).
+(:func:`skyline.records.game_links.parse_game_link`), game-list entries
+(:func:`skyline.records.game_list.read_entry`), the game list's index
+(:func:`skyline.records.game_list.read_index`) and the solo records
+(:func:`skyline.records.solo_records.read_solo_records`).
+
+Beside the mutations of a pool of small random games (:data:`GENERATORS`), the edges
+(:data:`EDGE_GENERATORS`): the longest games the rules allow
+(:func:`longest_board`, :mod:`skyline.rules.bounds`) through every writer and reader,
+and inputs exactly at each reader's limit (must load) and one character or byte over
+it (must be refused with the limit's own code).
 
 Shared by ``tests/test_fuzz.py`` (driven by Hypothesis) and
 ``scripts/reliability_report.py`` (a fixed-seed loop). Every generator takes a
@@ -28,9 +36,16 @@ from urllib.parse import quote
 
 from skyline import (
     SCENARIOS,
+    Abandon,
     Board,
+    Build,
+    DieType,
+    EndTurn,
     Options,
     RecordError,
+    Roll,
+    Take,
+    TakeDistrict,
     apply_action,
     make_save,
     make_share_fragment,
@@ -43,12 +58,31 @@ from skyline import (
 from skyline.records import MAX_BEAT, LinkError, SaveError
 from skyline.records.game_links import (
     COMPUTER_LEVELS,
+    MAX_GAME_LINK_CHARS,
     MAX_PAYLOAD_BYTES,
     game_id,
     make_game_link,
     parse_game_link,
 )
-from skyline.records.game_list import entry_to_json, make_entry, read_entry
+from skyline.records.game_list import (
+    MAX_ENTRY_CHARS,
+    MAX_INDEX_CHARS,
+    GameList,
+    entry_to_json,
+    make_entry,
+    read_entry,
+    read_index,
+)
+from skyline.records.links import MAX_LINK_CHARS
+from skyline.records.saves import MAX_SAVE_CHARS
+from skyline.records.solo_records import (
+    MAX_RECORDS_CHARS,
+    SoloRecordsError,
+    empty_solo_records,
+    read_solo_records,
+    solo_records_json,
+)
+from skyline.rules.bounds import MAX_RECORD_CHARS
 
 CASE_LIMIT = 2.0  # seconds: a case slower than this counts as a hang
 MB = 1_000_000
@@ -73,10 +107,11 @@ NAME_POOL = (
 
 
 class Case(NamedTuple):
-    kind: str  # "link", "record" or "save"
+    kind: str  # the reader: a key of ERRORS
     how: str  # which generator / mutation made it
     value: Any
     expected: Any = None  # valid by construction: the ShareLink / Board it must give
+    code: str | None = None  # must be refused with exactly this code (over a limit)
 
 
 class Outcome(NamedTuple):
@@ -625,10 +660,197 @@ def check_same_entry(case: Case, result: Any) -> str:
     return problem
 
 
+# --------------------------------------------------------------------------- the edges
+
+#: A name of 24 characters of 4 UTF-8 bytes each: 288 characters once percent-encoded.
+HEAVY_NAME = "\U0001d54f" * 24
+
+
+@cache
+def longest_board(players: int, heavy: bool = False) -> Board:
+    """The longest game the rules allow for ``players`` (:mod:`skyline.rules.bounds`):
+    all nine rounds; every turn takes the abandoned district (three ground floors in the
+    solo game), rolls, then resolves its lowest die and rerolls the others until none
+    is left, then ends: abandoning it (building it, solo). ``heavy``: the longest
+    names, seed and scenario too (the longest record). Treat as read-only."""
+    names = (HEAVY_NAME if heavy else "Ann",) * players
+    seed = ("s" * 32) if heavy else "longest"
+    scenario = "sao-paolo" if heavy and players == 1 else None
+    board = Board(Options(names, seed, players - 1, True, scenario))
+    ground = (DieType.GROUND,) * 3
+    while not board.is_game_over():
+        board.push(Take(ground) if players == 1 else TakeDistrict())
+        board.push(Roll(tuple(d.id for d in board.state.dice)))
+        while True:
+            ids = sorted(d.id for d in board.state.dice)
+            board.push(Build(ids[0]) if players == 1 else Abandon((ids[0],)))
+            if len(ids) == 1:
+                break
+            board.push(Roll(tuple(ids[1:])))
+        board.push(EndTurn())
+    return board
+
+
+@cache
+def longest_prefix(players: int, actions: int) -> Board:
+    """The first ``actions`` actions of the longest game (a game in progress)."""
+    record = longest_board(players).record()
+    head, _, body = record.partition("|")
+    return Board.from_record(head + "| " + " ".join(body.split()[:actions]))
+
+
+LONGEST_KINDS = ("record", "save", "game_link", "entry")
+
+
+def longest_case(rng: random.Random, junk: str, kind: str | None = None,
+                 players: int | None = None, heavy: bool | None = None) -> Case:
+    """A longest legal game (whole, or stopped in progress) through one writer: its
+    record, save, game link or game-list entry, which must give the game back.
+    ``heavy`` (the longest names too) asks for a whole game."""
+    players = players or rng.choice((1, 2, 3, 4, 4, 4))
+    if heavy is None and rng.random() < 0.25:
+        board = longest_prefix(players, rng.choice((100, 1000, 2000, 3000, 4000)))
+        how = f"longest_{players}p_in_progress"
+    else:
+        heavy = rng.random() < 0.5 if heavy is None else heavy
+        board = longest_board(players, heavy)
+        how = f"longest_{players}p" + ("_heavy" if heavy else "")
+    kind = kind or rng.choice(LONGEST_KINDS)
+    if kind == "record":
+        return Case("record", how, board.record(), board)
+    if kind == "save":
+        beat = MAX_BEAT if board.state.solo else None
+        return Case("save", how, make_save(board, beat=beat, saved_at="\x00" * 40), board)
+    seats = random_seats(rng, len(board.options.names))
+    nonce = "n" * 16
+    if kind == "game_link":
+        expected = (board, tuple("human" if k in ("here", "friend") else k for k in seats),
+                    nonce)
+        return Case("game_link", how, make_game_link(board, seats, nonce), expected)
+    entry = make_entry(board, seats, nonce=nonce, name="\x00" * 60,
+                       created="\x00" * 40, updated="\x00" * 40)
+    return Case("entry", how, entry_to_json(entry), entry)
+
+
+def _padded(text: str, size: int, at: int = 0) -> str:
+    """``text`` with spaces inserted at ``at`` up to ``size`` characters."""
+    return text[:at] + " " * (size - len(text)) + text[at:]
+
+
+LIMITS = ("link", "record", "actions", "save", "entry", "game_link", "payload",
+          "solo_records", "index")
+
+
+def limit_case(rng: random.Random, junk: str, which: str | None = None,
+               over: bool | None = None) -> Case:
+    """An input exactly at one of the readers' limits (valid: it must load) or one
+    character or byte over it (it must be refused with that limit's code)."""
+    over = rng.random() < 0.5 if over is None else over
+    extra = 1 if over else 0
+    board = pool_board(rng)
+    which = which or rng.choice(LIMITS)
+    how = f"{which}_{'over' if over else 'at'}_limit"
+    if which == "link":
+        options = random_options(rng)
+        text = _padded(make_share_fragment(options), MAX_LINK_CHARS + extra)
+        return Case("link", how, text, None if over else (validate_options(options), None),
+                    "link" if over else None)
+    if which == "record":
+        text = _padded(board.record(), MAX_RECORD_CHARS + extra, len(board.record()))
+        return Case("record", how, text, None if over else board,
+                    "record_size" if over else None)
+    if which == "actions":
+        if not over:
+            return Case("record", how, longest_board(4).record(), longest_board(4))
+        text = longest_board(4).record() + " e"
+        return Case("record", how, text, None, "record_size")
+    if which in ("save", "entry"):
+        if which == "save":
+            text, expected, limit = make_save(board), board, MAX_SAVE_CHARS
+        else:
+            expected = make_entry(board, random_seats(rng, len(board.options.names)))
+            text, limit = entry_to_json(expected), MAX_ENTRY_CHARS
+        return Case(which, how, _padded(text, limit + extra, 1), None if over else expected,
+                    "save_size" if over else None)
+    if which == "game_link":
+        seats = random_seats(rng, len(board.options.names))
+        expected = (board, tuple("human" if k in ("here", "friend") else k for k in seats), "")
+        text = _padded(make_game_link(board, seats), MAX_GAME_LINK_CHARS + extra)
+        return Case("game_link", how, text, None if over else expected, "link" if over else None)
+    if which == "payload":  # four seats, the longest nonce, a record at its own limit
+        board = longest_prefix(4, rng.randrange(200))
+        nonce = "n" * 16
+        record = _padded(board.record(), MAX_RECORD_CHARS, len(board.record()))
+        payload = f"hhhh {nonce}\n{record}".encode() + b" " * extra
+        assert len(payload) == MAX_PAYLOAD_BYTES + extra
+        expected = (board, ("human",) * 4, nonce)
+        return Case("game_link", how, pack(payload), None if over else expected,
+                    "game_size" if over else None)
+    if which == "solo_records":
+        text = solo_records_json(random_solo_records(rng))
+        return Case("solo_records", how, _padded(text, MAX_RECORDS_CHARS + extra, 1),
+                    None if over else read_solo_records(text)[0],
+                    "records_size" if over else None)
+    games = GameList([make_entry(board, random_seats(rng, len(board.options.names)))])
+    text = games.index_json()
+    return Case("index", how, _padded(text, MAX_INDEX_CHARS + extra, 1),
+                None if over else read_index(text), "save_size" if over else None)
+
+
+# --------------------------------------------------------------------------- solo records
+
+
+def random_solo_records(rng: random.Random) -> dict[str, Any]:
+    """Solo records as the page writes them, of a random history of play."""
+    data = empty_solo_records()
+    for slot in rng.sample(("-", *SCENARIOS), rng.randrange(0, 5)):
+        data["best"][slot] = rng.randrange(0, 200)
+    for level in rng.sample(("Project Manager", "Urban Planner", "Master Planner"),
+                            rng.randrange(0, 3)):
+        data["levels"][level] = rng.randrange(1, 50)
+    for scenario in rng.sample(SCENARIOS, rng.randrange(0, 3)):
+        data["scenarios"][scenario] = rng.randrange(1, 9)
+    for day in range(rng.randrange(0, 40)):
+        data["daily"][f"2026-{1 + day // 28:02d}-{1 + day % 28:02d}"] = {
+            "best": rng.randrange(0, 150), "plays": rng.randrange(1, 9)}
+    data["seen"] = [f"seed{i}|-|{i}|00000000" for i in range(rng.randrange(0, 60))][-50:]
+    return data
+
+
+def solo_records_case(rng: random.Random, junk: str) -> Case:
+    """Solo records: valid ones (they must read back whole), damaged or foreign ones
+    (the readable part is kept and the first problem named; never an exception)."""
+    data = random_solo_records(rng)
+    text = solo_records_json(data)
+    roll = rng.random()
+    if roll < 0.15:
+        return Case("solo_records", "valid", text, read_solo_records(text)[0])
+    if roll < 0.18:
+        return Case("solo_records", "wrong_type", odd_value(rng))
+    if roll < 0.2:
+        return Case("solo_records", "huge_string", '{"v":1,"x":"' + big_text(rng))
+    op = rng.randrange(5)
+    if op == 0:
+        data = {**data, "v": rng.choice([0, 2, 99, -1, "1", 1.0, True, None, 10**400, []])}
+        return Case("solo_records", "wrong_version", _dump(data, rng))
+    if op == 1:
+        return Case("solo_records", "edited", _dump(_edit_leaf(data, rng, junk), rng))
+    if op == 2:
+        data = {**data, rng.choice(["best", "daily", "seen", junk[:10]]): _edit_leaf(
+            {"x": [1]}, rng, junk)}
+        return Case("solo_records", "edited_part", _dump(data, rng))
+    if op == 3:
+        depth = rng.choice([33, 1000, 100_000])
+        return Case("solo_records", "deep_nesting", "[" * depth + "]" * depth)
+    name, mutated = mutate_text(text, rng, junk)
+    return Case("solo_records", "text_" + name, mutated)
+
+
 # --------------------------------------------------------------------------- running
 
 ERRORS = {"link": LinkError, "record": RecordError, "save": SaveError,
-          "game_link": LinkError, "entry": SaveError}
+          "game_link": LinkError, "entry": SaveError, "index": SaveError,
+          "solo_records": SoloRecordsError}
 
 
 def _read(case: Case) -> Any:
@@ -640,6 +862,15 @@ def _read(case: Case) -> Any:
         return parse_game_link(case.value)
     if case.kind == "entry":
         return read_entry(case.value)
+    if case.kind == "index":
+        return read_index(case.value)
+    if case.kind == "solo_records":
+        data, problem = read_solo_records(case.value)  # total: never raises
+        if problem is not None:
+            if not isinstance(data, dict) or set(data) != set(empty_solo_records()):
+                raise ValueError("damaged records gave no records")
+            raise problem
+        return data
     return read_save(case.value)
 
 
@@ -656,6 +887,9 @@ def run_case(case: Case) -> Outcome:
             return Outcome("crash", f"{type(exc).__name__}:{code}", str(exc)[:200], seconds)
         if case.expected is not None:
             return Outcome("lost", code, f"{case.how}: {str(exc)[:200]}", seconds)
+        if case.code is not None and code != case.code:
+            return Outcome("crash", f"wrong_code:{code}",
+                           f"{case.how}: refused as {code}, not {case.code}", seconds)
         if seconds > CASE_LIMIT:
             return Outcome("hang", code, case.how, seconds)
         return Outcome("rejected", code, "", seconds)
@@ -665,8 +899,12 @@ def run_case(case: Case) -> Outcome:
         seconds = time.perf_counter() - start
         return Outcome("crash", type(exc).__name__, f"{case.how}: {str(exc)[:200]}", seconds)
     seconds = time.perf_counter() - start
+    if case.code is not None:
+        return Outcome("crash", "over_limit_loaded", f"{case.how}: not refused", seconds)
     try:
-        if case.kind in ("game_link", "entry"):
+        if case.kind in ("index", "solo_records"):
+            problem = check_store(case, result)
+        elif case.kind in ("game_link", "entry"):
             check, same = ((check_game_link, check_same_link) if case.kind == "game_link"
                            else (check_entry, check_same_entry))
             problem = check(case, result)
@@ -696,5 +934,25 @@ def run_case(case: Case) -> Outcome:
     return Outcome("loaded", None, "", seconds)
 
 
+def check_store(case: Case, result: Any) -> str:
+    """Problems of a read index or solo records ('' if none): they round-trip, and a
+    valid input gives back what was written."""
+    if case.kind == "index":
+        again = read_index(GameList().index_json()) if not result.rows else result
+        if case.expected is not None and result != case.expected:
+            return "a valid index lost rows"
+        return "" if isinstance(again.rows, tuple) else "index rows are not a tuple"
+    again, problem = read_solo_records(solo_records_json(result))
+    if problem is not None or again != result:
+        return "solo records do not round-trip"
+    if case.expected is not None and result != case.expected:
+        return "valid solo records lost a part"
+    return ""
+
+
 GENERATORS = {"link": link_case, "record": record_case, "save": save_case,
-              "game_link": game_link_case, "entry": entry_case}
+              "game_link": game_link_case, "entry": entry_case,
+              "solo_records": solo_records_case}
+#: The edges: the longest legal games through every writer and reader, and every
+#: reader's limits (heavier cases: fewer of them are run).
+EDGE_GENERATORS = {"longest": longest_case, "limits": limit_case}

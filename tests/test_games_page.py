@@ -125,6 +125,26 @@ def test_storage_full_keeps_playing_in_memory_and_changes_nothing_stored():
     assert any(n.key == "notice.not_saved" for n in c.page.notices)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_not_saved_notice_goes_once_a_save_succeeds_again(lang):
+    """Storage full, then space freed: the next move is saved and the notice that
+    nothing is saved goes; full again, it is said again."""
+    c, host, _ = make_page(langs=(lang,), bots=False)
+    start(c)
+    host.fail_set = OSError
+    c.handle("click", "take", "0")
+    assert "notice.not_saved" in [n.key for n in c.page.notices]
+    host.fail_set = None
+    c.handle("click", "take", "0")
+    assert "notice.not_saved" not in [n.key for n in c.page.notices]
+    assert "notice.not_saved" not in host.html["notices"]
+    stored = read_entry(host.storage[game_key(c.session.entry.id)])
+    assert stored.takes == "GG"
+    host.fail_set = OSError
+    c.handle("click", "take", "1")
+    assert "notice.not_saved" in [n.key for n in c.page.notices]
+
+
 def test_storage_blocked_still_plays():
     host = FakeHost()
     host.fail_get = OSError

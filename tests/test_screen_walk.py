@@ -33,6 +33,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import i18n
+import pytest
 from commands import COMMANDS, Guard
 from page_html import FORM, TAG, enabled_controls, form_values
 from web_fakes import make_page, tables
@@ -600,21 +601,22 @@ class Walk:
         return holder
 
 
-def test_every_screen_of_every_shape_in_both_languages(monkeypatch):
+# One test per game shape, so that a runner can spread them over the cores.
+@pytest.mark.parametrize("shape", SHAPES, ids=[shape.label for shape in SHAPES])
+def test_every_screen_of_every_shape_in_both_languages(monkeypatch, shape):
     started = time.perf_counter()
     walk = Walk()
     # the page as in the browser (a missing text shows its key, or English), each missing
     # text reported with the event that showed it, as strict string tables would
     monkeypatch.setattr(i18n, "STRICT", False)
     monkeypatch.setattr(i18n, "ON_MISSING", lambda key, lang: walk.missing.append((key, lang)))
-    for shape in SHAPES:
-        try:
-            walk.game(shape)
-        except Exception as exc:
-            walk.fail(f"[{shape.label}]", f"walk stopped by {type(exc).__name__}: {exc}")
+    try:
+        walk.game(shape)
+    except Exception as exc:
+        walk.fail(f"[{shape.label}]", f"walk stopped by {type(exc).__name__}: {exc}")
     seconds = time.perf_counter() - started
     n = walk.counts
-    summary = (f"{len(SHAPES)} games, {n['states']} states ({n['swept']} state×language sweeps "
+    summary = (f"1 game, {n['states']} states ({n['swept']} state×language sweeps "
                f"of every command), {n['renders']} state×language renders, {n['commands']} "
                f"commands, {n['outputs']} outputs checked, {seconds:.1f} s")
     print(summary)

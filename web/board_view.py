@@ -18,6 +18,7 @@ import dialogs
 import games_ui
 import stats_ui
 from commands import Cmd
+from names import esc_names
 from screen import DieView, Game, PlayerView, ReviewView, Screen, TableReviewView
 
 KIND_CLASS = {"p": "k-p", "b": "k-b", "o": "k-o"}
@@ -25,6 +26,12 @@ KIND_CLASS = {"p": "k-p", "b": "k-b", "o": "k-o"}
 
 def esc(text: object) -> str:
     return escape(str(text), quote=True)
+
+
+def names_of(s: Screen) -> tuple[str, ...]:
+    """The players' names as shown: the sentences that name them isolate them
+    (``esc_names``), as the name fields do with <bdi>."""
+    return tuple(p.name for p in s.game.players) if s.game is not None else ()
 
 
 def attr_disabled(enabled: bool) -> str:
@@ -69,7 +76,7 @@ def topbar(s: Screen) -> str:
         else:
             status = (
                 f'<span class="st-round" data-testid="round">{esc(s.status.text)}</span>'
-                f'<span class="st-turn" data-testid="turn">{esc(s.status.turn)}</span>'
+                f'<span class="st-turn" data-testid="turn">{esc_names(s.status.turn, names_of(s))}</span>'
             )
     open_ = "true" if s.menu_open else "false"
     return (
@@ -105,7 +112,7 @@ def scoreboard(s: Screen) -> str:
         f'<span aria-hidden="true">{"<span class=sb-star>★</span>" if p.start else ""}'
         f'<bdi class="sb-name">{esc(p.name)}</bdi><b class="sb-score">{p.score}</b>'
         f'<span class="sb-bldg">{p.buildings}</span></span>'
-        f'<span class="vh">{esc(p.summary)}</span></li>'
+        f'<span class="vh">{esc_names(p.summary, (p.name,))}</span></li>'
         for p in s.game.players
     )
     return (f'<ol class="scoreboard" data-testid="scoreboard" '
@@ -117,7 +124,7 @@ def notices(s: Screen) -> str:
     for i, n in enumerate(s.notices):
         items.append(
             f'<div class="notice n-{n.level}" data-testid="notice" data-key="{esc(n.key)}">'
-            f'<p>{esc(n.text)}</p>{notice_button(n.button)}'
+            f'<p>{esc_names(n.text, names_of(s))}</p>{notice_button(n.button)}'
             f'<button type="button" class="x" id="dismiss-{i}" data-action="{Cmd.DISMISS}" data-arg="{i}" '
             f'aria-label="{esc(s.labels["btn.dismiss"])}">×</button></div>'
         )
@@ -140,14 +147,15 @@ def notice_button(button) -> str:
 
 def turn_panel(s: Screen, g: Game) -> str:
     turn = g.turn
-    parts = [f'<h2 class="panel-title">{esc(turn.title)}</h2>']
+    names = names_of(s)
+    parts = [f'<h2 class="panel-title">{esc_names(turn.title, names)}</h2>']
     if g.coach is not None:
         parts.append(coach.render_coach(g.coach))
     parts.append(
-        f'<p class="prompt" id="prompt" data-testid="prompt" data-phase="{turn.phase}">{esc(turn.prompt)}</p>'
+        f'<p class="prompt" id="prompt" data-testid="prompt" data-phase="{turn.phase}">{esc_names(turn.prompt, names)}</p>'
     )
     if g.last_turn is not None:
-        parts.append(f'<p class="last-turn" data-testid="last-turn">{esc(g.last_turn.text)}</p>')
+        parts.append(f'<p class="last-turn" data-testid="last-turn">{esc_names(g.last_turn.text, names)}</p>')
     if g.scenario is not None:
         met = " met" if g.scenario.met else ""
         parts.append(f'<p class="scenario{met}" data-testid="scenario">{esc(g.scenario.text)}</p>')
@@ -162,7 +170,7 @@ def turn_panel(s: Screen, g: Game) -> str:
             parts.append(tray(s, turn.tray, turn.open_slots))
         return "".join(parts)
     if g.corr is not None:
-        parts.append(games_ui.render_corr(g.corr))
+        parts.append(games_ui.render_corr(g.corr, names))
     if not turn.over:
         parts.append(tray(s, turn.tray, turn.open_slots))
         parts.append(action_bar(s, g))
@@ -359,7 +367,7 @@ def players(s: Screen, g: Game) -> str:
     if g.review is not None:
         parts.append(review(s, g.review))
     if g.table_review is not None:
-        parts.append(table_review(g.table_review))
+        parts.append(table_review(g.table_review, names_of(s)))
     if g.beat is not None:
         parts.append(f'<p class="beat" data-testid="beat">{esc(g.beat)}</p>')
     cards = "".join(player_card(s, p) for p in g.players)
@@ -387,11 +395,12 @@ def scoring(s: Screen, g: Game) -> str:
             f'<td class="num"><span data-testid="total-{r.seat}">{r.score}</span>'
             f'<small>{esc(r.completed)}</small></td></tr>'
         )
-    extra = "".join(f"<p>{esc(line)}</p>" for line in sc.lines)
+    names = names_of(s)
+    extra = "".join(f"<p>{esc_names(line, names)}</p>" for line in sc.lines)
     return (
         f'<section class="scoring" data-testid="scoring" aria-labelledby="scoring-title">'
         f'<h2 id="scoring-title">{esc(L["score.title"])}</h2>'
-        f'<p class="headline" data-testid="result">{esc(sc.headline)}</p>{extra}'
+        f'<p class="headline" data-testid="result">{esc_names(sc.headline, names)}</p>{extra}'
         f'<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">{esc(L["score.player"])}</th>'
         f'<th scope="col">{esc(L["score.buildings"])}</th><th scope="col">{esc(L["score.lowrise"])}</th>'
         f'<th scope="col">{esc(L["score.total"])}</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
@@ -406,11 +415,11 @@ _log_cache: list = [None, ""]  # (LogView, labels language) -> HTML of the log l
 
 
 def log_list(s: Screen, g: Game) -> str:
-    key = (g.log, s.lang)
-    if _log_cache[0] is not None and _log_cache[0][0] is key[0] and _log_cache[0][1] == key[1]:
+    key = (g.log, s.lang, names_of(s))
+    if _log_cache[0] is not None and _log_cache[0][0] is key[0] and _log_cache[0][1:] == key[1:]:
         return _log_cache[1]
     items = [
-        f'<li class="ev ev-{e.event}"><span class="ev-round">{e.round}</span>{esc(e.text)}</li>'
+        f'<li class="ev ev-{e.event}"><span class="ev-round">{e.round}</span>{esc_names(e.text, key[2])}</li>'
         for e in g.log.entries
     ]
     if not items:
@@ -444,18 +453,14 @@ def turn_helpers(s: Screen, g: Game) -> str:
                           for v, label, chosen in g.bot_bar.pace)
         pace = (f'<label class="pace"><span>{esc(g.bot_bar.pace_label)}</span>'
                 f'<select id="bot-pace" data-action="{Cmd.BOT_PACE}">{options}</select></label>')
-        parts.append(f'<div class="bot-bar" data-testid="bot-bar"><p>{esc(g.bot_bar.text)}</p>{skip}{pace}</div>')
+        parts.append(f'<div class="bot-bar" data-testid="bot-bar"><p>{esc_names(g.bot_bar.text, names_of(s))}</p>{skip}{pace}</div>')
     if g.hint_available:
         parts.append(
             f'<button type="button" id="btn-hint" data-action="{Cmd.BOT_HINT}" data-testid="hint-btn">{esc(L["hint.button"])}</button>'
         )
         h = g.hint
         if h is not None and h.best is not None:
-            items = "".join(
-                f'<li data-testid="hint-option"><span class="hint-act">{esc(text)}</span> '
-                f'<span class="hint-val">{esc(value)}</span></li>'
-                for text, value in h.options
-            )
+            items = "".join(f'<li data-testid="hint-option">{esc(line)}</li>' for line in h.lines)
             parts.append(
                 f'<div class="hint" data-testid="hint" role="status"><p class="hint-best">{esc(h.best)}</p>'
                 f'<p>{esc(h.heading or L["hint.options"])}</p><ol>{items}</ol></div>'
@@ -515,7 +520,7 @@ def review(s: Screen, r: ReviewView) -> str:
     )
 
 
-def table_review(r: TableReviewView) -> str:
+def table_review(r: TableReviewView, names: tuple[str, ...] = ()) -> str:
     """The review of a game of 2-4 players, under the scoring: per player at this device
     a heading, a summary and a table of the costly decisions (numbers in text, never colour
     alone), then the turning points; while it runs, one progress line."""
@@ -542,20 +547,22 @@ def table_review(r: TableReviewView) -> str:
             seats.append(
                 f'<section class="review-seat" data-testid="table-review-seat-{p.seat}" '
                 f'aria-labelledby="table-review-seat-{p.seat}"><h3 id="table-review-seat-{p.seat}">'
-                f'{esc(p.title)}</h3><p>{esc(p.summary)}</p>{table}</section>'
+                f'{esc_names(p.title, names)}</h3><p>{esc_names(p.summary, names)}</p>{table}</section>'
             )
         else:  # several people here (pass-and-play): each one's decisions fold open
             seats.append(
                 f'<details class="review-seat" data-testid="table-review-seat-{p.seat}">'
-                f'<summary><h3 id="table-review-seat-{p.seat}">{esc(p.title)}</h3>'
-                f'<span class="review-seat-sum">{esc(p.summary)}</span></summary>{table}</details>'
+                f'<summary><h3 id="table-review-seat-{p.seat}">{esc_names(p.title, names)}</h3>'
+                f'<span class="review-seat-sum">{esc_names(p.summary, names)}</span></summary>{table}</details>'
             )
     if r.turning:
-        items = "".join(f'<li data-testid="table-review-turn">{esc(line)}</li>' for line in r.turning)
+        items = "".join(f'<li data-testid="table-review-turn">{esc_names(line, names)}</li>'
+                        for line in r.turning)
         turning = f'<ol class="review-turns">{items}</ol>'
     else:
         turning = f'<p class="review-none">{esc(r.turning_none)}</p>'
-    others = f'<p data-testid="table-review-others">{esc(r.not_reviewed)}</p>' if r.not_reviewed else ""
+    others = (f'<p data-testid="table-review-others">{esc_names(r.not_reviewed, names)}</p>'
+              if r.not_reviewed else "")
     return (
         f'<section class="review table-review" data-testid="table-review" aria-labelledby="table-review-title">'
         f'<h2 id="table-review-title">{esc(r.title)}</h2><p class="review-intro">{esc(r.intro)}</p>'

@@ -41,8 +41,9 @@ class Computer:
             self.driver.wake(delay)
 
     def turn(self) -> bool:
-        """A computer seat is to move (game commands are refused meanwhile)."""
-        return screen_model.computer_turn(self.s.page, self.s.board)
+        """A computer seat is to move here (game commands are refused meanwhile); a tab
+        that only watches never plays it (the tab that has the game does)."""
+        return screen_model.computer_turn(self.s.page, self.s.board) and not self.s.page.readonly
 
     def set_pace(self, form: dict) -> None:
         """The computer's pace from now on (and on later visits)."""

@@ -150,6 +150,7 @@ class Controller:
 
     def boot(self, fragment: str = "") -> None:
         s = self.session
+        s.check_settings()  # unreadable settings: kept aside, the player told
         lang = s.store.load_lang()
         if lang not in LANGS:
             lang = pick_language(list(self.browser_langs))
@@ -158,7 +159,7 @@ class Controller:
         if pace in PACES:
             s.page.pace = pace
         s.store.probe()  # tell at once if nothing can be saved
-        s.records.load(s.store)
+        s.load_records()
         s.page.tz_minutes = int(self.host.tz_minutes())
         s.library.load(self.host.now_iso())
         for copy, exc, kept in s.library.broken:
@@ -249,6 +250,9 @@ class Controller:
                 return True
             if page.choice:
                 page.choice = None
+                return True
+            if page.notices:  # the newest notice goes (each one also has its × button)
+                self.session.dismiss(len(page.notices) - 1)
                 return True
             return False
         if in_field or page.dialog is not None:

@@ -172,10 +172,9 @@ def new_game_view(d: NewGameDialog, c: DialogContext) -> NewGameView:
         for i in range(d.count)
     )
     start = scenario = None
-    if d.count > 1:
+    if d.count > 1:  # the seats by the names in the form (they follow every change)
         start = (Option("r", t("newgame.start_random"), d.start == "r"),) + tuple(
-            Option(str(i), t("newgame.start_seat", n=i + 1), d.start == str(i))
-            for i in range(d.count)
+            Option(str(i), shown[i], d.start == str(i)) for i in range(d.count)
         )
     else:
         scenario = (Option("", t("newgame.no_scenario"), False),) + tuple(
@@ -237,7 +236,7 @@ def new_game_form(s: Screen, d: NewGameView) -> str:
     L = s.labels
     names = "".join(
         f'<label class="field"><span>{esc(f.label)}</span>'
-        f'<input name="name{f.index}" id="ng-name{f.index}" maxlength="24" autocomplete="off" '
+        f'<input name="name{f.index}" id="ng-name{f.index}" maxlength="24" autocomplete="off" dir="auto" '
         f'value="{esc(f.value)}" required></label>'
         f'<label class="field seat"><span>{esc(f.seat_label)}</span>'
         f'<select name="seat{f.index}" id="ng-seat{f.index}" data-testid="seat-select">'

@@ -57,7 +57,7 @@ class Friends:
         if reception.kind == "stale" and stored is not None:
             entry = stored
             s.notify("corr.stale", Level.ERROR, sticky=True, name=entry.name,
-                     moves=len(entry.board.actions), link_moves=len(link.board.actions))
+                     round=link.board.state.round)
             return
         if reception.kind == "same":
             s.switch_to(stored)

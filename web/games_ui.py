@@ -24,6 +24,7 @@ from html import escape
 
 from commands import Cmd
 from i18n import Texts
+from names import esc_names
 from page_state import (
     COMPUTER_LEVELS,
     ClaimDialog,
@@ -33,8 +34,9 @@ from page_state import (
     SendDialog,
 )
 
-from skyline import Board, Phase, Seat
-from skyline.records.game_list import GameEntry
+from skyline import Board, Phase, Seat, game_summary
+from skyline.records.daily import daily_day
+from skyline.records.game_list import GameEntry, default_name
 
 # segno (pure Python, made for QR codes) draws the QR code. scripts/build.py fetches this
 # pinned wheel with pip, checks this sha256 and copies it to dist/qr/; the page loads
@@ -66,6 +68,7 @@ class GameRow:
     note: str | None  # kept beside another copy of the game
     renaming: bool
     labels: tuple[tuple[str, str], ...]  # (action, accessible label) of the row's buttons
+    names: tuple[str, ...] = ()  # the players' names, isolated where the lines show them
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ class SendView:
     title: str
     explain: str
     link: str
-    length: str
+    note: str  # what the link is and how to send it whole
     status: str | None
     ok: bool | None
     can_share: bool
@@ -162,8 +165,40 @@ def seat_word(t, code: str) -> str:
     return t("games.seat.here")
 
 
+def entry_title(t, entry: GameEntry) -> str:
+    """The name the list shows: the one the player gave; else a solo game by what it is
+    (the daily challenge of its day, a scenario, a solo game), a game of several by its
+    players' names."""
+    options = entry.options
+    if entry.name != default_name(options) or len(options.names) > 1:
+        return entry.name
+    day = daily_day(options)
+    if day is not None:
+        return t("daily.title_day", day=day.isoformat())
+    if options.scenario:
+        return t("games.solo_scenario", scenario=t("scenario." + options.scenario))
+    return t("games.solo")
+
+
+def _solo_text(t, entry: GameEntry) -> str:
+    """A solo game's standing: the score so far; at the end the score, the level
+    reached and whether the scenario was met."""
+    summary = game_summary(entry.board.state)
+    score = summary.players[0].score
+    if not entry.finished:
+        return t("games.solo_so_far", score=score)
+    level = (t("games.level", level=t("level." + summary.level)) if summary.level
+             else t("games.no_level"))
+    if summary.scenario is None:
+        return t("games.solo_over", score=score, level=level)
+    key = "games.solo_over_met" if summary.scenario_met else "games.solo_over_failed"
+    return t(key, score=score, level=level, scenario=t("scenario." + summary.scenario))
+
+
 def _turn_text(t, entry: GameEntry) -> str:
     board = entry.board
+    if board.state.solo:
+        return _solo_text(t, entry)
     if entry.finished:
         scores = board.scores()
         best = max(scores)
@@ -182,12 +217,14 @@ def games_view(page: PageState, dialog: GamesDialog, games: Sequence[GameEntry],
             f"{name} ({seat_word(t, kind)})" for name, kind in zip(e.options.names, e.seats, strict=True)
         )
         progress = t("games.finished") if e.finished else t("games.round", round=e.round)
-        note = t("games.diverged", name=e.name) if e.diverged_from else None
-        labels = tuple((a, t(f"games.{a}_label", name=e.name))
+        title = entry_title(t, e)
+        note = t("games.diverged", name=title) if e.diverged_from else None
+        labels = tuple((a, t(f"games.{a}_label", name=title))
                        for a in ("open", "replay", "rename", "export", "delete"))
-        rows.append(GameRow(e.id, e.name, players, progress, _turn_text(t, e),
+        rows.append(GameRow(e.id, title, players, progress, _turn_text(t, e),
                             t("games.updated", when=local_time(e.updated, page.tz_minutes, texts.lang)),
-                            e.finished, e.id == current, note, dialog.renaming == e.id, labels))
+                            e.finished, e.id == current, note, dialog.renaming == e.id, labels,
+                            e.options.names))
     return GamesView(
         t("games.title"), t("games.explain"), None if rows else t("games.empty"), tuple(rows),
         _words(t, "games.open", "games.replay", "games.rename", "games.export", "games.delete",
@@ -280,7 +317,7 @@ def send_view(dialog: SendDialog, board: Board, texts: Texts, can_share: bool) -
     elif dialog.qr:
         qr = dialog.qr
     return SendView(
-        t("corr.send_title"), explain, dialog.link, t("corr.length", n=len(dialog.link)),
+        t("corr.send_title"), explain, dialog.link, t("corr.whole"),
         status, dialog.copied or dialog.shared, can_share, qr, qr_status,
         _words(t, "corr.share", "corr.copy", "corr.qr", "share.link", "btn.close", "corr.qr_label"),
     )
@@ -322,14 +359,15 @@ def render_games(v: GamesView) -> str:
                 f'<form class="rename" data-submit="{Cmd.GAME_RENAME_SAVE}" data-testid="rename-form">'
                 f'<input type="hidden" name="id" value="{esc(r.id)}">'
                 f'<label class="field"><span>{esc(v.w("games.name"))}</span>'
-                f'<input name="name" id="game-name" maxlength="60" autocomplete="off" value="{esc(r.name)}"></label>'
+                f'<input name="name" id="game-name" maxlength="60" autocomplete="off" dir="auto" value="{esc(r.name)}"></label>'
                 f'<button type="submit" class="primary" id="game-rename-save">{esc(v.w("games.save"))}</button>'
                 f'<button type="button" data-action="{Cmd.GAME_RENAME_CANCEL}">{esc(v.w("btn.cancel"))}</button></form>'
             )
         else:
             name = f'<h3 class="game-name"><bdi>{esc(r.name)}</bdi></h3>'
         badge = f'<span class="badge">{esc(v.w("games.current"))}</span>' if r.current else ""
-        note = f'<p class="game-note" data-testid="game-note">{esc(r.note)}</p>' if r.note else ""
+        note = (f'<p class="game-note" data-testid="game-note">{esc_names(r.note, (r.name,))}</p>'
+                if r.note else "")
         buttons = "".join(
             f'<button type="button" data-action="{cmd}" data-arg="{esc(r.id)}" id="game-{a}-{esc(r.id)}" '
             f'aria-label="{esc(lab[a])}"{" disabled" if a == "open" and r.current else ""}>{esc(v.w("games." + a))}</button>'
@@ -339,9 +377,9 @@ def render_games(v: GamesView) -> str:
         )
         rows.append(
             f'<li class="{cls}" data-testid="game-row" data-id="{esc(r.id)}">{name}{badge}'
-            f'<p class="game-players"><bdi>{esc(r.players)}</bdi></p>'
+            f'<p class="game-players">{esc_names(r.players, r.names)}</p>'
             f'<p class="game-state"><span data-testid="game-progress">{esc(r.progress)}</span> · '
-            f'<span data-testid="game-turn">{esc(r.turn)}</span></p>'
+            f'<span data-testid="game-turn">{esc_names(r.turn, r.names)}</span></p>'
             f'<p class="game-time">{esc(r.updated)}</p>{note}'
             f'<div class="game-acts">{buttons}</div></li>'
         )
@@ -389,12 +427,13 @@ def render_replay(v: ReplayView) -> str:
     )
 
 
-def render_corr(v: CorrView) -> str:
+def render_corr(v: CorrView, names: Sequence[str] = ()) -> str:
     button = (
         f'<button type="button" class="primary" id="corr-send" data-action="{Cmd.CORR_SEND}">{esc(v.button)}</button>'
         if v.button else ""
     )
-    return f'<div class="corr" data-testid="corr"><p data-testid="corr-text">{esc(v.text)}</p>{button}</div>'
+    return (f'<div class="corr" data-testid="corr"><p data-testid="corr-text">'
+            f'{esc_names(v.text, names)}</p>{button}</div>')
 
 
 def render_send(v: SendView) -> str:
@@ -414,7 +453,7 @@ def render_send(v: SendView) -> str:
         f'<p data-testid="send-explain">{esc(v.explain)}</p>'
         f'<label class="field"><span>{esc(v.w("share.link"))}</span>'
         f'<input id="send-link" data-testid="send-link" readonly value="{esc(v.link)}"></label>'
-        f'<p class="small">{esc(v.length)}</p>{status}'
+        f'<p class="small">{esc(v.note)}</p>{status}'
         '<div class="dlg-actions">'
         f'{share}<button type="button" id="corr-copy" data-action="{Cmd.CORR_COPY}"{copy_cls}>{esc(v.w("corr.copy"))}</button>'
         f'<button type="button" id="corr-qr" data-action="{Cmd.CORR_QR}"{" disabled" if v.qr else ""}>{esc(v.w("corr.qr"))}</button>'
@@ -430,7 +469,7 @@ def render_claim(v: ClaimView) -> str:
     )
     error = f'<p class="form-error" role="alert" data-testid="form-error">{esc(v.error)}</p>' if v.error else ""
     return (
-        f'<p>{esc(v.explain)}</p>'
+        f'<p>{esc_names(v.explain, [label for _, label, _ in v.seats])}</p>'
         f'<form class="claim" data-submit="{Cmd.CORR_CLAIM}" data-testid="claim-form">'
         f'<fieldset><legend>{esc(v.w("corr.claim_legend"))}</legend>{boxes}</fieldset>{error}'
         '<div class="dlg-actions">'

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games_ui import entry_title
 from page_state import GamesDialog, Level, ReplayState, seats_of_entry
 from store import SaveWrite, entry_key
 
@@ -30,6 +31,10 @@ class GameLibrary:
         self.c = c
         self.s = c.session
         self.deleted: list[GameEntry] = []  # deleted games, for undo
+
+    def _title(self, entry: GameEntry) -> str:
+        """The game's name as the list shows it (a solo game by what it is)."""
+        return entry_title(self.s.t, entry)
 
     def _entry(self, entry_id: str | None) -> GameEntry | None:
         return self.s.library.games.get(entry_id) if entry_id is not None else None
@@ -110,9 +115,9 @@ class GameLibrary:
             entry = s.entry_now() if s.board is not None else entry
         self.deleted = [e for e in self.deleted if e.id != entry_id][-9:] + [entry]
         s.notify("games.deleted", sticky=True, button=("game-undelete", entry_id,
-                                                       "games.undo"), name=entry.name)
+                                                       "games.undo"), name=self._title(entry))
         if isinstance(s.page.dialog, GamesDialog):
-            s.page.dialog.deleted = (entry_id, entry.name)
+            s.page.dialog.deleted = (entry_id, self._title(entry))
         if current:
             s.entry = None
             if not s.load_saved_game():
@@ -132,7 +137,7 @@ class GameLibrary:
         if s.library.restore(entry) is SaveWrite.CONFLICT:
             s.notify_conflict()
         else:
-            s.notify("games.restored", name=entry.name)
+            s.notify("games.restored", name=self._title(entry))
 
     # ------------------------------------------------------------------ import
 
@@ -154,10 +159,10 @@ class GameLibrary:
             new = s.library.side_entry(entry) if entry.id in games else entry
             result, key = s.library.write(new, current=False), "games.imported"
         elif reception.kind == "same":
-            s.notify("games.import_same", name=entry.name)
+            s.notify("games.import_same", name=self._title(entry))
             return
         elif reception.kind == "stale":
-            s.notify("games.import_stale", Level.ERROR, name=entry.name)
+            s.notify("games.import_stale", Level.ERROR, name=self._title(entry))
             return
         else:
             assert reception.entry is not None  # an update or a divergence carries one
@@ -170,7 +175,7 @@ class GameLibrary:
         if result is SaveWrite.CONFLICT:
             s.notify_conflict()
         else:
-            s.notify(key, name=new.name)
+            s.notify(key, name=self._title(new))
 
     # ------------------------------------------------------------------ replay
 
@@ -181,7 +186,7 @@ class GameLibrary:
             return False
         shown = s.entry_now() if s.is_open(entry.id) else entry  # the game as it is now
         s.page.replay = ReplayState(
-            entry.id, shown.name, shown.board.record(), len(shown.board.actions), 0,
+            entry.id, self._title(shown), shown.board.record(), len(shown.board.actions), 0,
             seats_of_entry(shown.seats))
         s.page.dialog = None
         s.page.choice = None

@@ -45,9 +45,12 @@ class NewGame:
         s.focus_id = "dlg-first"
 
     def change(self, form: dict) -> None:
+        """The form as the player left it (a name, a seat, the count changed). The focus
+        stays where the player took it (Tab out of a name field goes on)."""
         d = self.s.page.dialog
         if not isinstance(d, NewGameDialog):
             return
+        self.s.focus_id = None
         try:
             d.count = max(1, min(4, int(form.get("count", d.count))))
         except (TypeError, ValueError):

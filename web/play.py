@@ -5,6 +5,7 @@ state (``page_state``). Every rule (legality, build plans, undo limits) is the e
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import screen as screen_model
@@ -31,6 +32,11 @@ from skyline import (
 if TYPE_CHECKING:
     from controller import Controller
 
+#: The dice selected mid-turn, kept so a reload keeps them: {"game": the open game's id,
+#: "actions": how many actions it had, "dice": [die ids]}; restored only at that very
+#: moment of that game.
+KEY_SELECTION = "skyline.selection"
+
 
 class Play:
     """The turn commands of the player to move on this device."""
@@ -38,6 +44,7 @@ class Play:
     def __init__(self, c: Controller) -> None:
         self.c = c
         self.s = c.session
+        self._kept_selection: str | None = None  # the selection as last stored
 
     # ------------------------------------------------------------------ pushing actions
 
@@ -87,6 +94,7 @@ class Play:
                          seat=before.seat)
         self.fault_point("action")
         s.save()
+        self.keep_selection()
         if state.phase is Phase.OVER:
             s.record_result()
         if page.friend_seats and page.dialog is None and (
@@ -123,6 +131,54 @@ class Play:
         state = self.s.game.state
         if state.phase is Phase.RESOLVE and len(state.dice) == 1:
             self.s.page.selected = {state.dice[0].id}
+
+    def select_on_open(self) -> None:
+        """A game just opened (a reload, another game of the list): the dice selected at
+        this very moment of it before, else the automatic selection."""
+        s = self.s
+        raw = s.store.get(KEY_SELECTION) if s.tutorial is None else None
+        self._kept_selection = raw
+        kept = self._read_selection(raw)
+        if kept:
+            s.page.selected = set(kept)
+        else:
+            self.auto_select()
+
+    def _read_selection(self, raw: str | None) -> tuple[int, ...]:
+        """The stored selection if it is of the open game as it is now (rolled active dice
+        only), else none."""
+        s = self.s
+        try:
+            data = json.loads(raw) if raw else None
+        except (ValueError, RecursionError):
+            return ()
+        state = s.game.state
+        if (not isinstance(data, dict) or s.entry is None or data.get("game") != s.entry.id
+                or data.get("actions") != len(s.game.actions)
+                or state.phase not in (Phase.RESOLVE, Phase.CONTINUE)
+                or not isinstance(data.get("dice"), list)):
+            return ()
+        rolled = {d.id for d in state.dice if d.face is not None}
+        return tuple(i for i in data["dice"] if isinstance(i, int) and i in rolled)
+
+    def keep_selection(self) -> None:
+        """Store the selected dice, so a reload mid-turn keeps them (never from a tab that
+        only watches, nor from the tutorial, which is never saved)."""
+        s = self.s
+        if (s.entry is None or s.board is None or s.page.readonly or s.page.crashed
+                or s.tutorial is not None):
+            return
+        raw = None
+        if s.page.selected:
+            raw = json.dumps({"game": s.entry.id, "actions": len(s.board.actions),
+                              "dice": sorted(s.page.selected)}, separators=(",", ":"))
+        if raw == self._kept_selection:
+            return
+        self._kept_selection = raw
+        if raw is None:
+            s.store.remove(KEY_SELECTION)
+        else:
+            s.store.set(KEY_SELECTION, raw)
 
     def _selection(self) -> tuple[int, ...]:
         alive = {d.id for d in self.s.game.state.dice}
@@ -186,6 +242,7 @@ class Play:
             page.selected.discard(die_id)
         elif any(d.id == die_id for d in state.dice):
             page.selected.add(die_id)
+        self.keep_selection()
 
     def roll(self) -> None:
         state = self.s.game.state

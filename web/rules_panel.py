@@ -73,6 +73,9 @@ def render(view) -> str:
         f'<h4>{esc(t(f"rules.card.{name}.title"))}</h4>{_p(t, f"rules.card.{name}.body")}' for name in CARD
     )
     card += f'<p class="points-line">{esc(t("rules.card.points"))}</p>'
+    # the rule texts name some things twice (the quick help and the buttons differ): once,
+    # which words mean the same
+    card += f'<p id="rules-same-words">{esc(t("rules.same_words"))}</p>'
     legend = (
         f'<figure class="legend"><figcaption>{esc(t("rules.legend.title"))}</figcaption><ul>'
         + "".join(

@@ -23,10 +23,10 @@ player's language (``player_names``), wherever it came from: the dialog, a save,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import games_ui
 from coach import CoachView
@@ -73,6 +73,7 @@ from skyline import (
     action_class,
     apply_action,
     build_blocker,
+    completed_count,
     game_summary,
     plan_build,
     scenario_progress,
@@ -81,6 +82,9 @@ from skyline import (
 from skyline.records.daily import daily_day
 from skyline.rules import can_take_district as rule_can_take_district
 from skyline.rules import describe
+
+if TYPE_CHECKING:  # the review of 2-4 players is imported when first needed
+    from skyline.players.table_review import TurnChange
 
 TYPE_LETTERS = DIE_LETTERS
 GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
@@ -240,26 +244,48 @@ def last_turn_view(page: PageState, board: Board, t, names) -> LastTurn | None:
 
 
 def turn_words(t, events) -> str:
-    """What a turn did, from its engine events, in the player's words: "built 2 floors,
-    completed a building 4 high (+16), abandoned a die" (the last turn's line, the
-    review's turning points)."""
-    parts = []
-    if any(e["event"] == "take_district" for e in events):
-        parts.append(t("last.district"))
-    floors = sum(1 for e in events if e["event"] == "build" and "completed" not in e)
-    if floors:
-        parts.append(t("last.floors", n=floors))
-    done = [e for e in events if e["event"] == "build" and "completed" in e]
-    parts.extend(t("last.completed", height=e["completed"], gained=e["points"]) for e in done)
-    if not floors and not done:
-        parts.append(t("last.nothing"))
-    demolished = sum(1 for e in events if e["event"] == "demolish")
-    if demolished:
-        parts.append(t("last.demolished", n=demolished))
+    """What a turn did, from its engine events, in the player's words: "built 3 floors,
+    completed a building 2 high (+4), built on a lone low-rise ground floor (-1),
+    abandoned a die" (the last turn's line, the review's turning points). Every die
+    placed counts as a floor, and the points in brackets add up to what the turn changed
+    in the score (each event's ``score``): what it gained, and apart what it lost."""
+    builds = [e for e in events if e["event"] == "build"]
+    parts = [t("last.district")] if any(e["event"] == "take_district" for e in events) else []
+    parts.append(t("last.floors", n=len(builds)) if builds else t("last.nothing"))
+    parts.extend(_build_points(t, builds))
+    parts.extend(_demolition_words(t, [e for e in events if e["event"] == "demolish"]))
     abandoned = sum(len(e["dice"].split()) for e in events if e["event"] == "abandon")
     if abandoned:
         parts.append(t("last.abandoned", n=abandoned))
     return ", ".join(parts)
+
+
+def _build_points(t: Callable[..., str], builds: list[dict]) -> list[str]:
+    """The points a turn's builds gained (each completion, lone low-rise ground floors
+    started) and lost (lone low-rise ground floors built on: their point is gone)."""
+    done = [e for e in builds if "completed" in e]
+    words = [t("last.completed", height=e["completed"], gained=e["points"]) for e in done]
+    started = sum(e["score"] for e in builds if "completed" not in e)
+    if started:
+        words.append(t("last.lone_started", n=started))
+    built_on = sum(e["points"] - e["score"] for e in done)
+    if built_on:
+        words.append(t("last.lone_built_on", n=built_on))
+    return words
+
+
+def _demolition_words(t: Callable[..., str], demolished: list[dict]) -> list[str]:
+    """Each completed building demolished with the points it took, lone low-rise ground
+    floors with theirs, then the other unfinished buildings (they scored nothing)."""
+    words = [t("last.demolished_tile", height=e["height"], lost=-e["score"])
+             for e in demolished if e["completed"]]
+    lone = sum(-e["score"] for e in demolished if not e["completed"])
+    if lone:
+        words.append(t("last.demolished_lone", n=lone))
+    others = sum(1 for e in demolished if not e["completed"] and not e["score"])
+    if others:
+        words.append(t("last.demolished", n=others))
+    return words
 
 
 @dataclass(frozen=True)
@@ -278,7 +304,7 @@ class PlayerView:
     computer: str | None = None  # "Computer (Expert)" for a computer seat
     elsewhere: str | None = None  # "plays elsewhere" for a friend elsewhere
     score_unit: str = ""  # "pts" / "pt" after the score
-    buildings: int = 0  # completed buildings (the scoreboard)
+    buildings: int = 0  # completed, lone low-rise ground floors included (completed_count)
     summary: str = ""  # the scoreboard's sentence: "Ann: 12 points, 2 buildings, to move"
 
 
@@ -327,6 +353,9 @@ class HintView:
     best: str | None  # None: no hint rows (the engine found nothing to advise)
     options: tuple[tuple[str, str], ...]  # (action text, value text)
     note: str | None = None  # without rows: what to do (e.g. "click End turn")
+    # the options as the list shows them, one line each: "Take 3 ground floors –
+    # expected final score 61.2"
+    lines: tuple[str, ...] = ()
     # above the rows: what the values are (a scenario game: the chance of meeting it too)
     heading: str = ""
     # where the best action is on the board: the ids of the yard rows, dice, buildings and
@@ -656,23 +685,29 @@ def scenario_view(t: Callable[..., str], state: GameState) -> ScenarioView | Non
 def unbuildable_reasons(t: Callable[..., str], state: GameState) -> str:
     """Why each active die cannot be built (``skyline.build_blocker``), one clause per
     kind of die, joined; "" when some die can be built."""
-    clauses: list[str] = []
-    seen: set[str] = set()
+    clauses = blocked_dice(t, state)
+    if len(clauses) < len(state.dice):
+        return ""
+    return "; ".join(dict.fromkeys(clauses))
+
+
+def blocked_dice(t: Callable[..., str], state: GameState) -> list[str]:
+    """Why each active die that cannot be built cannot (one clause per die, in tray
+    order), naming its colour: "the blue upper floor has no unfinished blue building
+    to go on"; the normal game's prompt and Learn to play say the same."""
+    clauses = []
     for die in state.dice:
-        code = TYPE_LETTERS[die.type] + ("" if die.face is None else FACE_LETTERS[die.face])
         error = build_blocker(state, die.id)
         if error is None:
-            return ""
-        if code in seen:
             continue
-        seen.add(code)
+        code = TYPE_LETTERS[die.type] + ("" if die.face is None else FACE_LETTERS[die.face])
         key = "why_die." + error.code
         if error.code != "blank_penthouse":
             key += "." + code[1:]
         the = t("dieword_the." + code) if len(code) == 2 else code
         clauses.append(t(key, die=the) if key in _KEYS_WITH_DIE else t("error.action." + error.code,
                                                                        **error.params))
-    return "; ".join(clauses)
+    return clauses
 
 
 _KEYS_WITH_DIE = frozenset(
@@ -710,6 +745,8 @@ def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]
     phase = state.phase
     if page.replay is not None:
         return {name: (False, "why.replay") for name in GAME_COMMANDS}
+    if page.readonly and board.state.phase is not Phase.OVER:
+        return {name: (False, "why.readonly") for name in GAME_COMMANDS}  # "Play here" moves
     if computer_turn(page, board):
         return {name: (False, "why.computer") for name in GAME_COMMANDS}
     if friend_turn(page, board):
@@ -790,7 +827,7 @@ def can_take_yard(page: PageState, board: Board) -> bool:
     state = board.state
     return (
         state.phase is Phase.TAKE and page.choice is None and len(page.takes) < 3
-        and page.seat_kind(state.seat).is_here and page.replay is None
+        and page.seat_kind(state.seat).is_here and page.replay is None and not page.readonly
     )
 
 
@@ -798,7 +835,7 @@ def can_take_district(page: PageState, board: Board) -> bool:
     state = board.state
     return (
         rule_can_take_district(state) and page.choice is None  # the rule: skyline.rules
-        and page.seat_kind(state.seat).is_here and page.replay is None
+        and page.seat_kind(state.seat).is_here and page.replay is None and not page.readonly
     )
 
 
@@ -885,10 +922,11 @@ def action_text(t: Callable[..., str], state: GameState, action) -> str:
     events = describe(state, action, apply_action(state, action))
     e = events[0] if events else {}
     if isinstance(action, Build):
-        text = t("hint.build", die=t("dieword_the." + e["die"]), height=e["height"])
+        the_die = t("dieword_the." + e["die"])
         if "completed" in e:
-            text += " " + t("log.completed", height=e["completed"], points=e["points"])
-        return text
+            return t("hint.build_completes", die=the_die, height=e["height"],
+                     completed=e["completed"], points=e["points"])
+        return t("hint.build", die=the_die, height=e["height"])
     if isinstance(action, Demolish):
         what = t("column.label" if not e["completed"] else "tile.label_short",
                  kind=t("kind.short." + e["kind"]), height=e["height"])
@@ -959,13 +997,14 @@ def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
             label = die_label(t, letter, None)
             items.append(DieView(
                 -1, i, letter, None, label, t("die.short." + letter), taken=True,
-                put_back=t("btn.put_back_label", die=label), put_back_text=t("btn.put_back"),
+                put_back=None if page.readonly else t("btn.put_back_label", die=label),
+                put_back_text=t("btn.put_back"),
             ))
         return tuple(items)
     last = board.actions[-1] if board.actions else None
     # a computer's dice cannot be put back by the player
     from_yard = (state.phase is Phase.ROLL and isinstance(last, Take)
-                 and page.seat_kind(state.seat).is_here)
+                 and page.seat_kind(state.seat).is_here and not page.readonly)
     rolled = set(just_rolled(page, board))
     for i, die in enumerate(state.dice):
         letter = TYPE_LETTERS[die.type]
@@ -979,7 +1018,8 @@ def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
             continue
         items.append(DieView(
             die.id, i, letter, face, label, short, button=True,
-            selectable=choice is None, selected=die.id in page.selected, focus=die.id == focus,
+            selectable=choice is None and not page.readonly, selected=die.id in page.selected,
+            focus=die.id == focus,
             just_rolled=die.id in rolled,
         ))
     return tuple(items)
@@ -1105,11 +1145,13 @@ def _players(page: PageState, board: Board, t, names,
                                       as_tile,
                                       last is not None and last.seat == seat and i in last.columns))
         score = scores[seat]
+        # the final scoring's count (lone low-rise ground floors included), as the score is
+        buildings = completed_count(player)
         seat_kind = page.seat_kind(seat)
         start = seat == state.start_seat and not state.solo
         score_label = t("player.score", score=score)
         summary = [t("scoreboard.seat", name=names[seat], score=score_label,
-                     buildings=t("scoreboard.buildings", n=len(tiles)))]
+                     buildings=t("scoreboard.buildings", n=buildings))]
         if start:
             summary.append(t("player.start"))
         if active and not state.solo:
@@ -1124,7 +1166,7 @@ def _players(page: PageState, board: Board, t, names,
             computer=t("seat.bot." + seat_kind.level) if seat_kind.level is not None else None,
             elsewhere=t("player.elsewhere") if seat_kind.is_friend else None,
             score_unit=t("player.points_short", n=score),
-            buildings=len(tiles), summary=", ".join(summary),
+            buildings=buildings, summary=", ".join(summary),
         ))
     return tuple(out)
 
@@ -1208,8 +1250,9 @@ def _hint(page: PageState, board: Board, t, lang: str) -> HintView | None:
         )
         heading = t("hint.options")
     best = t("hint.best", action=action_text(t, state, hint.rows[0]["action"]))
+    lines = tuple(t("hint.option", action=action, value=value) for action, value in options)
     return HintView(best, options, heading=heading,
-                    marks=hint_marks(state, hint.rows[0]["action"]))
+                    marks=hint_marks(state, hint.rows[0]["action"]), lines=lines)
 
 
 LOSS_SHOWN = 0.05  # expected points: a decision losing less is as good as the best
@@ -1348,17 +1391,10 @@ def _table_review(page: PageState, board: Board, t, lang: str,
             t("table_review.seat_summary", n=len(graded),
               lost=number(lang, review.total_loss(seat))),
             rows, None if rows else t("table_review.seat_none")))
-    focus = review.winners[0] if review.winners else 0
-    turning = []
-    for turn in review.turning_points:
-        lead = ""
-        if turn.leader_after == turn.seat and turn.leader_before != turn.seat:
-            lead = t("table_review.took_lead")
-        elif turn.leader_before == turn.seat and turn.leader_after != turn.seat:
-            lead = t("table_review.lost_lead", leader=names[turn.leader_after])
-        turning.append(t("table_review.turning", round=turn.round, name=names[turn.seat],
-                         parts=turn_words(t, turn.events), lead=lead, focus=names[focus],
-                         before=pct(turn.before[focus]), after=pct(turn.after[focus])))
+    # the turning points as the people here see them (their own chances), else the winner's
+    readers = review.seats or review.winners[:1] or (0,)
+    turning = [turning_line(t, turn, readers, bool(review.seats), names, pct)
+               for turn in review.turning_points_for(readers)]
     others = len(review.seats) < len(state.players)
     return TableReviewView(
         True, None, title, t("table_review.intro"), tuple(seats),
@@ -1368,6 +1404,32 @@ def _table_review(page: PageState, board: Board, t, lang: str,
         None if turning else t("table_review.turning_none"),
         t("table_review.not_reviewed") if others else None,
     )
+
+
+def turning_line(t: Callable[..., str], turn: TurnChange, readers: tuple[int, ...],
+                 here: bool, names: Sequence[str], pct: Callable[[float], str]) -> str:
+    """One turning point of the review of 2-4 players, from the readers' point of view:
+    one person here reads "your chance" ("you" on their own turn), several read each
+    one's chance by name; without anyone here, the chance of ``readers`` (the winner)."""
+    lead = ""
+    if turn.leader_after == turn.seat and turn.leader_before != turn.seat:
+        lead = t("table_review.took_lead")
+    elif turn.leader_before == turn.seat and turn.leader_after != turn.seat:
+        lead = t("table_review.lost_lead", leader=names[turn.leader_after])
+    words = {"round": turn.round, "name": names[turn.seat], "parts": turn_words(t, turn.events),
+             "lead": lead}
+    if not here:
+        focus = readers[0]
+        return t("table_review.turning", focus=names[focus], before=pct(turn.before[focus]),
+                 after=pct(turn.after[focus]), **words)
+    if len(readers) == 1:
+        me = readers[0]
+        key = "table_review.turning_own" if turn.seat == me else "table_review.turning_yours"
+        return t(key, before=pct(turn.before[me]), after=pct(turn.after[me]), **words)
+    chances = ", ".join(t("table_review.turning_chance", name=names[seat],
+                          before=pct(turn.before[seat]), after=pct(turn.after[seat]))
+                        for seat in readers)
+    return t("table_review.turning_several", chances=chances, **words)
 
 
 def _daily_best(daily: Mapping[str, Any] | None, board: Board) -> int | None:
@@ -1420,7 +1482,7 @@ def build_screen(
             text = (t("bot.playing_level", level=level)
                     if is_default_name(texts, state.player.name, state.seat, kind)
                     else t("bot.playing", name=name, level=level))
-            bot_bar = BotBar(text, not page.skipping,
+            bot_bar = BotBar(text, not page.skipping and not page.readonly,
                              tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES),
                              t("bot.pace"))
         hint_ok = can_hint(page, board)

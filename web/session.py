@@ -19,6 +19,7 @@ import screen as screen_model
 from game_stats import result_of
 from host_port import Host
 from i18n import LANGS, Text, Texts, translate
+from names import game_record_error, names_error, record_names_error
 from page_state import (
     ExportDialog,
     GamesDialog,
@@ -49,6 +50,10 @@ if TYPE_CHECKING:
     from tutorial import TutorialState
 
 SEED_ALPHABET = string.ascii_letters + string.digits
+#: Notices of one cause under different keys: a new one replaces the one before (a link
+#: refused says why, whichever kind of link it was); any other notice is its own cause.
+NOTICE_CAUSES = dict.fromkeys(("notice.bad_link", "notice.bad_link_new", "corr.bad_link",
+                               "notice.bad_daily", "corr.stale"), "link_refused")
 REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
 
 
@@ -67,7 +72,7 @@ class Session:
         self.texts = Texts(tables, "en")
         self.board: Board | None = None
         self.page = PageState()
-        self.store = Store(host, self._storage_failed)
+        self.store = Store(host, self._storage_failed, self._storage_recovered)
         self.library = Library(self.store)
         self.entry: GameEntry | None = None  # the open game's entry (id, seats, name, ...)
         self.records = Records()
@@ -105,8 +110,9 @@ class Session:
         """Show a notice; ``button`` is (action, arg, label key) of a button inside it."""
         note = Notice(message, tuple(params.items()), Level(level), sticky,
                       NoticeButton(*button) if button else None)
-        notices = [n for n in self.page.notices if n.key != message] + [note]
-        self.page.notices = notices[-4:]
+        cause = NOTICE_CAUSES.get(message, message)
+        notices = [n for n in self.page.notices if NOTICE_CAUSES.get(n.key, n.key) != cause]
+        self.page.notices = (notices + [note])[-4:]
 
     def drop_notices(self, *keys: str) -> None:
         self.page.notices = [n for n in self.page.notices if n.key not in keys]
@@ -123,6 +129,15 @@ class Session:
         OptionsError) as the text that explains it, with its params."""
         code = getattr(exc, "code", None)
         params = dict(getattr(exc, "params", {}) or {})
+        # a refused name says why, wherever it came from (names.py)
+        if code == "names" and isinstance(exc, OptionsError | LinkError):
+            return names_error(params)
+        if code == "game_record" and isinstance(exc, LinkError):
+            return game_record_error(params)
+        if code == "record_options" and isinstance(exc, SaveError | RecordError):
+            refused = record_names_error(params)
+            if refused is not None:
+                return refused
         if isinstance(exc, LinkError | SaveError):
             prefix = "error.option." if isinstance(exc, LinkError) else "error.record."
             if code != "internal" and self.texts.has(prefix + str(code)):
@@ -147,6 +162,10 @@ class Session:
 
     def _storage_failed(self) -> None:
         self.notify("notice.not_saved", Level.WARN, sticky=True)
+
+    def _storage_recovered(self) -> None:
+        """A game was saved again: the notice that nothing is saved is no longer true."""
+        self.drop_notices("notice.not_saved")
 
     def save(self) -> None:
         """Write the game (skyline save envelope), unless this tab must not.
@@ -219,7 +238,7 @@ class Session:
         page.review = None
         page.skipping = False
         page.replay = None
-        self.c.play.auto_select()
+        self.c.play.select_on_open()  # the dice selected before a reload stay selected
         if self.library.games.current != entry.id and entry.id in self.library.games:
             self.library.games.current = entry.id
             if not page.readonly:
@@ -313,6 +332,39 @@ class Session:
             result_of(board, self.page.seats, self.host.now_iso(), self.host.local_date()),
             self.store)
 
+    def load_records(self) -> None:
+        """The solo records; ones that cannot be read in full are kept aside, ones of a
+        newer version also left as they are (store.Records)."""
+        records = self.records
+        records.load(self.store)
+        problem = records.problem
+        if problem is None:
+            return
+        reason = Text("error.records." + problem.code, tuple(problem.params.items()))
+        if not records.kept:
+            self.notify("notice.records_broken_lost", Level.WARN, sticky=True, reason=reason)
+        elif records.held:
+            self.notify("notice.records_newer", Level.WARN, sticky=True, reason=reason,
+                        key=records.broken_key)
+        else:
+            self.notify("notice.records_broken", Level.WARN, sticky=True, reason=reason,
+                        key=records.broken_key)
+
+    def check_settings(self) -> None:
+        """Settings that cannot be read are kept aside and the player is told, as for the
+        other stores; the defaults apply (the browser's language, the normal pace)."""
+        problem = self.store.settings_problem()
+        if problem is None:
+            return
+        code, params = problem
+        reason = Text("error.settings." + code, tuple(params.items()))
+        key, kept = self.store.keep_settings_aside()
+        if kept:
+            self.notify("notice.settings_broken", Level.WARN, sticky=True, reason=reason,
+                        key=key)
+        else:
+            self.notify("notice.settings_broken_lost", Level.WARN, sticky=True, reason=reason)
+
     def load_history(self) -> None:
         """The game history; one that cannot be read in full is kept aside (store.History)."""
         history = self.history
@@ -399,6 +451,7 @@ class Session:
         self.focus_id = None
 
     def dismiss(self, index: int) -> None:
+        """Close a notice (its × button; Escape closes the newest)."""
         if 0 <= index < len(self.page.notices):
             self.page.notices.pop(index)
 

@@ -2,16 +2,20 @@
 
 - ``Store``: localStorage through the host, never raising: a failing store
   (``QuotaExceededError``, ``SecurityError``) is reported once through ``on_failure``
-  and the game goes on in memory. It writes the save only over the text it last wrote
-  or read (``write_save``), keeps unreadable saves aside, and stores the settings (the
-  computer seats of the old single save, ``skyline.seats``, are only read once, when it
-  migrates into the game list).
+  and the game goes on in memory; once a game is saved again (space was freed) it is
+  reported through ``on_recovery``, and a later failure is reported anew. It writes the
+  save only over the text it last wrote or read (``write_save``), keeps unreadable saves
+  aside, and stores the settings (the computer seats of the old single save,
+  ``skyline.seats``, are only read once, when it migrates into the game list).
 - ``Library``: the game list (``skyline.games``): one key per game,
   ``skyline.game.<id>``, plus the index ``skyline.games``; the single save of older
   versions migrates into it; unreadable entries are kept aside like broken saves.
   ``finished_games(store)`` lists the finished games (for results pages).
 - ``Records``: the solo records (best score per scenario, levels reached, scenarios met,
-  the best score of each daily challenge).
+  the best score of each daily challenge), read by the total
+  ``skyline.records.solo_records.read_solo_records``; records that cannot be read in
+  full are kept aside like the history, and records of a newer version are never
+  written over.
 - ``History``: every finished game (``game_stats.GameResult``), versioned JSON read by the
   total ``game_stats.read_history``; a history that cannot be read in full is kept aside
   (like a broken save) and the page goes on with what could be read.
@@ -29,6 +33,7 @@ from typing import Any
 
 from game_stats import GameResult, HistoryError, game_key, history_json, read_history
 from host_port import Host
+from i18n import LANGS
 from screen import read_summary
 
 from skyline import Board
@@ -43,10 +48,18 @@ from skyline.records.game_list import (
     read_index,
 )
 from skyline.records.saves import SaveError
+from skyline.records.solo_records import (
+    SoloRecordsError,
+    empty_solo_records,
+    read_solo_records,
+    solo_records_json,
+)
 
 KEY_SAVE = "skyline.save"
 KEY_SETTINGS = "skyline.settings"
+KEY_SETTINGS_BROKEN = "skyline.settings.broken."
 KEY_RECORDS = "skyline.records"
+KEY_RECORDS_BROKEN = "skyline.records.broken."
 KEY_BROKEN = "skyline.save.broken."
 KEY_PROBE = "skyline.probe"
 KEY_SEATS = "skyline.seats"
@@ -73,9 +86,12 @@ class SaveWrite(Enum):
 class Store:
     """localStorage through the host; every failure is reported, none raises."""
 
-    def __init__(self, host: Host, on_failure: Callable[[], None]) -> None:
+    def __init__(self, host: Host, on_failure: Callable[[], None],
+                 on_recovery: Callable[[], None] | None = None) -> None:
         self.host = host
         self.on_failure = on_failure
+        # a game saved again after a failure (space freed): the failure's notice may go
+        self.on_recovery = on_recovery
         self.ok = True
         # Per key, the text this tab last wrote or read: before writing, the stored one
         # must still be it, else another tab saved in between and is never silently
@@ -149,6 +165,10 @@ class Store:
         if not written:
             return SaveWrite.CONFLICT
         self.seen[key] = raw
+        if not self.ok:
+            self.ok = True
+            if self.on_recovery is not None:
+                self.on_recovery()
         return SaveWrite.WRITTEN
 
     def keep_aside(self, raw: str, key: str = KEY_SAVE,
@@ -185,6 +205,35 @@ class Store:
         value = self._settings().get(name)
         return value if isinstance(value, str) else None
 
+    def settings_problem(self) -> tuple[str, dict[str, str]] | None:
+        """Why the stored settings cannot be read (a code of ``error.settings.*`` and its
+        params: ``json_syntax``, ``settings_format``, ``settings_lang``), None when they
+        can (or there are none)."""
+        raw = self.get(KEY_SETTINGS)
+        if raw is None:
+            return None
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            return "json_syntax", {}
+        if not isinstance(data, dict):
+            return "settings_format", {}
+        lang = data.get("lang")
+        if lang is not None and lang not in LANGS:
+            return "settings_lang", {"lang": str(lang)[:20]}
+        return None
+
+    def keep_settings_aside(self) -> tuple[str, bool]:
+        """Settings that cannot be read: copied byte for byte to their own key, then
+        removed, so the defaults apply. Returns (copy's key, kept)."""
+        raw = self.get(KEY_SETTINGS) or ""
+        copy = KEY_SETTINGS_BROKEN + self.host.now_iso().replace(":", "-")
+        self.broken[copy] = raw
+        kept = self.set(copy, raw)
+        if kept:
+            self.remove(KEY_SETTINGS)
+        return copy, kept
+
     def _save_setting(self, name: str, value: str) -> None:
         """One setting changed, the others kept ({"v": 1, "lang": …, "pace": …})."""
         self.set(KEY_SETTINGS, json.dumps({**self._settings(), "v": 1, name: value}))
@@ -215,12 +264,21 @@ class Store:
 
 
 class Records:
-    """Solo records: best score per scenario slot ("-" = none), levels, scenarios met,
-    and per daily challenge (``daily``: day -> {"best", "plays"})."""
+    """Solo records (``skyline.records.solo_records``): best score per scenario slot
+    ("-" = none), levels, scenarios met, and per daily challenge (``daily``: day ->
+    {"best", "plays"}).
+
+    ``load`` reads them with the total reader; records that cannot be read in full are
+    copied byte for byte to ``skyline.records.broken.<time>`` and what could be read goes
+    on (written back once the copy is safe). Records of a newer version are copied too
+    and never written over (``held``): this page counts new games in memory only."""
 
     def __init__(self) -> None:
-        self.data: dict[str, Any] = {"v": 1, "best": {}, "levels": {}, "scenarios": {},
-                                     "daily": {}, "seen": []}
+        self.data: dict[str, Any] = empty_solo_records()
+        self.problem: SoloRecordsError | None = None
+        self.broken_key: str | None = None
+        self.kept = False  # the damaged text was copied aside
+        self.held = False  # never write the records (newer version, or not kept aside)
 
     @property
     def best(self) -> dict[str, Any]:
@@ -228,18 +286,19 @@ class Records:
 
     def load(self, store: Store) -> None:
         raw = store.get(KEY_RECORDS)
-        if not raw:
+        if raw is None:
             return
-        try:
-            data = json.loads(raw)
-        except ValueError:
+        self.data, self.problem = read_solo_records(raw)
+        if self.problem is None:
             return
-        if isinstance(data, dict) and data.get("v") == 1:
-            for key in ("best", "levels", "scenarios", "daily"):
-                if isinstance(data.get(key), dict):
-                    self.data[key] = data[key]
-            if isinstance(data.get("seen"), list):
-                self.data["seen"] = data["seen"][-50:]
+        key = KEY_RECORDS_BROKEN + store.host.now_iso().replace(":", "-")
+        store.broken[key] = raw
+        self.broken_key = key
+        self.kept = store.set(key, raw)
+        newer = self.problem.code == "records_version" and self.problem.params.get("newer")
+        self.held = bool(newer) or not self.kept
+        if not self.held:
+            store.set(KEY_RECORDS, solo_records_json(self.data))
 
     def record(self, board: Board, store: Store) -> tuple[bool, int | None]:
         """Count a finished solo game once. Returns (counted, previous best)."""
@@ -271,7 +330,8 @@ class Records:
             row["plays"] = (plays if isinstance(plays, int) else 0) + 1
             self.data["daily"][day.isoformat()] = row
         self.data["seen"] = (self.data["seen"] + [game_id])[-50:]
-        store.set(KEY_RECORDS, json.dumps(self.data))
+        if not self.held:
+            store.set(KEY_RECORDS, solo_records_json(self.data))
         return True, previous if isinstance(previous, int) else None
 
     def daily_best(self, day: str) -> int | None:

@@ -33,7 +33,7 @@ from commands import Cmd
 from i18n import Text, translate
 from page_state import DemolishChoice, NewGameDialog, PageState
 
-from skyline import Board, DieType, GameEntry, Phase, build_blocker, parse_action
+from skyline import Board, DieType, GameEntry, Phase, parse_action
 from skyline.records.tutorial import (
     SAMPLE_MOVES,
     die_kind,
@@ -485,14 +485,10 @@ class Tutorial:
             else:
                 key = "resolve" if state.phase is Phase.RESOLVE else "continue"
                 words.append(t("tutorial.solo." + key))
-            blocked = []
-            for die in state.dice:
-                error = build_blocker(state, die.id)
-                if error is not None:
-                    face = die.face.letter if die.face is not None else None
-                    name = screen_model.die_label(t, die.type.letter, face)
-                    blocked.append(t("tutorial.solo.blocked", die=name,
-                                     reason=self.s.error_text(error)))
+            # the normal game's reasons, naming the colour (screen.blocked_dice), each
+            # one a sentence
+            reasons = dict.fromkeys(r.rstrip(".") for r in screen_model.blocked_dice(t, state))
+            blocked = [t("tutorial.solo.blocked", reason=r[:1].upper() + r[1:]) for r in reasons]
             words += blocked or ([t("tutorial.solo.all_fit")] if state.dice else [])
         hint = page.hint
         if hint is not None and hint.actions == len(board.actions):

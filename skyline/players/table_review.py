@@ -28,7 +28,9 @@ the expert's model sees the table (:func:`~skyline.players.table_expert.table_ch
 at the end the result itself). The turning points are the (at most :data:`TURNING_POINTS`)
 turns that moved the eventual winner's chance the most (the first winner's, if the win is
 shared), in play order; each says whose turn it was, what it did (its events, as the game
-log has them) and who led before and after.
+log has them) and who led before and after. :meth:`TableReview.turning_points_for` picks
+them as other readers see them (the people at one device: the turns that moved their own
+chances the most).
 
 **Ranking.** The engine's own (:func:`skyline.rules.game_summary`): most points first; a
 tie on points goes to more completed buildings; equal points and equal building counts
@@ -157,11 +159,30 @@ class TableReview:
         """The percentage points of chance of winning ``seat``'s decisions gave away, summed."""
         return sum(d.loss for d in self.decisions if d.seat == seat)
 
+    def turning_points_for(self, seats: Sequence[int]) -> tuple[TurnChange, ...]:
+        """The turning points as ``seats`` see them (the people reading the review): the
+        (at most :data:`TURNING_POINTS`) turns that moved one of their chances of winning
+        the most, in play order; :attr:`turning_points` are the first winner's."""
+        return _turning_points(self.turns, tuple(seats))
+
     def costly(self, seat: int, top: int = 5, at_least: float = 0.1) -> tuple[TableDecision, ...]:
         """``seat``'s decisions that cost at least ``at_least`` percentage points, the
         costliest first (play order among equal losses), at most ``top``."""
         rows = [d for d in self.decisions if d.seat == seat and d.loss >= at_least]
         return tuple(sorted(rows, key=lambda d: (-d.loss, d.index))[:top])
+
+
+def _turning_points(turns: Sequence[TurnChange], seats: tuple[int, ...]) -> tuple[TurnChange, ...]:
+    """The (at most :data:`TURNING_POINTS`) turns that moved one of ``seats``' chances of
+    winning the most (by more than a twentieth of a percentage point), in play order."""
+    if not seats:
+        return ()
+
+    def moved(k: int) -> float:
+        return max(abs(turns[k].change(seat)) for seat in seats)
+
+    ranked = sorted(range(len(turns)), key=lambda k: (-moved(k), k))
+    return tuple(turns[k] for k in sorted(k for k in ranked[:TURNING_POINTS] if moved(k) > 0.0005))
 
 
 def grade_decision(state: GameState, action: Action, index: int = 0) -> TableDecision | None:
@@ -276,15 +297,11 @@ class TableReviewRun:
             for p in sorted(summary.players, key=lambda p: (p.rank, p.seat))
         )
         focus = summary.winners[0] if summary.winners else 0
-        moved = sorted(range(len(self.turns)),
-                       key=lambda k: (-abs(self.turns[k].change(focus)), k))
-        picked = sorted(k for k in moved[:TURNING_POINTS]
-                        if abs(self.turns[k].change(focus)) > 0.0005)
         review = TableReview(
             seats=self.seats,
             decisions=tuple(self.decisions),
             turns=tuple(self.turns),
-            turning_points=tuple(self.turns[k] for k in picked),
+            turning_points=_turning_points(self.turns, (focus,)),
             ranking=ranking,
             winners=summary.winners,
             tie_break=summary.tie_break,

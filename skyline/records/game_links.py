@@ -82,22 +82,47 @@ from enum import Enum
 from typing import NamedTuple
 
 from ..rules import Board, Options, Phase, RecordError
+from ..rules.bounds import MAX_RECORD_CHARS
 from .links import LinkError, after_hash, link_text
 from .seats import COMPUTER_LEVELS, HUMAN_LETTER, LEVEL_LETTERS, Seat, SeatKind
 
 GAME_LINK_PATH = "game"
 GAME_LINK_VERSION = 1
-#: A game link longer than this is refused unread (a 4-player game of nine rounds
-#: is far below it; see the README's figures).
-MAX_GAME_LINK_CHARS = 16_000
-#: The payload may inflate to at most this many bytes (a decompression bomb stops here).
-MAX_PAYLOAD_BYTES = 100_000
+NONCE_CHARS = 16
+#: The payload may inflate to at most this many bytes (a decompression bomb stops here):
+#: the seat letters, a space, the nonce and a line break, then the longest record of any
+#: game (:data:`~skyline.rules.bounds.MAX_RECORD_CHARS`; a record is ASCII).
+MAX_PAYLOAD_BYTES = len("hhhh \n") + NONCE_CHARS + MAX_RECORD_CHARS
+#: The page's address before the ``#`` that a whole pasted link may carry.
+MAX_ADDRESS_CHARS = 2_000
+
+
+def deflate_bound(size: int) -> int:
+    """Most bytes raw DEFLATE (zlib, window 15 and memory level 8, the defaults
+    :func:`make_game_link` uses) makes of ``size`` bytes: zlib's own ``deflateBound``
+    for these settings (stored blocks cost 5 bytes per 16 KiB and a few at the end).
+
+    >>> deflate_bound(100_000)
+    100037
+    """
+    return size + (size >> 12) + (size >> 14) + (size >> 25) + 7
+
+
+def _base64_chars(size: int) -> int:
+    return (4 * size + 2) // 3  # base64 without padding
+
+
+#: A game link longer than this is refused unread: the address, ``#game?1.`` and the
+#: base64 of the checksum and the DEFLATE of the longest payload. Every link of a legal
+#: game is shorter (the longest game's link has about 13,000 characters).
+MAX_GAME_LINK_CHARS = (MAX_ADDRESS_CHARS + len(f"#{GAME_LINK_PATH}?{GAME_LINK_VERSION}.")
+                       + _base64_chars(4 + deflate_bound(MAX_PAYLOAD_BYTES)))
 
 SEAT_HERE = SeatKind.HERE.value
 SEAT_FRIEND = SeatKind.FRIEND.value
 #: A human seat as a link carries it (which device plays it is not in the link).
 SEAT_HUMAN = "human"
-NONCE_PATTERN = re.compile(r"[A-Za-z0-9_-]{0,16}")
+NONCE_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{0,{NONCE_CHARS}}}")
 _B64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 
@@ -198,12 +223,17 @@ def make_game_link(board: Board, seats: Sequence[str], nonce: str = "") -> str:
     kinds = check_seats(link_seats(seats), len(board.options.names), local=False)
     if not isinstance(nonce, str) or not NONCE_PATTERN.fullmatch(nonce):
         raise ValueError("nonce: expected 0 to 16 letters, digits, '-' or '_'")
-    payload = "".join(_letters(kinds)) + " " + nonce + "\n" + board.record()
+    payload = ("".join(_letters(kinds)) + " " + nonce + "\n" + board.record()).encode("utf-8")
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
-    deflated = packer.compress(payload.encode("utf-8")) + packer.flush()
+    deflated = packer.compress(payload) + packer.flush()
     data = zlib.crc32(deflated).to_bytes(4, "big") + deflated
     text = base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-    return f"{GAME_LINK_PATH}?{GAME_LINK_VERSION}.{text}"
+    link = f"{GAME_LINK_PATH}?{GAME_LINK_VERSION}.{text}"
+    if len(payload) > MAX_PAYLOAD_BYTES or len(link) > MAX_GAME_LINK_CHARS - MAX_ADDRESS_CHARS:
+        # cannot happen for a legal game (skyline.rules.bounds): never hand out a link
+        # that parse_game_link would refuse
+        raise ValueError("game link: the game is longer than a link may carry")
+    return link
 
 
 def is_game_link(text: object) -> bool:

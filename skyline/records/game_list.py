@@ -70,9 +70,11 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from ..rules import Board, Options, Phase
+from ..rules import MAX_PLAYERS, Board, Options, Phase
 from .game_links import (
     NONCE_PATTERN,
+    SEAT_FRIEND,
+    SEAT_HERE,
     GameLink,
     Relation,
     check_seats,
@@ -81,8 +83,17 @@ from .game_links import (
     game_id,
     turn_kind,
 )
-from .saves import MAX_SAVE_CHARS, MAX_SAVE_DEPTH, SaveError, make_save, read_save, too_deep
-from .seats import Seat
+from .saves import (
+    MAX_SAVE_CHARS,
+    MAX_SAVE_DEPTH,
+    MAX_STORED_CHARS,
+    SaveError,
+    make_save,
+    read_save,
+    save_chars_bound,
+    too_deep,
+)
+from .seats import COMPUTER_LEVELS, Seat
 
 ENTRY_KIND = "skyline-entry"
 ENTRY_VERSION = 1
@@ -90,7 +101,13 @@ INDEX_KIND = "skyline-games"
 INDEX_VERSION = 1
 MAX_NAME_CHARS = 60
 MAX_STAMP_CHARS = 40
-MAX_GAMES = 200
+#: A longer entry is refused unread; every entry of a legal game is shorter
+#: (:func:`entry_chars_bound`). The page's import (``web/host.js``) takes files of up to
+#: 2,000,000 bytes, more than 4 UTF-8 bytes for each of these characters.
+MAX_ENTRY_CHARS = MAX_SAVE_CHARS
+#: The index is a cache of the entries, one row per game, as many as the browser stores:
+#: any index a browser can store is read.
+MAX_INDEX_CHARS = MAX_STORED_CHARS
 _ID = re.compile(r"[a-z2-7]{12}(?:-[1-9][0-9]{0,3})?")
 
 
@@ -212,20 +229,47 @@ def entry_to_json(entry: GameEntry) -> str:
     """The entry as stored under ``skyline.game.<id>``."""
     save = json.loads(make_save(entry.board, beat=entry.beat, takes=entry.takes,
                                 saved_at=entry.updated))
-    data = {
+    data = _entry_data(entry.id, entry.game, entry.name, entry.seats, entry.nonce,
+                       (entry.created, entry.updated, entry.diverged_from), save)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _entry_data(eid: str, gid: str, name: str, seats: Sequence[str], nonce: str,
+                stamps: tuple[str | None, str | None, str | None], save: object
+                ) -> dict[str, Any]:
+    created, updated, diverged_from = stamps
+    return {
         "v": ENTRY_VERSION,
         "kind": ENTRY_KIND,
-        "id": entry.id,
-        "game": entry.game,
-        "name": entry.name,
-        "seats": list(entry.seats),
-        "nonce": entry.nonce,
-        "created": entry.created,
-        "updated": entry.updated,
-        "diverged_from": entry.diverged_from,
+        "id": eid,
+        "game": gid,
+        "name": name,
+        "seats": list(seats),
+        "nonce": nonce,
+        "created": created,
+        "updated": updated,
+        "diverged_from": diverged_from,
         "save": save,
     }
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def entry_chars_bound(players: int = MAX_PLAYERS) -> int:
+    """Most characters of an entry :func:`entry_to_json` writes for a game of
+    ``players``: its fields at their longest (a name of 60 and stamps of 40 characters
+    that JSON writes as ``\\u00XX`` each, the longest seat kind for every seat, the
+    longest id) around the longest save (:func:`~skyline.records.saves.save_chars_bound`),
+    held unchanged. :func:`read_entry` reads up to :data:`MAX_ENTRY_CHARS`, above it.
+
+    >>> entry_chars_bound() <= MAX_ENTRY_CHARS
+    True
+    """
+    longest_seat = max((SEAT_HERE, SEAT_FRIEND, *COMPUTER_LEVELS), key=len)
+    eid = "a" * 12 + "-9999"
+    stamp = "\x00" * MAX_STAMP_CHARS
+    data = _entry_data(eid, "a" * 12, "\x00" * MAX_NAME_CHARS, (longest_seat,) * players,
+                       "n" * 16, (stamp, stamp, eid), 0)
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return len(text) - len("0") + save_chars_bound(players)
 
 
 # --------------------------------------------------------------------------- readers
@@ -242,11 +286,11 @@ def read_entry(text: object) -> GameEntry:
                         reason=type(exc).__name__) from exc
 
 
-def _parse_json(text: object, what: str) -> Any:
+def _parse_json(text: object, what: str, limit: int) -> Any:
     if not isinstance(text, str):
         raise SaveError("save_type", f"{what} must be text")
-    if len(text) > MAX_SAVE_CHARS:
-        raise SaveError("save_size", f"{what} is longer than {MAX_SAVE_CHARS} characters")
+    if len(text) > limit:
+        raise SaveError("save_size", f"{what} is longer than {limit} characters")
     if too_deep(text, MAX_SAVE_DEPTH):
         raise SaveError("json_syntax", f"{what} is nested too deeply")
     try:
@@ -269,9 +313,10 @@ def _check_kind(data: Any, kind: str, version: int, what: str) -> dict[str, Any]
 
 
 def _read_entry(text: object) -> GameEntry:
-    data = _check_kind(_parse_json(text, "a saved game"), ENTRY_KIND, ENTRY_VERSION,
-                       "a game of the list")
-    saved = read_save(json.dumps(data.get("save")))
+    data = _check_kind(_parse_json(text, "a saved game", MAX_ENTRY_CHARS), ENTRY_KIND,
+                       ENTRY_VERSION, "a game of the list")
+    # the save as make_save wrote it (compact, not ASCII-escaped): no longer than stored
+    saved = read_save(json.dumps(data.get("save"), separators=(",", ":"), ensure_ascii=False))
     board = saved.board
     try:
         seats = check_seats(data.get("seats"), len(board.options.names))
@@ -308,10 +353,10 @@ def read_index(text: object) -> GameIndex:
 
 
 def _read_index(text: object) -> GameIndex:
-    data = _check_kind(_parse_json(text, "the game list"), INDEX_KIND, INDEX_VERSION,
-                       "a game list")
+    data = _check_kind(_parse_json(text, "the game list", MAX_INDEX_CHARS), INDEX_KIND,
+                       INDEX_VERSION, "a game list")
     games = data.get("games")
-    if not isinstance(games, list) or len(games) > MAX_GAMES:
+    if not isinstance(games, list):
         raise SaveError("index_format", "the game list is damaged")
     rows: list[IndexRow] = []
     seen: set[str] = set()

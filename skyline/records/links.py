@@ -38,10 +38,12 @@ at fault (``link`` for the link as a whole, else ``names``, ``seed``,
 ``start_seat``, ``all_nine``, ``scenario`` or ``beat``) and ``params["reason"]``
 says what is wrong with it (``not_text``, ``too_long``, ``not_play``, ``bad_part``,
 ``unknown_key``, ``repeated_key``, ``missing``, ``encoding``, ``invalid``,
-``solo_only``). ``code == "internal"`` would mean a bug in this module. The reader only
-parses: whether a computer level named by ``bots`` can play here (the expert needs its
-value table) is the caller's check, :func:`check_bots_available` (reason
-``unavailable``). A game link's fragment starts with :data:`LINK_PREFIX` (``#play?``).
+``solo_only``, and for ``names`` the reasons of :func:`skyline.check_name` with
+``params["seat"]``, or ``count``). ``code == "internal"`` would mean a bug in this
+module. The reader only parses: whether a computer level named by ``bots`` can play
+here (the expert needs its value table) is the caller's check,
+:func:`check_bots_available` (reason ``unavailable``). A game link's fragment starts
+with :data:`LINK_PREFIX` (``#play?``).
 
 >>> link = parse_share_fragment("#play?p=Ann,Bo%20Li&seed=Xy12ab&nine=1")
 >>> link.options.names, link.options.start_seat, link.options.all_nine, link.beat
@@ -117,7 +119,8 @@ def _check_options(options: Options) -> Options:
     try:
         return validate_options(options)
     except OptionsError as exc:
-        raise LinkError(exc.field, str(exc), **{**exc.params, "reason": "invalid"}) from None
+        # the options' own reason (a name's ``control``, ``bidi``, ``invisible`` …)
+        raise LinkError(exc.field, str(exc), **{"reason": "invalid", **exc.params}) from None
 
 
 def _check_beat(beat: object, players: int) -> int | None:

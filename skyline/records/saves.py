@@ -40,16 +40,25 @@ import json
 import re
 from typing import Any, NamedTuple
 
-from ..rules import DIE_LETTERS, Board, Phase, RecordError, SkylineError
+from ..rules import DIE_LETTERS, MAX_PLAYERS, Board, Phase, RecordError, SkylineError
+from ..rules.board import game_json_chars_bound
 from ..version import __version__
 from .links import MAX_BEAT
 
 SAVE_VERSION = 2
 SAVE_VERSIONS = (0, 1, 2)
 SAVE_KIND = "skyline-save"
+#: A longer save is refused unread; every save of a legal game is shorter
+#: (:func:`save_chars_bound`: 261,587 characters with four players).
 MAX_SAVE_CHARS = 500_000
 MAX_SAVE_DEPTH = 32
+#: More than any browser keeps in ``localStorage`` for one site (5 MiB of UTF-16 code
+#: units in Chromium, Firefox and WebKit): a stored text that grows with use (the game
+#: list's index, the solo records) is read up to this, so whatever the page could store
+#: it reads back.
+MAX_STORED_CHARS = 6_000_000
 MAX_TAKES = 2  # yard dice picked before the third completes a Take
+MAX_STAMP_CHARS = 40  # the longest "saved_at" kept
 
 
 class SaveError(SkylineError):
@@ -72,16 +81,36 @@ def make_save(
 ) -> str:
     """The current save envelope (JSON text) of ``board`` and the page's extras."""
     extras = _clean_extras(board, {"beat": beat, "ui": {"takes": takes}, "saved_at": saved_at})
-    envelope = {
+    envelope = _envelope(json.loads(board.to_json()), extras)
+    return json.dumps(envelope, separators=(",", ":"), ensure_ascii=False)
+
+
+def _envelope(game: object, extras: dict[str, Any]) -> dict[str, Any]:
+    return {
         "v": SAVE_VERSION,
         "kind": SAVE_KIND,
         "engine": __version__,
-        "game": json.loads(board.to_json()),
+        "game": game,
         "saved_at": extras["saved_at"],
         "beat": extras["beat"],
         "ui": {"takes": extras["takes"]},
     }
-    return json.dumps(envelope, separators=(",", ":"), ensure_ascii=False)
+
+
+def save_chars_bound(players: int = MAX_PLAYERS) -> int:
+    """Most characters of a save :func:`make_save` writes for a game of ``players``: the
+    envelope with its extras at their longest (``saved_at`` of 40 characters that JSON
+    writes as ``\\u00XX`` each, a beat of four digits, two dice picked) around the
+    longest :meth:`~skyline.Board.to_json` (:func:`~skyline.rules.board.game_json_chars_bound`),
+    which the envelope holds unchanged (the same compact JSON). :data:`MAX_SAVE_CHARS`
+    is above it, so every save the page writes is read back.
+
+    >>> save_chars_bound() <= MAX_SAVE_CHARS
+    True
+    """
+    extras = {"saved_at": "\x00" * MAX_STAMP_CHARS, "beat": MAX_BEAT, "takes": "G" * MAX_TAKES}
+    text = json.dumps(_envelope(0, extras), separators=(",", ":"), ensure_ascii=False)
+    return len(text) - len("0") + game_json_chars_bound(players)
 
 
 def load_save(text: object) -> Board:
@@ -176,7 +205,7 @@ def _clean_extras(board: Board, data: dict[str, Any]) -> dict[str, Any]:
     ):
         takes = ""
     saved_at = data.get("saved_at")
-    if not isinstance(saved_at, str) or len(saved_at) > 40:
+    if not isinstance(saved_at, str) or len(saved_at) > MAX_STAMP_CHARS:
         saved_at = None
     return {"beat": beat, "takes": takes, "saved_at": saved_at}
 

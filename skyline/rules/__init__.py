@@ -9,7 +9,8 @@ same actions always give the same game. :class:`Board` keeps a game's history.
 Modules: :mod:`.state` (values), :mod:`.errors`, :mod:`.actions` (actions, notation,
 classes), :mod:`.options` (setup), :mod:`.chance`, :mod:`.building`, :mod:`.turns`
 (:func:`apply_action`), :mod:`.legal` (:func:`legal_actions`), :mod:`.scoring`,
-:mod:`.events` (the game log) and :mod:`.board` (:class:`Board`, records, JSON).
+:mod:`.events` (the game log), :mod:`.board` (:class:`Board`, records, JSON) and
+:mod:`.bounds` (the longest game the rules allow, which every reader's limit follows).
 
 >>> state = new_game(Options(names=("Ada",), seed="demo"))
 >>> state.phase is Phase.TAKE, len(legal_actions(state))
@@ -36,7 +37,7 @@ from .chance import roll_outcomes, seeded_faces
 from .errors import OPTION_FIELDS, IllegalActionError, OptionsError, SkylineError
 from .events import TurnReport, describe
 from .legal import MAX_LISTED_REROLLS, legal_actions
-from .options import new_game, validate_options
+from .options import check_name, new_game, validate_options
 from .scoring import (
     SCENARIO_GOALS,
     SOLO_LEVELS,
@@ -96,6 +97,7 @@ __all__ = [
     "RecordError", "Roll", "ScenarioProgress", "SkylineError", "Take", "TakeDistrict",
     "TurnReport",
     "action_class", "apply_action", "build_blocker", "build_targets", "building_points",
+    "check_name",
     "can_build_all", "can_resolve_any", "can_take_district", "completed_count", "describe",
     "die_index", "final_buildings", "game_summary", "has_demolition_target", "is_legal",
     "legal_actions", "lone_low_rises", "scores_as_tile",

@@ -22,6 +22,14 @@ from .actions import (
     Roll,
     parse_action,
 )
+from .bounds import (
+    MAX_ACTIONS,
+    MAX_RECORD_CHARS,
+    max_dice,
+    max_turns,
+    record_chars_bound,
+    seat_dice,
+)
 from .building import BuildPlan, plan_build
 from .errors import IllegalActionError, OptionsError, SkylineError
 from .events import TurnReport, describe, last_turn_report
@@ -34,7 +42,8 @@ from .turns import apply_action
 RECORD_MAGIC = "skyline1"
 JSON_FORMAT = "skyline-game"
 JSON_VERSION = 1
-MAX_RECORD_ACTIONS = 5000
+#: Most actions a record may have: the most any game has (:mod:`skyline.rules.bounds`).
+MAX_RECORD_ACTIONS = MAX_ACTIONS
 
 
 class RecordError(SkylineError):
@@ -209,8 +218,11 @@ class Board:
         """
         if not isinstance(text, str):
             raise RecordError("record_type", "a record must be text")
-        if len(text) > 200_000:
-            raise RecordError("record_size", "the record is too long")
+        if len(text) > MAX_RECORD_CHARS:
+            raise RecordError(
+                "record_size", f"the record is longer than {MAX_RECORD_CHARS} characters, "
+                "the most a game's record can have",
+            )
         head, sep, body = text.partition("|")
         if not sep:
             raise RecordError("record_format", "the record has no '|' between options and actions")
@@ -223,7 +235,10 @@ class Board:
             ) from None
         tokens = body.split()
         if len(tokens) > MAX_RECORD_ACTIONS:
-            raise RecordError("record_size", "the record has too many actions")
+            raise RecordError(
+                "record_size", f"the record has more than {MAX_RECORD_ACTIONS} actions, "
+                "the most a game can have",
+            )
         for number, token in enumerate(tokens, 1):
             try:
                 board.push(parse_action(token))
@@ -274,6 +289,39 @@ class Board:
         if "state" in data and data["state"] != state_to_dict(board.state):
             raise RecordError("json_mismatch", "the saved state does not match its moves")
         return board
+
+
+def game_json_chars_bound(players: int) -> int:
+    """Most characters of :meth:`Board.to_json` for a game of ``players``: the JSON of a
+    state that has every part at its largest (not a reachable one) plus the longest
+    record (:func:`~skyline.rules.bounds.record_chars_bound`), which JSON copies as it
+    is (a record is ASCII without quotes or backslashes: names are percent-encoded).
+
+    A name of 24 characters is at most 48 in JSON (``"`` and ``\\`` take two, control
+    characters are refused). The district holds at most 3 more dice than a turn
+    (:func:`~skyline.rules.bounds.max_dice`), the active dice at most a turn's, and
+    each player has at most the start gift and a building per die of their own turns.
+
+    >>> game_json_chars_bound(4)
+    261247
+    """
+    turns = max_turns(players)
+    dice = max_dice(turns, players)
+    long_id = dice - 1  # every active die with the id of most digits
+    holdings = [1 + seat_dice(players, order) for order in range(1, players + 1)]
+    state = GameState(
+        Options(('"' * 24,) * players, "x" * 32, players - 1, False, "sao-paolo"),
+        9, players - 1, Phase.CONTINUE, (DieType.GROUND,) * (dice + 3),
+        tuple(Die(long_id, DieType.GROUND, None) for _ in range(dice)), dice, False,
+        tuple(
+            Player('"' * 24, (Column(Face.ORANGE, 5),) * count, (), seat_dice(players, order))
+            for order, count in enumerate(holdings, 1)
+        ),
+    )
+    envelope = {"format": JSON_FORMAT, "version": JSON_VERSION, "record": "",
+                "state": state_to_dict(state)}
+    return len(json.dumps(envelope, separators=(",", ":"), ensure_ascii=False)) + \
+        record_chars_bound(players)
 
 
 def parse_options(head: str) -> Options:

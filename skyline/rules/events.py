@@ -14,7 +14,10 @@ from .state import Die, GameState, Phase
 
 
 def describe(before: GameState, action: Action, after: GameState) -> list[dict[str, Any]]:
-    """Events caused by one action, for the game log."""
+    """Events caused by one action, for the game log. A build or demolition event
+    carries ``score``: how it changed the player's score (:func:`score`): a build gains a
+    completed building's points, less the point of a lone low-rise ground floor built on,
+    or that point for a new one; a demolition loses what the building scored."""
     base = {"round": before.round, "seat": before.seat}
     events: list[dict[str, Any]] = []
     dice = {d.id: d for d in before.dice}
@@ -43,6 +46,7 @@ def describe(before: GameState, action: Action, after: GameState) -> list[dict[s
         if done:
             event["completed"] = done[0].height
             event["points"] = done[0].points
+        event["score"] = score(p_after) - score(p_before)
         events.append(event)
     elif isinstance(action, Demolish):
         die = dice[action.die]
@@ -56,6 +60,7 @@ def describe(before: GameState, action: Action, after: GameState) -> list[dict[s
                 "kind": target.kind.letter,
                 "height": target.height,
                 "completed": action.completed,
+                "score": score(after.players[before.seat]) - score(player),
             }
         )
     elif isinstance(action, Abandon):
