@@ -71,7 +71,7 @@ def test_no_foreign_request_no_error_cold(
     guard.assert_clean()
     assert not guard.csp_violations
     urls = " ".join(guard.requests)
-    for needed in ("pyodide.asm.wasm", "/stdlib-", ".whl", "main.py", "core.js"):
+    for needed in ("pyodide.asm.wasm", "/stdlib-", "/app-", "main.py", "core.js"):
         assert needed in urls
     assert ".map" not in urls  # no source maps shipped or asked for
     # COOP same-origin + COEP require-corp (netlify.toml): the page is cross-origin

@@ -39,6 +39,15 @@ TABLE = """() => {
     board: [...document.querySelectorAll('.scoreboard .sb')]
       .map((p) => [p.dataset.testid, p.classList.contains('active')]),
     wide: document.documentElement.scrollWidth > innerWidth,
+    bar: Math.round(q('.topbar').getBoundingClientRect().height),
+    // skylines wider than their box with no cue that buildings are out of sight
+    hidden: [...document.querySelectorAll('.art-street')]
+      .filter((s) => s.scrollWidth - s.clientWidth > 1 && !s.dataset.more).length,
+    // dice captions that run into each other
+    overlaps: (() => { const r = [...document.querySelectorAll('#turn .die-cap')]
+      .map((c) => c.getBoundingClientRect());
+      return r.filter((a, i) => r.some((b, j) => j > i && a.top < b.bottom &&
+        b.top < a.bottom && a.left < b.right - 0.5 && b.left < a.right - 0.5)).length; })(),
   };
 }"""
 WHOLE_GAME = f"""async () => {{
@@ -65,6 +74,8 @@ def check_turn_start(table: dict, count: int, where: str) -> None:
     assert [b[0] for b in table["board"]] == [f"sb-{i}" for i in range(count)], where
     assert sum(active for _, active in table["board"]) == 1, where
     assert not table["wide"], f"{where}: the page scrolls sideways"
+    assert not table["hidden"], f"{where}: a skyline hides buildings without a cue"
+    assert not table["overlaps"], f"{where}: dice captions run into each other"
 
 
 # German has the longer words: the phone plays every table in German and the largest
@@ -102,6 +113,8 @@ def test_every_turn_starts_with_the_table_on_screen_and_seats_in_place(
             assert len(tables) >= 9 * count
             for i, table in enumerate(tables, 1):
                 check_turn_start(table, count, f"{count} players, turn start {i}")
+            heights = {table["bar"] for table in tables}
+            assert len(heights) == 1, f"{count} players: the top bar changed height: {heights}"
     finally:
         ctx.close()
 

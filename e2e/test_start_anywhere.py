@@ -119,7 +119,7 @@ def test_a_start_that_stops_progressing_says_so(browser: Browser, site_url: str)
     ctx = _prepared_context(browser, lang, stall_ms=3000)
     try:
         page = ctx.new_page()
-        page.route("**/skyline-*.whl", lambda route: None)  # never answered
+        page.route("**/app-*.json", lambda route: None)  # never answered
         page.goto(site_url, wait_until="commit")
         _failed(page, lang, "loading.stalled")
     finally:

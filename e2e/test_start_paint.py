@@ -437,12 +437,12 @@ def test_first_visit_with_a_fragment_or_stored_data_shows_the_loading_screen(
 def test_start_failure_shows_over_the_prerendered_welcome(
     browser: Browser, site_url: str
 ) -> None:
-    """The game's wheel cannot be fetched: the failure message shows, not an inert
+    """The game's own code cannot be fetched: the failure message shows, not a
     welcome saying "Starting…" for ever."""
     ctx = browser.new_context(service_workers="block")  # unguarded: it fails on purpose
     try:
         page = ctx.new_page()
-        page.route("**/*.whl", lambda route: route.abort())
+        page.route("**/app-*.json", lambda route: route.abort())
         page.goto(site_url, wait_until="domcontentloaded")
         assert page.evaluate("window.skylineBoot.welcome")
         page.locator("#loading-error").wait_for(state="visible", timeout=60_000)

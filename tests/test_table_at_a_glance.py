@@ -138,7 +138,8 @@ def test_the_last_turn_is_summarised_and_marked_until_the_player_acts(lang):
     seen: set[str] = set()
     parts = {"last.district": t["last.district"], "last.nothing": t["last.nothing"],
              "last.floors": t["last.floors"].split("{n}")[-1].strip() or t["last.floors|one"],
-             "last.completed": t["last.completed"].split("{height}")[0].strip(),
+             # the word before the points, in both the one and the many form
+             "last.completed": t["last.completed"].split("(")[0].split()[-1],
              "last.abandoned": t["last.abandoned"].split("{n}")[-1].strip()}
     # a demolition is worded by what it took down (a building, a lone ground floor, ...)
     demolished = [re.compile(re.sub(r"\\\{\w+\\\}", ".+?", re.escape(board_view.esc(t[key]))))

@@ -265,7 +265,31 @@ const COMMANDS = {
 // One batch of commands, [[name, ...args], ...], in order.
 function apply(json) {
   for (const [name, ...args] of JSON.parse(json)) COMMANDS[name](...args);
+  markSkylineOverflow();
 }
+
+// A skyline wider than its box scrolls sideways: the side where buildings are out of
+// sight says so (data-more="left right", a fade and an arrow in style.css), after
+// every render, scroll and resize, so no building is hidden without a cue.
+function markSkylineOverflow(streets = document.querySelectorAll(".art-street")) {
+  for (const street of streets) {
+    const hidden = street.scrollWidth - street.clientWidth;
+    const more = [];
+    if (hidden > 1 && street.scrollLeft > 1) more.push("left");
+    if (hidden > 1 && street.scrollLeft < hidden - 1) more.push("right");
+    const value = more.join(" ");
+    if ((street.dataset.more || "") !== value) {
+      if (value) street.dataset.more = value;
+      else delete street.dataset.more;
+    }
+  }
+}
+document.addEventListener("scroll", (event) => {
+  if (event.target instanceof Element && event.target.matches(".art-street")) {
+    markSkylineOverflow([event.target]);
+  }
+}, { capture: true, passive: true });
+window.addEventListener("resize", () => markSkylineOverflow());
 
 // --- events to the worker -------------------------------------------------------
 let py = null; // { dispatch, stats, bots }: the worker's entry points, once connected

@@ -264,7 +264,12 @@ def _build_points(t: Callable[..., str], builds: list[dict]) -> list[str]:
     """The points a turn's builds gained (each completion, lone low-rise ground floors
     started) and lost (lone low-rise ground floors built on: their point is gone)."""
     done = [e for e in builds if "completed" in e]
-    words = [t("last.completed", height=e["completed"], gained=e["points"]) for e in done]
+    # completions of one height in one phrase (a long turn's line stays short on a phone)
+    heights: dict[int, list[int]] = {}
+    for e in done:
+        heights.setdefault(e["completed"], []).append(e["points"])
+    words = [t("last.completed", n=len(points), height=height, gained=sum(points))
+             for height, points in heights.items()]
     started = sum(e["score"] for e in builds if "completed" not in e)
     if started:
         words.append(t("last.lone_started", n=started))
