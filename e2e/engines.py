@@ -88,8 +88,18 @@ class PlaywrightDriver:
 
     engine = "chromium"
 
-    def __init__(self, browser: Any, shared_memory: bool = True) -> None:
-        self._context = browser.new_context(viewport={"width": 1280, "height": 800})
+    def __init__(self, browser: Any, shared_memory: bool = True, profile: str = "") -> None:
+        """``browser`` is a Browser, or with ``profile`` (a folder) Playwright's
+        ``chromium`` BrowserType: a persistent profile, with the disk caches a player's
+        browser has (the compiled wasm among them), as the benchmark wants."""
+        if profile:
+            from chromium import CHROMIUM, CHROMIUM_ARGS  # scripts/chromium.py
+
+            self._context = browser.launch_persistent_context(
+                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+                viewport={"width": 1280, "height": 800})
+        else:
+            self._context = browser.new_context(viewport={"width": 1280, "height": 800})
         if not shared_memory:  # as an engine without it: Python on the main thread
             self._context.add_init_script("delete self.SharedArrayBuffer;")
         self._context.grant_permissions(["clipboard-read", "clipboard-write"])

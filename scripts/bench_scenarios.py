@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The README's scenario table: per scenario and mode, the solver's values next to simulated
-expert games.
+"""The scenario table of docs/players.md: per scenario and mode, the solver's values next
+to simulated expert games.
 
     python scripts/bench_scenarios.py [--games 10000] [--seed scen] [--workers 2]
                                       [--scenario NAME ...] [--mode standard|nine|both]

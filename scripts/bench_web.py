@@ -200,11 +200,11 @@ def log(msg: str) -> None:
 # --- site and server -------------------------------------------------------------------
 
 
-def prepare_site(tmp: Path, no_build: bool, bytecode: bool = True) -> Path:
-    """A private copy of the site (built fresh, or copied from dist/) plus bare.html."""
+def prepare_site(tmp: Path, no_build: bool, bytecode: bool = True,
+                 dist: Path = ROOT / "dist") -> Path:
+    """A private copy of the site (built fresh, or copied from ``dist``) plus bare.html."""
     site = tmp / "site"
     if no_build:
-        dist = ROOT / "dist"
         if not (dist / "index.html").is_file():
             sys.exit("[bench] dist/index.html missing: run scripts/build.py or drop --no-build")
         shutil.copytree(dist, site)
@@ -611,8 +611,10 @@ def engine_visits(engine: str, url: str, chromium: Any, app: bool) -> dict[str, 
     Pyodide page's next visit comes from the HTTP cache."""
     engines = _engines_module()
     if engine in ("chromium", "chromium-main"):
-        # chromium-main: without SharedArrayBuffer, so Python runs on the main thread
-        d = engines.PlaywrightDriver(chromium, shared_memory=engine == "chromium")
+        # chromium-main: without SharedArrayBuffer, so Python runs on the main thread; a
+        # fresh persistent profile, as a player's (Firefox's and WebKit's have one too)
+        d = engines.PlaywrightDriver(chromium, shared_memory=engine == "chromium",
+                                     profile=tempfile.mkdtemp(prefix="skyline-chromium-"))
     elif engine == "firefox":
         d = engines.PuppeteerDriver()
     else:
@@ -628,8 +630,10 @@ def engine_visits(engine: str, url: str, chromium: Any, app: bool) -> dict[str, 
             out["first_click"] = effect / 1000
             engines.wait_for(d, "navigator.serviceWorker.controller?.state === 'activated'",
                              READY_TIMEOUT_MS / 1000, "the service worker")
-            out["snapshot"] = engines.wait_for(d, "window.skylineSnapshotMade", 150,
-                                               "the snapshot made")
+            out["snapshot"] = {}
+            if d.run("return !!document.documentElement.dataset.snapshot;"):  # else none made
+                out["snapshot"] = engines.wait_for(d, "window.skylineSnapshotMade", 150,
+                                                   "the snapshot made")
         d.goto(url)
         out["warm"] = _ready_s(d, engines)
         if app:
@@ -651,8 +655,7 @@ def _median(runs: list[dict[str, Any]], key: str) -> float | None:
 def bench_engines(names: list[str], base: str, repeat: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                      headless=True)
+        chromium = pw.chromium  # each visit launches its own persistent profile
         for engine in names:
             app: list[dict[str, Any]] = []
             bare: list[dict[str, Any]] = []
@@ -691,7 +694,6 @@ def bench_engines(names: list[str], base: str, repeat: int) -> dict[str, Any]:
                     "store_ms": round(statistics.median(m["storeMs"] for m in made)),
                 }
             out[engine] = figures
-        chromium.close()
     if "chromium" in out:
         for figures in out.values():
             figures["cold_vs_chromium"] = round(figures["cold_s"] / out["chromium"]["cold_s"], 2)
@@ -717,6 +719,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="cold runs of each page")
     parser.add_argument("--no-build", action="store_true", help="benchmark a copy of dist/")
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist",
+                        help="with --no-build: the built site to copy (e.g. an older build)")
     parser.add_argument("--screenshots", type=Path, metavar="DIR", help="save board screenshots")
     parser.add_argument("--cls-only", action="store_true", help="only measure layout shift")
     parser.add_argument("--no-bytecode", action="store_true",
@@ -730,7 +734,8 @@ def main() -> None:
     if args.engines:
         names = [n for n in args.engines.split(",") if n]
         with tempfile.TemporaryDirectory(prefix="skyline-bench-") as tmp_name:
-            site = prepare_site(Path(tmp_name), args.no_build, not args.no_bytecode)
+            site = prepare_site(Path(tmp_name), args.no_build, not args.no_bytecode,
+                                args.dist)
             with serving(site, ByteLog()) as base:
                 load = os.getloadavg()[0]
                 out = bench_engines(names, base, repeat)
@@ -742,7 +747,7 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="skyline-bench-") as tmp_name:
         tmp = Path(tmp_name)
-        site = prepare_site(tmp, args.no_build, not args.no_bytecode)
+        site = prepare_site(tmp, args.no_build, not args.no_bytecode, args.dist)
         bytelog = ByteLog()
         with serving(site, bytelog) as base, sync_playwright() as pw:
             browser = Browser(pw, tmp)

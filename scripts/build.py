@@ -560,7 +560,7 @@ def write_app_bytecode(out: Path, wheel: Path, py_files: list[Path], py_mm: str)
     by the Pyodide the page runs, unpacked into site-packages by pyscript-pyc.json (the
     service worker's visits; a first visit loads the wheel and the sources). Pyodide
     never writes bytecode, so with sources every visit compiled ~14,000 lines of the
-    app on start-up (README, "Start-up"). Returns the file name."""
+    app on start-up (docs/architecture.md, "Start-up"). Returns the file name."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zout, \
             zipfile.ZipFile(wheel) as zin:

@@ -323,7 +323,7 @@ function warmRuntime() {
   const urls = [...(root.dataset.warm || "").split(" "), stdlib].filter(Boolean);
   for (const url of urls) {
     // After the first paint (afterFirstPaint below) and at low priority: the styles,
-    // boot.js, a snapshot or the prerendered welcome come first (README, "Start-up").
+    // boot.js, a snapshot or the prerendered welcome come first (docs/architecture.md, "Start-up").
     fetch(`./${url}`, { priority: "low" })
       .then((response) => {
         if (!response.ok) throw new Error(`HTTP ${response.status}`);

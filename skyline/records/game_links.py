@@ -32,7 +32,7 @@ the seed decides them, both devices compute the same ones.
 
 The CRC-32 catches accidental damage (a truncated or mangled paste); it is *not*
 a signature: anyone can edit a game and recompute it. Correspondence games rest
-on trust (see the README: the seed fixes every die).
+on trust (see docs/formats.md: the seed fixes every die).
 
 :func:`parse_game_link` is total: it returns a :class:`GameLink` or raises
 :class:`~skyline.records.links.LinkError`. Checks in order, each with its ``code``:

@@ -10,7 +10,7 @@ district (a ground floor, a penthouse and two upper floors), rolls mid-rise, two
 and a blank penthouse, builds the mid-rise, rerolls to two low-rises and a mid-rise
 penthouse, demolishes a height-2 tile with a low-rise die, rerolls the other to a
 mid-rise and builds it and the penthouse: a height-3 mid-rise tile. The skylines
-"before" are this project's reading of the text (README, "Rulings this project added").
+"before" are this project's reading of the text (docs/rulings.md).
 
 A move names dice by kind (type and face letters, ``"Ub"``: a blue upper floor), not by
 id, so any of two equal dice will do; :func:`resolve_move` turns it into the engine's
