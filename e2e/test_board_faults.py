@@ -146,7 +146,9 @@ def test_two_tabs_one_game(
                 ".filter((d) => d.dataset.face && d.dataset.face !== 'None').length == 3")
             assert dice(b) == [dict(d, pressed=False) for d in dice(a)]
             before = stored_raw(a)
-            b.click(f"#die-{dice(b)[0]['id']}")  # B may not move
+            # B may not move: its dice and commands are greyed, with the reason
+            assert b.locator(f"#die-{dice(b)[0]['id']}").is_disabled()
+            assert b.locator("#act-end").is_disabled() and b.locator("#act-undo").is_disabled()
             assert len(dice(b)) == 3 and not dice(b)[0]["pressed"]
             assert stored_raw(b) == before
 
@@ -161,7 +163,7 @@ def test_two_tabs_one_game(
             b.click("#act-build")
             assert len(dice(b)) == 2
             a.wait_for_function("document.querySelectorAll('#turn [data-testid=die]').length == 2")
-            a.click(f"#die-{dice(a)[0]['id']}")  # A is read-only now
+            assert a.locator(f"#die-{dice(a)[0]['id']}").is_disabled()  # A is read-only now
             assert not dice(a)[0]["pressed"]
             assert moves(b) == moves(a) == ["tGUP", "r0.1.2", f"b{first}"]
 

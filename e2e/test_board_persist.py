@@ -123,12 +123,12 @@ def test_broken_links_leave_the_game_alone(app_page: Page, site_url: str) -> Non
         page.click("#act-roll")
         before = record(page)
         for fragment, reason in (
-            ("#play?p=&seed=abc", "Every player needs a name"),
+            ("#play?p=&seed=abc", "The name of player 1 is not allowed: it needs 1 to 24"),
             ("#play?p=Ann&seed=bad!seed", "The seed may only use"),
             ("#play?p=Ann,Bob&seed=ok&start=7", "The start player is not one of the players."),
             ("#play?p=Ann,Bob&seed=ok&sc=dubai", "Unknown scenario"),
             ("#play?p=Ann&seed=ok&evil=1", "The link is incomplete or has unknown parts."),
-            ("#play?p=%FF&seed=ok", "Every player needs a name"),
+            ("#play?p=%FF&seed=ok", "A name in the link is not valid text"),
         ):
             page.goto(site_url + fragment)
             message = notice(page, "notice.bad_link")

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 VARIANT = 'from pyscript import window\nwindow.document.body.dataset.variant = "new"\n'
 
 
+# The service worker's version caches (not the interpreter's snapshot, web/snapshot.mjs).
+VERSION_CACHES = "async () => (await caches.keys()).filter((k) => k.startsWith('skyline-'))"
+
+
 def sw_cache_name(site: Path) -> str:
     return json.loads(
         (site / "sw.js").read_text().split("const CACHE_NAME = ", 1)[1].split(";", 1)[0]
@@ -105,7 +109,7 @@ def test_offline_mid_game_then_update_keeps_the_game(
         wait_ready(page)
         assert page.evaluate("document.body.dataset.variant") is None
         assert record(page) == played
-        assert new in page.evaluate("caches.keys()")  # waiting, not yet in charge
+        assert new in page.evaluate(VERSION_CACHES)  # waiting, not yet in charge
 
         # the older version's save format, then accept: the new version starts
         page.evaluate("s => localStorage.setItem('skyline.save', s)", as_v1(saved(page)))
@@ -118,8 +122,8 @@ def test_offline_mid_game_then_update_keeps_the_game(
         assert saved(page)["v"] == 2  # migrated at once
         assert page.locator("[data-key='notice.save_broken']").count() == 0
         deadline = time.monotonic() + 60
-        while page.evaluate("caches.keys()") != [new]:  # the old version's cache is gone
-            assert time.monotonic() < deadline, page.evaluate("caches.keys()")
+        while page.evaluate(VERSION_CACHES) != [new]:  # the old version's cache is gone
+            assert time.monotonic() < deadline, page.evaluate(VERSION_CACHES)
             page.wait_for_timeout(200)
         assert bar.is_hidden()
         take(page, "GUP")  # and the game goes on, saved

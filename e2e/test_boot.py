@@ -35,7 +35,9 @@ VARIANT = 'from pyscript import window\nwindow.document.body.dataset.variant = "
 
 
 def cache_names(page: Page) -> list[str]:
-    return page.evaluate("caches.keys()")
+    """The service worker's version caches (not the interpreter's snapshot, web/snapshot.mjs)."""
+    return page.evaluate(
+        "async () => (await caches.keys()).filter((k) => k.startsWith('skyline-'))")
 
 
 def wait_for_sw_control(page: Page) -> None:

@@ -221,7 +221,7 @@ def test_two_devices_play_a_correspondence_game_by_links(
                 before = storage(a)
                 open_link(a, first_link)
                 stale = a.locator("[data-key='corr.stale']")
-                assert "older than your game" in stale.inner_text()
+                assert "earlier point of your game" in stale.inner_text()
                 assert storage(a) == before
                 a.click("[data-key='corr.stale'] .x")
             turns += 1

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 LINK = "#play?p=Ann&seed=snap1&start=0&nine=0"
 MADE_TIMEOUT_MS = 120_000
-STORED = "skyline-python-snapshot"
+STORED = "python-snapshot"
 # Everything the page keeps of the player's (the last render's picture is no game).
 GAMES = """() => Object.fromEntries(Object.keys(localStorage)
   .filter((k) => k.startsWith("skyline.") && k !== "skyline.snapshot")

@@ -419,7 +419,10 @@ def log_list(s: Screen, g: Game) -> str:
     if _log_cache[0] is not None and _log_cache[0][0] is key[0] and _log_cache[0][1:] == key[1:]:
         return _log_cache[1]
     items = [
-        f'<li class="ev ev-{e.event}"><span class="ev-round">{e.round}</span>{esc_names(e.text, key[2])}</li>'
+        # one span for the words: the line is a flex row, and a name isolated in <bdi>
+        # would otherwise be an item of its own, apart from the rest of the sentence
+        f'<li class="ev ev-{e.event}"><span class="ev-round">{e.round}</span>'
+        f'<span class="ev-text">{esc_names(e.text, key[2])}</span></li>'
         for e in g.log.entries
     ]
     if not items:

@@ -305,8 +305,11 @@ let early = [];
 
 function send(data, event) {
   if (!py) {
-    const control = event?.target?.closest?.("[data-action], [data-submit]");
-    if (control?.classList.contains("queued")) return; // pressed again: still one press
+    // a key is queued as it is; a press marks its control, and pressing a control
+    // that already waits again is still one press
+    const control = data.kind === "keydown" ? null
+      : event?.target?.closest?.("[data-action], [data-submit]");
+    if (control?.classList.contains("queued")) return;
     early.push({ data, event });
     control?.classList.add("queued");
     control?.setAttribute("aria-busy", "true");

@@ -15,8 +15,10 @@
 // boot with the same options, the bad entry dropped, nothing said to the player.
 // docs/performance.md has the figures and why the snapshot is made in the browser.
 
-/** Cache Storage: one entry, the snapshot of the build that wrote it. */
-export const SNAPSHOT_CACHE = "skyline-python-snapshot";
+/** Cache Storage: one entry, the snapshot of the build that wrote it. Not named
+ * "skyline-…": the service worker deletes those of other versions; a build that finds
+ * another build's snapshot here drops it itself (readEntry). */
+export const SNAPSHOT_CACHE = "python-snapshot";
 /** The entry's key in that cache (never fetched: the URL only names the entry). */
 export const SNAPSHOT_URL = new URL("./python-snapshot.bin", import.meta.url).href;
 /** Response headers of the entry: which build made it, its size unpacked, checksum. */
