@@ -34,7 +34,8 @@ fi
 # folder; the WebKit/Firefox set and the fault log stay in one queue each.
 python3 scripts/build.py
 LATE=(e2e/test_scoreboard_and_seats_in_view.py e2e/test_tutorial_walkthrough.py
-      e2e/test_table_review_page.py e2e/test_games.py e2e/test_every_engine.py)
+      e2e/test_table_review_page.py e2e/test_games.py e2e/test_every_engine.py
+      e2e/test_board_update.py)
 ignore=()
 for f in "${LATE[@]}"; do ignore+=("--ignore=$f"); done
 late_log=$(mktemp)

@@ -71,6 +71,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from ..rules import MAX_PLAYERS, Board, Options, Phase
+from ..rules.options import BIDI_CONTROLS, is_visible
 from .game_links import (
     NONCE_PATTERN,
     SEAT_FRIEND,
@@ -195,6 +196,22 @@ def default_name(options: Options) -> str:
     return ", ".join(options.names)[:MAX_NAME_CHARS]
 
 
+def game_label(name: object) -> str:
+    """A game's own name as the list keeps it: control and direction characters
+    dropped (a name may not turn the text around it, as players' names may not), runs
+    of spaces made one, at most ``MAX_NAME_CHARS``; "" when nothing visible is left (the
+    list then shows the players' names).
+
+    >>> game_label("  Bob\u202egnp.exe "), game_label("\u200b"), game_label(None)
+    ('Bobgnp.exe', '', '')
+    """
+    if not isinstance(name, str):
+        return ""
+    kept = "".join(c for c in name if c not in BIDI_CONTROLS and (c.isprintable() or c.isspace()))
+    text = " ".join(kept.split())[:MAX_NAME_CHARS]
+    return text if any(is_visible(c) for c in text) else ""
+
+
 def make_entry(
     board: Board,
     seats: Sequence[str],
@@ -218,9 +235,8 @@ def make_entry(
         raise ValueError("id: an entry's id is its game id, or the game id and -<number>")
     created = _stamp(created)
     updated = _stamp(updated) or created
-    text = name if isinstance(name, str) and name.strip() else ""
     return GameEntry(
-        eid, gid, text.strip()[:MAX_NAME_CHARS] or default_name(board.options), board, seats,
+        eid, gid, game_label(name) or default_name(board.options), board, seats,
         nonce, created, updated, diverged_from if _is_id(diverged_from) else None, beat, takes,
     )
 
