@@ -36,7 +36,10 @@ def rows(page: Page) -> list[str]:
 
 
 def storage(page: Page) -> dict[str, str]:
-    return page.evaluate("Object.fromEntries(Object.entries(localStorage))")
+    """What the page keeps, but the picture of its last render (web/boot.js writes it
+    400 ms after a render: a cache, no game)."""
+    return page.evaluate("Object.fromEntries(Object.entries(localStorage)"
+                         ".filter(([key]) => key !== 'skyline.snapshot'))")
 
 
 def set_lang(page: Page, lang: str) -> None:
