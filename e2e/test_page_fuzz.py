@@ -7,13 +7,14 @@ other or more cases, ``SKYLINE_PAGE_FUZZ_VERBOSE=1`` prints the presses of each)
 - **storage**: one key the page keeps (web/store.py: the game list's index and entries,
   the settings, the solo records, the history, the single save of older versions; the
   dice selection of web/play.py and boot.js's paint snapshot) is damaged at a time —
-  truncated, bit-flipped, a wrong JSON type, a future version, a huge string — and the
-  page is opened. It must start, with no page error; every game that was not damaged is
-  still in the game list; what the page's own readers refuse is kept aside byte for byte
-  (``skyline.games.broken.*``, ``skyline.records.broken.*`` …; records of a newer
-  version also stay where they are) and the player is told with the notice of that key,
-  in the page's language (English or German), worded as web/i18n/<lang>.json says, never
-  a raw key. The expectation comes from the engine's and the page's readers under CPython.
+  truncated, bit-flipped, a wrong JSON type, a future version, a huge string (``PLAN``:
+  two or three per key) — and the page is opened. It must start, with no page error;
+  every game that was not damaged is still in the game list; what the page's own
+  readers refuse is kept aside byte for byte (``skyline.games.broken.*``,
+  ``skyline.records.broken.*`` …; records of a newer version also stay where they are)
+  and the player is told with the notice of that key, in the page's language (English
+  or German), worded as web/i18n/<lang>.json says, never a raw key. The expectation
+  comes from the engine's and the page's readers under CPython.
 - **presses**: random clicks on the enabled controls and random keys, first on the page
   boot.js painted while the Python runtime download is held back (the prerendered welcome
   of a first visit, then a repeat visit's snapshot), then on the live page through
@@ -801,11 +802,11 @@ def press_round(ctx: BrowserContext, site_url: str, rng: random.Random, tally: T
                 guard: Guard, name: str, early: int, live: int,
                 games: dict[str, str] | None = None) -> None:
     """``early`` presses on the painted page while Python is held back, then ``live``
-    presses on the live page; then the checks. ``games``: stored beside what is there."""
+    presses on the live page; then the checks. ``games``: stored beside what is there
+    (a repeat visit); None: a first visit (nothing stored)."""
     page = ctx.new_page()
     page.add_init_script(NO_DELETE)
-    if games:
-        preload(page, games, clear=False)
+    preload(page, games or {}, clear=games is None)
     case = Case(tally, name, guard)
     presser = Presser(page, rng, case)
     try:
@@ -845,7 +846,8 @@ def test_random_presses_while_starting_and_live(
     began = time.monotonic()
     lang = rng.choice(LANGS)
     # service workers blocked: every request reaches the route that holds the runtime
-    ctx = browser.new_context(service_workers="block", locale=f"{lang}-{lang.upper()}")
+    ctx = browser.new_context(service_workers="block",
+                              locale={"en": "en-US", "de": "de-DE"}[lang])
     guard.attach(ctx)
     try:
         for round_number in range(SCALE):

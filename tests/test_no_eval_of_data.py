@@ -30,9 +30,8 @@ other than through the escaping views.
    were accepted are shown as text, literally.
 4. The scanners catch a deliberate violation: copies of web/ with one bad line each.
 5. A game's name (its new name, or the name in an imported file) may not turn the text
-   around either: refused or isolated wherever it is shown, as players' names are
-   (expected to fail until the page does so: the replay's title and the notices of a
-   deletion and a restore show it bare).
+   around either: refused or isolated wherever it is shown, as players' names are (the
+   replay's title and the notices of a deletion and a restore show it without <bdi>).
 """
 
 from __future__ import annotations

@@ -120,7 +120,11 @@ async def write_later_modules(host):
             if response.ok:
                 target_file.parent.mkdir(parents=True, exist_ok=True)
                 target_file.write_text(await response.text(), encoding="utf-8")
-        importlib.invalidate_caches()
+        # the path finders only: importlib.invalidate_caches() also imports
+        # importlib.metadata, which the cut standard library does not have
+        for finder in list(sys.path_importer_cache.values()):
+            if finder is not None and hasattr(finder, "invalidate_caches"):
+                finder.invalidate_caches()
     except Exception as exc:  # offline before the service worker had them: on first use
         window.console.warn(f"skyline: the engine's later modules: {exc}")
 
