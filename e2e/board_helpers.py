@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 # scripts/chromium.py holds the click policy shared with scripts/bench_web.py; appended
 # (not prepended) so scripts/build.py never shadows the pypa "build" package.
@@ -120,3 +122,30 @@ def record(page: Page) -> str:
 
 def enabled(page: Page, command: str) -> bool:
     return page.locator(f"#act-{command}").is_enabled()
+
+
+@contextmanager
+def held_runtime(page: Page) -> Iterator[Callable[[], None]]:
+    """Hold every request for pyodide.asm.wasm until the returned release() is called."""
+    held: list[Route] = []
+    released = False
+
+    def handler(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    def release() -> None:
+        nonlocal released
+        released = True
+        for route in held:
+            route.continue_()
+        held.clear()
+
+    page.route("**/pyodide.asm.wasm", handler)
+    try:
+        yield release
+    finally:
+        release()
+        page.unroute("**/pyodide.asm.wasm")

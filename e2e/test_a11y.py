@@ -1,4 +1,4 @@
-"""Accessibility in the browser (issue 9): axe-core on every screen, English and German,
+"""Accessibility in the browser: axe-core on every screen, English and German,
 light and dark; modal dialogs and focus; the polite live region; keyboard-only play.
 
 The audits walk one page per language through every screen (welcome, take, rules,

@@ -1,4 +1,4 @@
-"""The board's layout measured in the real page (issue 8 B 8, issue 9): nothing spills
+"""The board's layout measured in the real page: nothing spills
 out of its box at 360 px, no word is broken, the round label stays on one line, the
 tower to choose is scrolled into view, a skyline is one street that scrolls sideways
 and the player to move has the largest one."""

@@ -1,4 +1,4 @@
-"""Controls and notices in view, where a browser is needed (issue 8 part B): the
+"""Controls and notices in view, where a browser is needed: the
 computer's Skip bar and the Hint button stay in view at 1280×800 (point 5), a bad link on
 a first visit is visible above the welcome dialog (point 9); screenshots of a forced
 demolition, a computer's turn and a scenario game, EN and DE, 1280×800 and 360×740

@@ -40,14 +40,13 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from board_helpers import POLICY_STEP
-from playwright.sync_api import Browser, BrowserContext, Keyboard, Locator, Mouse, Page, Route
+from board_helpers import POLICY_STEP, held_runtime
+from playwright.sync_api import Browser, BrowserContext, Keyboard, Locator, Mouse, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from skyline import Board, Phase, make_save
@@ -355,34 +354,6 @@ def assert_no_failure_notice(page: Page, case: Case) -> None:
     shown = [k for k in state(page)["notices"] if k in FAILURE_NOTICES]
     if shown:
         case.fail("crash", f"the page reports a failure: {shown}")
-
-
-@contextmanager
-def held_runtime(page: Page) -> Iterator[Callable[[], None]]:
-    """Hold every request for pyodide.asm.wasm until the returned release() is called
-    (as e2e/test_start_paint.py does): Python cannot start meanwhile."""
-    held: list[Route] = []
-    released = False
-
-    def handler(route: Route) -> None:
-        if released:
-            route.continue_()
-        else:
-            held.append(route)
-
-    def release() -> None:
-        nonlocal released
-        released = True
-        for route in held:
-            route.continue_()
-        held.clear()
-
-    page.route("**/pyodide.asm.wasm", handler)
-    try:
-        yield release
-    finally:
-        release()
-        page.unroute("**/pyodide.asm.wasm")
 
 
 # ---------------------------------------------------------------------------- stored data

@@ -13,13 +13,13 @@ Service workers are blocked in these contexts so that every request reaches the 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route
+from board_helpers import held_runtime
+from playwright.sync_api import Browser, BrowserContext, Page
 
 if TYPE_CHECKING:
     from conftest import Guard
@@ -51,33 +51,6 @@ STATE = """() => {
 
 def texts(dist: Path, lang: str) -> dict[str, str]:
     return json.loads((dist / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-
-
-@contextmanager
-def held_runtime(page: Page) -> Iterator[Callable[[], None]]:
-    """Hold every request for pyodide.asm.wasm until the returned release() is called."""
-    held: list[Route] = []
-    released = False
-
-    def handler(route: Route) -> None:
-        if released:
-            route.continue_()
-        else:
-            held.append(route)
-
-    def release() -> None:
-        nonlocal released
-        released = True
-        for route in held:
-            route.continue_()
-        held.clear()
-
-    page.route("**/pyodide.asm.wasm", handler)
-    try:
-        yield release
-    finally:
-        release()
-        page.unroute("**/pyodide.asm.wasm")
 
 
 def new_context(browser: Browser, guard: Guard, locale: str = "en-US") -> BrowserContext:
