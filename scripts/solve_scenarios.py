@@ -372,7 +372,7 @@ def forward(scenario: str, mode: str, table: ArrayTable, min_prob: float, verbos
         # likeliest first: a lookup is recorded with the first (likeliest) configuration whose
         # turn search needs it (the search is memoised within the turn)
         starts = sorted(dist.items(), key=lambda kv: -kv[1])
-        play_turn(sv, s, starts, finish, placed, before)
+        play_turn(s, starts, finish, placed, before)
         if verbose:
             print(f"  [{scenario}/{mode}] forward t={t}: {len(visited[-1])} configurations, "
                   f"{len(table.queried[t - 1])} lookups, {time.time() - t0:.1f}s",

@@ -376,7 +376,7 @@ class ArrayTable:
         return float(self.W[mode][t][key]), True
 
 
-def play_turn(sv, s, starts, finish, placed, before=None) -> None:
+def play_turn(s, starts, finish, placed, before=None) -> None:
     """Push one turn's start distribution through every roll, each node taking the choice the
     runtime's turn search ``s`` (``sv._solver``) rates best.
 
@@ -384,6 +384,9 @@ def play_turn(sv, s, starts, finish, placed, before=None) -> None:
     that leaves the turn (ended, or no dice left), ``placed(what, gain, p)`` every resolved
     die (``what`` as in the search's options, ``gain`` its points); ``before(cols, p)``, if
     given, is called before the search rates a start's takes."""
+    from skyline.players.adapter import outcomes, reroll_dist
+    from skyline.players.turn_search import node_options
+
     # within-turn nodes bucketed by (hand size, flag): process in dependency order
     buckets: dict[tuple[int, bool], dict[tuple, float]] = {
         (k, f): {} for k in range(4) for f in (False, True)
@@ -393,7 +396,7 @@ def play_turn(sv, s, starts, finish, placed, before=None) -> None:
             before(cols, p)
         vals = [s.take_value(cols, tys, m) for tys in TYPES3]
         tys = TYPES3[max(range(len(vals)), key=lambda i, v=vals: (v[i], -i))]
-        for h, q in sv._OUTCOMES[tys]:
+        for h, q in outcomes(tys):
             key = (cols, m, h, False)
             b = buckets[3, False]
             b[key] = b.get(key, 0.0) + p * q
@@ -403,7 +406,7 @@ def play_turn(sv, s, starts, finish, placed, before=None) -> None:
                 if not hand:
                     finish(cols, m, ended, p)
                     continue
-                opts = sv._node_options(s, cols, hand, flag, ended, m)
+                opts = node_options(s, cols, hand, flag, ended, m)
                 best = max(range(len(opts)), key=lambda i, o=opts: (o[i][1], -i), default=-1)
                 if best < 0:
                     finish(cols, m, ended, p)
@@ -413,7 +416,7 @@ def play_turn(sv, s, starts, finish, placed, before=None) -> None:
                     finish(cols, m, ended, p)
                 elif raw[0] == "reroll":
                     _, kept, tys = raw
-                    for h2, q in sv._REROLL_DIST[kept, tys]:
+                    for h2, q in reroll_dist(kept, tys):
                         key = (cols, m, h2, ended)
                         bb = buckets[size, False]
                         bb[key] = bb.get(key, 0.0) + p * q
@@ -463,7 +466,7 @@ def forward(
             if what[0] == "build" and gain == 36:
                 six_high += p
 
-        play_turn(sv, s, dist.items(), finish, placed)
+        play_turn(s, dist.items(), finish, placed)
         if verbose:
             print(
                 f"  [{mode}] forward t={t}: {len(visited[-1])} configurations "

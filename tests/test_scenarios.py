@@ -139,13 +139,13 @@ def test_tables_are_not_loaded_outside_scenarios():
     code = (
         "import random\n"
         "from skyline import Options, new_game, apply_action, Phase\n"
-        "from skyline.players import solo_value as sv\n"
+        "from skyline.players import scenario_tables\n"
         "from skyline.players.expert import expert_bot, hint\n"
         "s = new_game(Options(('a',), 'lazy', 0))\n"
         "for _ in range(12):\n"
         "    hint(s)\n"
         "    s = apply_action(s, expert_bot(s, random.Random(0)))\n"
-        "print(len(sv._SCENARIO_TABLES))\n"
+        "print(len(scenario_tables._SCENARIO_TABLES))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

@@ -3,7 +3,8 @@
 The models (:mod:`.solo_value`, :mod:`.table_expert`, :mod:`.scenario_model`) see dice
 and skylines abstractly: a die is a *kind* ``type * 3 + face`` (faces by type in
 :data:`FACES`, a blank penthouse is face 0), columns and tiles are colour names and
-heights, a roll is a distribution over sorted hands (:func:`outcomes`). This module
+heights, a roll is a distribution over sorted hands (:func:`outcomes`; the choices a
+hand offers: :func:`distinct`, :func:`rerolls`, :func:`reroll_dist`). This module
 turns the engine's :class:`~skyline.rules.GameState`, dice and columns into those terms
 and back (:func:`column_index`), and holds what every player shares: whose turn is still
 to come this round (:func:`still_to_play`), the turns a seat has left
@@ -15,13 +16,15 @@ to come this round (:func:`still_to_play`), the turns a seat has left
 (7, 7)
 >>> [(hand, round(p, 3)) for hand, p in outcomes((0,))]
 [((0,), 0.5), ((1,), 0.333), ((2,), 0.167)]
+>>> distinct((0, 0, 7)), rerolls((0, 7))
+(((0, (0, 7)), (7, (0, 0))), (((), (0, 2)), ((0,), (2,)), ((7,), (0,))))
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from itertools import product
+from itertools import combinations, product
 
 from ..rules import Building, Column, Die, Face, GameState, Phase, build_targets
 
@@ -75,6 +78,37 @@ def outcomes(types: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...
         key = tuple(sorted(t * 3 + f for t, f in zip(types, faces, strict=True)))
         dist[key] = dist.get(key, 0.0) + p
     return tuple(sorted(dist.items()))
+
+
+@cache
+def distinct(hand: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each distinct kind in ``hand`` (sorted kinds) with the rest of the hand."""
+    out = []
+    for kind in sorted(set(hand)):
+        i = hand.index(kind)
+        out.append((kind, hand[:i] + hand[i + 1 :]))
+    return tuple(out)
+
+
+@cache
+def rerolls(hand: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """The distinct nonempty rerolls of ``hand``: (kinds kept, types rerolled), sorted."""
+    opts = set()
+    n = len(hand)
+    for r in range(1, n + 1):
+        for sub in combinations(range(n), r):
+            kept = tuple(hand[i] for i in range(n) if i not in sub)
+            opts.add((kept, tuple(sorted(hand[i] // 3 for i in sub))))
+    return tuple(sorted(opts))
+
+
+@cache
+def reroll_dist(
+    kept: tuple[int, ...], types: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """The hands after rerolling dice of ``types`` while keeping ``kept``, with their
+    probabilities (:func:`outcomes`)."""
+    return tuple((tuple(sorted(kept + o)), p) for o, p in outcomes(types))
 
 
 def promising(state: GameState, dice: Sequence[Die]) -> list[Die]:

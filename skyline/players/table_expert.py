@@ -56,7 +56,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cache
 from itertools import combinations
 
 from ..rules import (
@@ -76,8 +75,17 @@ from ..rules import (
     score,
 )
 from . import solo_value as sv
-from .adapter import column_index, die_kind, outcomes, promising, still_to_play
-from .solo_value import position
+from .adapter import (
+    column_index,
+    die_kind,
+    distinct,
+    outcomes,
+    promising,
+    reroll_dist,
+    rerolls,
+    still_to_play,
+)
+from .solo_model import build_moves, position
 
 __all__ = [
     "DISTRICT_DIE", "MAX_HAND", "SPREAD", "TableOption", "table_chances", "table_options",
@@ -134,35 +142,6 @@ class TableOption:
     action: Action
     value: float
     win: float
-
-
-# --------------------------------------------------------------------------- dice model
-
-@cache
-def _distinct(hand: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Each distinct kind in ``hand`` with the rest of the hand."""
-    out = []
-    for kind in sorted(set(hand)):
-        i = hand.index(kind)
-        out.append((kind, hand[:i] + hand[i + 1 :]))
-    return tuple(out)
-
-
-@cache
-def _rerolls(hand: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Distinct rerolls of ``hand``: (kept kinds, rerolled types), nonempty rerolls."""
-    opts = set()
-    n = len(hand)
-    for r in range(1, n + 1):
-        for sub in combinations(range(n), r):
-            kept = tuple(hand[i] for i in range(n) if i not in sub)
-            opts.add((kept, tuple(sorted(hand[i] // 3 for i in sub))))
-    return tuple(sorted(opts))
-
-
-@cache
-def _reroll_dist(kept: tuple[int, ...], types: tuple[int, ...]) -> tuple:
-    return tuple((tuple(sorted(kept + o)), p) for o, p in outcomes(types))
 
 
 # --------------------------------------------------------------------------- win chance
@@ -309,20 +288,7 @@ class _Search:
         """Builds per kind at ``cols``: ((points, cols after, tile height, from class), ...)."""
         mv = self.moves_memo.get(cols)
         if mv is None:
-            out = []
-            for kind in range(9):
-                lst = []
-                for rem, add, pts, th in sv.BUILDS[kind]:
-                    if rem >= 0 and cols[rem] == 0:
-                        continue
-                    c2 = list(cols)
-                    if rem >= 0:
-                        c2[rem] -= 1
-                    if add >= 0:
-                        c2[add] += 1
-                    lst.append((pts, tuple(c2), th, rem))
-                out.append(tuple(lst))
-            mv = self.moves_memo[cols] = tuple(out)
+            mv = self.moves_memo[cols] = build_moves(cols)
         return mv
 
     def leaf(self, cols: tuple[int, ...], pts: int, dis: int, ended: bool) -> tuple[float, float]:
@@ -367,6 +333,19 @@ class _Search:
             r = self.memo[key] = self._best(cols, pts, dis, hand, flag, ended)
         return r
 
+    def reroll(
+        self, cols: tuple[int, ...], pts: int, dis: int, kept: tuple[int, ...],
+        types: tuple[int, ...], ended: bool,
+    ) -> tuple[float, float]:
+        """(win, value) of rerolling dice of ``types``, keeping ``kept``."""
+        u = v = 0.0
+        node = self.node
+        for h2, p in reroll_dist(kept, types):
+            a, b = node(cols, pts, dis, h2, False, ended)
+            u += p * a
+            v += p * b
+        return u, v
+
     def _best(
         self, cols: tuple[int, ...], pts: int, dis: int, hand: tuple[int, ...], flag: bool,
         ended: bool,
@@ -378,7 +357,7 @@ class _Search:
         moves = self.moves(cols)
         std = self.std
         node = self.node
-        for kind, rest in _distinct(hand):
+        for kind, rest in distinct(hand):
             for p, c2, th, _rem in moves[kind]:
                 r2 = node(c2, pts + p, dis, rest, True, ended or (std and th == 6))
                 if r2[0] > best:
@@ -389,17 +368,13 @@ class _Search:
             if r2[0] > best:
                 best = r2[0]
                 r = r2
-            for kept, types in _rerolls(hand):
-                u = v = 0.0
-                for h2, p in _reroll_dist(kept, types):
-                    a, b = node(cols, pts, dis, h2, False, ended)
-                    u += p * a
-                    v += p * b
-                if u > best:
-                    best = u
-                    r = (u, v)
+            for kept, types in rerolls(hand):
+                r2 = self.reroll(cols, pts, dis, kept, types, ended)
+                if r2[0] > best:
+                    best = r2[0]
+                    r = r2
         else:
-            for _kind, rest in _distinct(hand):
+            for _kind, rest in distinct(hand):
                 r2 = node(cols, pts, dis + 1, rest, True, ended)
                 if r2[0] > best:
                     best = r2[0]
@@ -417,23 +392,18 @@ class _Search:
         moves = self.moves(cols)
         std = self.std
         node = self.node
-        for kind, rest in _distinct(hand):
+        for kind, rest in distinct(hand):
             for p, c2, th, rem in moves[kind]:
                 r = node(c2, pts + p, dis, rest, True, ended or (std and th == 6))
                 out.append((("build", kind, rem), r))
         if flag:
             out.append((("end",), self.leaf(cols, pts, dis, ended)))
-            for kept, types in _rerolls(hand):
-                u = v = 0.0
-                for h2, p in _reroll_dist(kept, types):
-                    a, b = node(cols, pts, dis, h2, False, ended)
-                    u += p * a
-                    v += p * b
-                out.append((("reroll", kept), (u, v)))
+            for kept, types in rerolls(hand):
+                out.append((("reroll", kept), self.reroll(cols, pts, dis, kept, types, ended)))
         else:
             # must resolve: abandoning is the free drop (once resolved, keeping a die is
             # at least as good as abandoning it, so it is only offered here)
-            for kind, rest in _distinct(hand):
+            for kind, rest in distinct(hand):
                 out.append((("abandon", kind), node(cols, pts, dis + 1, rest, True, ended)))
         return out
 
