@@ -67,8 +67,8 @@ if TYPE_CHECKING:
 WEB = Path(__file__).resolve().parent.parent / "web"
 if str(WEB) not in sys.path:
     sys.path.append(str(WEB))  # the page's own readers (as tests/web_fakes.py does)
-from game_stats import read_history  # noqa: E402
-from i18n import LANGS, pick_language  # noqa: E402
+from app.core.game_stats import read_history  # noqa: E402
+from app.core.i18n import LANGS, pick_language  # noqa: E402
 
 SEED = int(os.environ.get("SKYLINE_PAGE_FUZZ_SEED", "20261202"))
 SCALE = max(1, int(os.environ.get("SKYLINE_PAGE_FUZZ_SCALE", "1")))

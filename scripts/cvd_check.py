@@ -52,7 +52,7 @@ except ImportError as error:  # pragma: no cover - an environment message
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT / "web"), str(ROOT)]
-import art  # noqa: E402 - web/art.py
+from app.core import art  # noqa: E402 - web/art.py
 
 PROTANOPIA = np.array(
     [

@@ -67,7 +67,7 @@ time.perf_counter = lambda: 0.0  # a clock that stands still: no chunk depends o
 time.monotonic = lambda: 0.0
 time.time = lambda: 1_764_547_200.0  # 2025-12-01, never read by the page today
 
-from commands import COMMANDS, Guard  # noqa: E402
+from app.core.commands import COMMANDS, Guard  # noqa: E402
 from page_html import enabled_controls  # noqa: E402
 from web_fakes import FakeHost, make_page  # noqa: E402
 

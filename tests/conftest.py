@@ -44,6 +44,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or _default)
 # asked for raises i18n.MissingText (a KeyError naming key and language) instead of
 # showing English or the key itself (the page stays lenient). SKYLINE_I18N_STRICT=0
 # switches it off, e.g. to look at what the page would show.
-import i18n  # noqa: E402
+from app.core import i18n  # noqa: E402
 
 i18n.STRICT = os.environ.get("SKYLINE_I18N_STRICT", "1") != "0"

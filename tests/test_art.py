@@ -19,8 +19,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 if str(WEB) not in sys.path:
     sys.path.insert(0, str(WEB))
 
-import art  # noqa: E402  (lives in web/, imported as the page does)
-from i18n import LANGS, Texts  # noqa: E402
+from app.core import art  # noqa: E402  (lives in web/, imported as the page does)
+from app.core.i18n import LANGS, Texts  # noqa: E402
 
 TABLES = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8")) for lang in LANGS}
 DICE = [(d, f) for d in "GUP" for f in ("xbo" if d == "P" else "pbo")]

@@ -16,8 +16,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from fuzz_cases import HEAVY_NAME, longest_board
-from game_stats import (
+from app.core.game_stats import (
     MAX_HISTORY,
     MAX_HISTORY_CHARS,
     GameResult,
@@ -25,9 +24,10 @@ from game_stats import (
     history_json,
     read_history,
 )
+from app.core.store import KEY_INDEX, entry_key
+from fuzz_cases import HEAVY_NAME, longest_board
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from store import KEY_INDEX, entry_key
 from web_fakes import FakeHost, make_page
 
 from skyline import (
@@ -191,9 +191,10 @@ def test_the_history_reads_back_its_longest_form():
 
 
 def test_the_import_takes_the_longest_entry():
-    """web/host.js reads an imported file of at most IMPORT_LIMIT bytes: more than the
+    """web/js/files.js reads an imported file of at most IMPORT_LIMIT bytes: more than the
     longest entry in UTF-8 (at most 4 bytes a character)."""
-    limit = re.search(r"const IMPORT_LIMIT = ([0-9_]+);", (ROOT / "web" / "host.js").read_text())
+    source = (ROOT / "web" / "js" / "files.js").read_text()
+    limit = re.search(r"const IMPORT_LIMIT = ([0-9_]+);", source)
     assert limit is not None
     assert 4 * entry_chars_bound() <= int(limit.group(1).replace("_", ""))
 

@@ -56,7 +56,7 @@ def test_the_page_installs_a_delivered_table_from_the_package_folder() -> None:
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))
-    import bots_ui
+    from app.computer import pacer as bots_ui
 
     table = sv.load_table()
     sv.set_table(None)

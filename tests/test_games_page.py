@@ -10,13 +10,13 @@ import json
 import random
 from pathlib import Path
 
-import board_view
-import games_ui
 import pytest
-import screen as sm
-from page_state import ClaimDialog, SendDialog
-from store import KEY_INDEX, KEY_SAVE, finished_games
-from store import entry_key as game_key
+from app import render as board_view
+from app import screen as sm
+from app.core.page_state import ClaimDialog, SendDialog
+from app.core.store import KEY_INDEX, KEY_SAVE, finished_games
+from app.core.store import entry_key as game_key
+from app.games import ui as games_ui
 from web_fakes import FakeHost, make_page, start_game, tables
 
 from skyline import Phase
@@ -458,7 +458,8 @@ def test_claim_needs_a_seat():
 
 
 def test_every_new_string_is_in_both_tables():
-    tables = {lang: json.loads((Path(games_ui.__file__).parent / "i18n" / f"{lang}.json")
+    i18n = Path(__file__).resolve().parent.parent / "web" / "i18n"
+    tables = {lang: json.loads((i18n / f"{lang}.json")
                                .read_text(encoding="utf-8")) for lang in LANGS}
     keys = {k for k in tables["en"] if k.startswith(("games.", "replay.", "corr."))}
     assert len(keys) > 60 and keys <= set(tables["de"])

@@ -7,8 +7,8 @@ other than through the escaping views.
    ``createContextualFragment``, ``srcdoc``, ``import()`` / ``importScripts()`` of a
    computed address — except the lines of :data:`ALLOWED_JS`, each with the reason it is
    safe (and the list is exact: a line that is gone must leave it). The HTML that
-   web/host.js puts into the page (``setHtml``, ``setDialog``) is made by the Python
-   views below, nothing else.
+   web/js/render.js puts into the page (``setHtml``, ``setDialog``) is made by the
+   Python views below, nothing else.
 2. **The Python views** (web/*.py): in every f-string that builds HTML (its fixed part
    has a tag or an attribute), every interpolated value that can hold a player's text
    goes through an escaping function (``esc`` of web/board_view.py, web/dialogs.py,
@@ -45,9 +45,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote
 
-import board_view
 import pytest
-from controller import Controller
+from app import render as board_view
+from app.controller import Controller
 from web_fakes import make_page, start_game
 
 from skyline import Board, make_save
@@ -77,21 +77,21 @@ EMPTYING = re.compile(r"\.(?:inner|outer)HTML\s*=\s*(?:\"\"|''|``)\s*;?$")
 
 # (file, the line's code: comments left out, spaces trimmed) -> why it is safe.
 ALLOWED_JS = {
-    ("host.js", "else el.innerHTML = html;"):
+    ("js/render.js", "else el.innerHTML = html;"):
         "setHtml: a region's HTML from the Python views (web/board_view.py and the views "
         "it calls), which escape every text with esc/esc_names (part 2 of this test)",
-    ("host.js", "region.innerHTML = html;"):
+    ("js/render.js", "region.innerHTML = html;"):
         "setDialog, a new dialog: HTML of the Python views, as for setHtml",
-    ("host.js", "template.innerHTML = html;"):
+    ("js/render.js", "template.innerHTML = html;"):
         "setDialog, a dialog replacing another: HTML of the Python views, parsed in an "
         "inert <template> first",
-    ("host.js", "old.innerHTML = fresh.innerHTML;"):
+    ("js/render.js", "old.innerHTML = fresh.innerHTML;"):
         "setDialog: the same dialog's new content, already parsed from the views' HTML",
-    ("boot.js", 'else region.innerHTML = content || "";'):
+    ("js/paint.js", 'else region.innerHTML = content || "";'):
         "the paint snapshot: the regions' HTML as this page's own render left them "
         "(innerHTML of the views' output), read back from this origin's storage and shown "
         "only for the same build; the CSP blocks inline scripts and event attributes",
-    ("boot.js", "rulesHost.innerHTML = html;"):
+    ("js/rules.js", "rulesHost.innerHTML = html;"):
         "the rules before Python: rules/<lang>.html of this site, rendered at build time "
         "by web/rules_panel.py (no player data)",
     ("snapshot-worker.mjs", "const { loadPyodide } = await import(base.href);"):
@@ -150,14 +150,15 @@ def strip_js_comments(source: str) -> str:
 
 def js_findings(folder: Path) -> list[tuple[str, int, str, str]]:
     """(file, line number, the line's code, sink) for every sink found in folder/*.js
-    and *.mjs."""
+    and *.mjs, in every folder below."""
     found = []
-    for path in sorted([*folder.glob("*.js"), *folder.glob("*.mjs")]):
+    for path in sorted([*folder.rglob("*.js"), *folder.rglob("*.mjs")]):
         code = strip_js_comments(path.read_text(encoding="utf-8")).splitlines()
         for number, line in enumerate(code, start=1):
             for sink, pattern in JS_SINKS.items():
                 if pattern.search(line) and not EMPTYING.search(line.strip()):
-                    found.append((path.name, number, line.strip(), sink))
+                    found.append((path.relative_to(folder).as_posix(), number, line.strip(),
+                                  sink))
     return found
 
 
@@ -212,13 +213,13 @@ NOT_PLAYER_TEXT = {
 }
 # (file, interpolated expression) -> why it is no player's text.
 ALLOWED_PY = {
-    ("board_view.py", "other"): "the other page language (i18n.LANGS)",
-    ("board_view.py", "cmd.name"): "a turn command's name (commands.Cmd)",
-    ("board_view.py", "v"): "the computer's pace value (normal, fast, instant)",
-    ("games_ui.py", "step"): "a replay round's step number",
-    ("games_ui.py", "i"): "a seat number",
-    ("stats_ui.py", "y"): "a chart coordinate (a number)",
-    ("stats_ui.py", "y + 4"): "a chart coordinate (a number)",
+    ("app/render.py", "other"): "the other page language (i18n.LANGS)",
+    ("app/render.py", "cmd.name"): "a turn command's name (commands.Cmd)",
+    ("app/render.py", "v"): "the computer's pace value (normal, fast, instant)",
+    ("app/games/ui.py", "step"): "a replay round's step number",
+    ("app/games/ui.py", "i"): "a seat number",
+    ("app/daily/ui.py", "y"): "a chart coordinate (a number)",
+    ("app/daily/ui.py", "y + 4"): "a chart coordinate (a number)",
 }
 
 
@@ -344,9 +345,9 @@ class Taints:
 
 def py_findings(folder: Path, fields: set[str]) -> list[tuple[str, int, str]]:
     """(file, line, expression) of every value that can hold a player's text and is put
-    into HTML unescaped, in folder/*.py."""
+    into HTML unescaped, in folder/**/*.py."""
     found: list[tuple[str, int, str]] = []
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         taints = Taints(tree, fields)
         for node in ast.walk(tree):
@@ -365,7 +366,8 @@ def py_findings(folder: Path, fields: set[str]) -> list[tuple[str, int, str]]:
             for value in values:
                 if isinstance(value, ast.Constant):
                     continue
-                finding = (path.name, getattr(node, "lineno", 0), ast.unparse(value))
+                finding = (path.relative_to(folder).as_posix(), getattr(node, "lineno", 0),
+                           ast.unparse(value))
                 if finding not in found and taints.at(node).holds_text(value):
                     found.append(finding)
     return found
@@ -409,12 +411,12 @@ def test_views_escape_every_player_text_they_put_into_html() -> None:
 
 
 @pytest.mark.parametrize("where, line", [
-    ("host.js", "document.getElementById('log').innerHTML = location.hash;"),
-    ("host.js", "eval(localStorage.getItem('x'));"),
-    ("boot.js", "setTimeout('go()', 10);"),
-    ("boot.js", "const f = new Function('return ' + name);"),
-    ("boot.js", "document.body.insertAdjacentHTML('beforeend', name);"),
-    ("host.js", "document.write(name);"),
+    ("js/render.js", "document.getElementById('log').innerHTML = location.hash;"),
+    ("js/host.js", "eval(localStorage.getItem('x'));"),
+    ("js/boot.js", "setTimeout('go()', 10);"),
+    ("js/paint.js", "const f = new Function('return ' + name);"),
+    ("js/rules.js", "document.body.insertAdjacentHTML('beforeend', name);"),
+    ("js/events.js", "document.write(name);"),
     ("sw.js", "importScripts(self.location.hash.slice(1));"),
 ])
 def test_the_javascript_scan_fails_on_a_violation(tmp_path: Path, where: str, line: str) -> None:
@@ -428,9 +430,9 @@ def test_the_javascript_scan_fails_on_a_violation(tmp_path: Path, where: str, li
 
 
 @pytest.mark.parametrize("where, before, after", [
-    ("board_view.py", "{esc(L[\"btn.games\"])}", "{L[\"btn.games\"]}{s.game.players[0].name}"),
-    ("games_ui.py", "esc(r.name)", "r.name"),
-    ("board_view.py", "{esc_names(n.text, names_of(s))}", "{n.text}"),
+    ("app/render.py", "{esc(L[\"btn.games\"])}", "{L[\"btn.games\"]}{s.game.players[0].name}"),
+    ("app/games/ui.py", "esc(r.name)", "r.name"),
+    ("app/render.py", "{esc_names(n.text, names_of(s))}", "{n.text}"),
 ])
 def test_the_view_scan_fails_on_a_violation(tmp_path: Path, where: str, before: str,
                                             after: str) -> None:

@@ -13,8 +13,8 @@ import random
 from html.parser import HTMLParser
 
 import pytest
+from app.core.page_state import NewGameDialog
 from fuzz_cases import pack
-from page_state import NewGameDialog
 from web_fakes import make_page, start_game
 
 from skyline import (

@@ -26,8 +26,8 @@ SEEDS = next(
 if str(WEB) not in sys.path:
     sys.path.insert(0, str(WEB))
 
-import rules_panel  # noqa: E402  (lives in web/, imported as the page does)
-from i18n import LANGS, Texts  # noqa: E402
+from app.core.i18n import LANGS, Texts  # noqa: E402
+from app.dialogs import rules_panel  # noqa: E402  (lives in web/, imported as the page does)
 
 TABLES = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8")) for lang in LANGS}
 

@@ -13,12 +13,12 @@ import itertools
 import random
 from functools import cache
 
-import board_view
 import pytest
-import screen as sm
-from controller import Controller
-from i18n import Texts
-from page_state import (
+from app import render as board_view
+from app import screen as sm
+from app.controller import Controller
+from app.core.i18n import Texts
+from app.core.page_state import (
     BuildChoice,
     ConfirmLinkDialog,
     DemolishChoice,
@@ -707,7 +707,7 @@ def test_the_fake_host_is_a_host_port() -> None:
     so the controller under test talks to what the page has."""
     import inspect
 
-    import host_port
+    from app.core import host_port
 
     wanted = {name for name, _ in inspect.getmembers(host_port.Host, inspect.isfunction)
               if not name.startswith("_")}

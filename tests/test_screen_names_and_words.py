@@ -8,12 +8,12 @@ import json
 import random
 import re
 
-import board_view
 import pytest
-import screen as sm
-from controller import Controller
-from i18n import Texts
-from page_state import NewGameDialog, PageState
+from app import render as board_view
+from app import screen as sm
+from app.controller import Controller
+from app.core.i18n import Texts
+from app.core.page_state import NewGameDialog, PageState
 from web_fakes import WEB, FakeHost, make_page, tables
 
 from skyline import (

@@ -8,8 +8,8 @@ import random
 from html import escape as html_escape
 
 import pytest
-import screen as sm
-from i18n import Texts
+from app import screen as sm
+from app.core.i18n import Texts
 from web_fakes import make_page, tables
 
 from skyline import Board, Options

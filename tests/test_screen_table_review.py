@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-import screen as sm
+from app import screen as sm
 from web_fakes import make_page, tables
 from web_fakes import start_game as start
 
@@ -62,7 +62,7 @@ def check_words(view: sm.TableReviewView, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_game_against_the_computer_reviews_the_person_only(lang, monkeypatch):
-    import bots_ui
+    from app.computer import pacer as bots_ui
 
     # a chunk of grading is bounded by time: a short one, so that a fast machine does
     # not finish the whole review in the first tick

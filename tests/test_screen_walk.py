@@ -32,9 +32,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-import i18n
 import pytest
-from commands import COMMANDS, Guard
+from app.core import i18n
+from app.core.commands import COMMANDS, Guard
 from page_html import FORM, TAG, enabled_controls, form_values
 from web_fakes import make_page, tables
 

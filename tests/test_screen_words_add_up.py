@@ -13,13 +13,13 @@ import random
 import re
 from collections.abc import Iterator
 
-import board_view
 import pytest
-import rules_panel
-import screen as sm
-from i18n import Texts
+from app import render as board_view
+from app import screen as sm
+from app.core.i18n import Texts
+from app.core.page_state import SendDialog
+from app.dialogs import rules_panel
 from page_html import attrs
-from page_state import SendDialog
 from web_fakes import make_page, start_game, tables
 
 from skyline import Phase, completed_count

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from store import KEY_RECORDS, KEY_RECORDS_BROKEN
+from app.core.store import KEY_RECORDS, KEY_RECORDS_BROKEN
 from test_daily_stats import finish, notice_keys
 from test_screen import assert_translated, texts
 from web_fakes import FakeHost, make_page

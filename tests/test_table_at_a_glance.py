@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 import re
 
-import board_view
 import pytest
-from names import esc_names
+from app import render as board_view
+from app.core.names import esc_names
 from web_fakes import make_page, tables
 
 from skyline import Phase, completed_count
@@ -96,7 +96,7 @@ def test_the_top_bar_menu_opens_closes_on_a_command_and_on_escape(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_computers_pace_is_set_in_its_bar_and_remembered(lang):
-    from page_state import PACES
+    from app.core.page_state import PACES
     from web_fakes import FakeHost
 
     host = FakeHost()
@@ -184,7 +184,7 @@ def test_hint_marks_its_best_action_on_the_board(lang):
     """At every decision of a solo game played by the hint's own best action, the yard
     rows, dice, tower and command that action uses carry the mark, and nothing else;
     every kind of decision (take, roll, build on a tower, end) is marked somewhere."""
-    import screen as sm
+    from app import screen as sm
 
     c, host, _ = make_page(langs=(lang,))
     start(c, ("Ann",), seed="hintmarks")

@@ -10,7 +10,7 @@ import random
 import re
 
 import pytest
-import tutorial as tut
+from app.tutorial import guide as tut
 from page_html import attrs
 from web_fakes import make_page
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import re
 
-import board_view
 import pytest
+from app import render as board_view
+from app.core.page_state import PACES
+from app.core.store import KEY_SETTINGS, KEY_SETTINGS_BROKEN
+from app.turn.play import KEY_SELECTION
 from page_html import attrs
-from page_state import PACES
-from play import KEY_SELECTION
-from store import KEY_SETTINGS, KEY_SETTINGS_BROKEN
 from web_fakes import FakeHost, make_page, start_game, tables
 
 from skyline import Phase

@@ -202,14 +202,14 @@ def make_page(storage: dict[str, str] | None = None, fragment: str = "",
               langs: tuple[str, ...] = ("en",), host: FakeHost | None = None,
               bots: bool = True):
     """A booted controller on a fake host; returns (controller, host, timer)."""
-    from controller import Controller
+    from app.controller import Controller
 
     host = host or FakeHost(storage)
     timer = FakeTimer()
     c = Controller(host, tables(), langs)
     c.boot(fragment)
     if bots:
-        import bots_ui
+        from app.computer import pacer as bots_ui
 
         bots_ui.install(c, timer)
     return c, host, timer

@@ -36,13 +36,13 @@ import re
 import sys
 from pathlib import Path
 
-import games_ui
 import js  # the worker's own globals (fetch, setTimeout, Date, navigator.locks)
-from commands import HOST_COMMANDS
-from controller import KEY_SAVE, Controller
+from app.controller import KEY_SAVE, Controller
+from app.core.commands import HOST_COMMANDS
+from app.core.store import KEY_GAME
+from app.games import ui as games_ui
 from pyodide.ffi import create_once_callable, create_proxy
 from pyscript import window
-from store import KEY_GAME
 
 import skyline
 from skyline.players import deferred
@@ -569,7 +569,7 @@ if not missing(_boot_js):
 controller.boot(_boot_hash)
 host.set_lang(controller.texts.lang)
 # Computer players, hint, solo review (web/bots_ui.py); window.skylineBots for the e2e tests.
-import bots_ui  # noqa: E402
+from app.computer import pacer as bots_ui  # noqa: E402
 
 bots = bots_ui.install(controller, schedule)
 host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots.js_api),

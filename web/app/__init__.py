@@ -1,0 +1,5 @@
+"""The page's Python: a core (``app.core``) and one package per feature around it.
+
+The core imports no feature; a feature imports the core and the engine; only the
+shell (``app.controller``, ``app.screen``, ``app.render``) imports the features.
+"""

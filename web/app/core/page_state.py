@@ -1,0 +1,317 @@
+"""The page's own state around the engine's ``Board``: typed, no tuples read by index.
+
+Only what is not a rule lives here: the yard picks not yet pushed, the selected dice, a
+pending tower or demolition choice, the open dialog, the notices, the computer seats and
+the computer helpers' results (hint, review). ``web/screen.py`` reads it (with the board)
+to decide what the player sees; the controller's parts (``web/session.py``,
+``web/play.py``, ...) change it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from app.core.i18n import Text
+from skyline import DieType, Options
+from skyline.records.seats import COMPUTER_LEVELS, Seat
+
+# The new-game form's seat values: a person here, a friend elsewhere (correspondence
+# play by link) or a computer level (in the order offered, ``COMPUTER_LEVELS``).
+HUMAN = "human"
+FRIEND = "friend"
+HERE = Seat.here()
+
+
+def seat_of_form(value: object) -> Seat:
+    """The seat a new-game form value means (anything unknown: a person here)."""
+    if value in COMPUTER_LEVELS:
+        return Seat.computer(str(value))
+    return Seat.friend() if value == FRIEND else HERE
+
+
+def form_value(seat: Seat) -> str:
+    """The new-game form's value of ``seat``."""
+    return HUMAN if seat.is_here else seat.code
+
+
+def seats_of_entry(codes: tuple[str, ...]) -> dict[int, Seat]:
+    """The seats a game-list entry stores (``Seat.code``) that are not a person here."""
+    return {i: seat for i, seat in enumerate(map(Seat.from_code, codes)) if not seat.is_here}
+
+
+class Level(StrEnum):
+    """How a notice looks (and how urgent it is)."""
+
+    INFO = "info"
+    WARN = "warn"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class NoticeButton:
+    """A command inside a notice, e.g. "Play here" (``take-control``)."""
+
+    action: str
+    arg: str
+    label_key: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message to the player: string-table key, its parameters, look, stickiness."""
+
+    key: str
+    params: tuple[tuple[str, Any], ...] = ()
+    level: Level = Level.INFO
+    sticky: bool = False
+    button: NoticeButton | None = None
+
+
+# ---------------------------------------------------------------------------- choices
+
+
+@dataclass(frozen=True)
+class BuildChoice:
+    """A build waits for the player to pick the column ``die`` goes onto.
+
+    ``choices``: the engine's representative targets (column index, ``None`` = a new
+    building); ``remaining``: the selected dice still to build, ``die`` among them."""
+
+    die: int
+    choices: tuple[int | None, ...]
+    remaining: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DemolishChoice:
+    """A demolition waits for its target; ``queue``: the dice still to use, first next."""
+
+    queue: tuple[int, ...]
+
+    @property
+    def die(self) -> int:
+        return self.queue[0]
+
+
+Choice = BuildChoice | DemolishChoice
+
+
+# ---------------------------------------------------------------------------- dialogs
+
+
+@dataclass
+class NewGameDialog:
+    """The new-game form as the player left it (edited in place on every change)."""
+
+    first: bool = False
+    count: int = 1
+    names: list[str | None] = field(default_factory=list)  # None: the seat's default name
+    seats: list[str] = field(default_factory=lambda: [HUMAN] * 4)
+    start: str = "0"  # a seat number or "r" (random)
+    nine: bool = False
+    scenario: str = ""
+    seed: str = ""
+    error: str | None = None
+    notice: Text | None = None  # e.g. why the link this visit came with cannot be opened
+
+
+@dataclass(frozen=True)
+class RulesDialog:
+    pass
+
+
+@dataclass(frozen=True)
+class ConfirmLinkDialog:
+    """A link arrived while a game was in progress: start it only if the player says so."""
+
+    options: Options
+    beat: int | None = None
+    seats: tuple[Seat, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConfirmDailyDialog:
+    """The daily challenge of ``day`` (YYYY-MM-DD) was asked for while a game was in
+    progress: start it only if the player says so."""
+
+    day: str
+
+
+@dataclass(frozen=True)
+class StatsDialog:
+    """The statistics page: a snapshot of the history and records when it was opened,
+    and the blob URL of their JSON export."""
+
+    results: tuple[Any, ...]  # game_stats.GameResult, oldest first
+    records: dict[str, Any]
+    export_url: str | None
+    export_name: str
+
+
+@dataclass
+class ShareDialog:
+    link: str
+    copied: bool | None = None  # None: the clipboard has not answered yet
+
+
+@dataclass(frozen=True)
+class ExportDialog:
+    """A save that could not be loaded, shown as text with a download link."""
+
+    key: str
+    text: str
+    url: str | None
+
+
+@dataclass
+class GamesDialog:
+    """The game list; ``renaming``: the entry whose name is being edited;
+    ``deleted``: (id, name) of the game just deleted (its Undo is shown in the list)."""
+
+    renaming: str | None = None
+    deleted: tuple[str, str] | None = None
+
+
+@dataclass
+class SendDialog:
+    """"Send your move": the game link for the friend at ``seat``, the clipboard's
+    answer, and the QR code once asked for (``qr``: None not asked, "loading",
+    "failed", else the SVG markup)."""
+
+    link: str
+    seat: int | None
+    copied: bool | None = None
+    shared: bool | None = None
+    qr: str | None = None
+
+
+@dataclass
+class ClaimDialog:
+    """A game link of an unknown game: which human seat(s) does this device play?"""
+
+    fragment: str
+    seats: tuple[str, ...]  # as the link gives them (human or a computer level)
+    names: tuple[str, ...]
+    suggested: int | None  # the seat to move, if it is human
+    error: str | None = None
+
+
+Dialog = (NewGameDialog | RulesDialog | ConfirmLinkDialog | ConfirmDailyDialog | ShareDialog
+          | ExportDialog | StatsDialog | GamesDialog | SendDialog | ClaimDialog)
+
+# ---------------------------------------------------------------------------- computer helpers
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """The expert's best actions for the position after ``actions`` actions."""
+
+    actions: int
+    rows: tuple[dict, ...]  # skyline.expert.hint rows: {"action", "value", ...}
+
+
+@dataclass
+class ReviewProgress:
+    """The review of a finished solo game, graded decision by decision in ticks."""
+
+    key: tuple
+    state: Any  # the GameState reached so far
+    start: float  # the optimum's expected score (scenario: objective) from the first position
+    i: int = 0
+    decisions: list[dict] = field(default_factory=list)
+    done: bool = False
+    total: float = 0.0
+    accuracy: float = 100.0
+    # a scenario game, once done: skyline.expert.scenario_verdict (scenario_met, failed_by,
+    # start_p_success, p_loss_total, ...); the values above are then on the scenario's
+    # objective (expected score + SUCCESS_WEIGHT * P(met))
+    verdict: dict | None = None
+
+
+@dataclass
+class TableReviewProgress:
+    """The review of a finished game of 2-4 players (``skyline.players.table_review``),
+    replayed in ticks by ``bots_ui``: ``key`` is the game reviewed (options and actions),
+    ``seats`` the seats graded (the people at this device), ``i`` of ``total`` actions
+    replayed so far; ``result`` (a ``TableReview``) once done."""
+
+    key: tuple
+    seats: tuple[int, ...]
+    total: int
+    i: int = 0
+    result: Any = None
+
+
+# ---------------------------------------------------------------------------- narration
+
+
+@dataclass(frozen=True)
+class Narration:
+    """What the live region says about the latest game action (``screen`` translates it).
+
+    ``seq`` grows with every new narration, so the page speaks again even when two
+    actions read the same."""
+
+    seq: int
+    events: tuple[dict, ...]  # skyline.board.describe() events of the latest action
+    turn_changed: bool  # another seat (or round) is to move now
+    new_game: bool = False  # a game was just started
+
+
+@dataclass
+class ReplayState:
+    """A game of the list replayed move by move: ``step`` actions of ``record`` are
+    shown. The replay holds its own copy of the record; the game is never changed."""
+
+    entry_id: str
+    name: str
+    record: str
+    total: int
+    step: int
+    seats: dict[int, Seat] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------- page state
+
+
+#: The computer's pace: the pause before each of its actions, in ms (web/bots_ui.py).
+PACES = {"normal": 600, "fast": 200, "instant": 15}
+
+
+@dataclass
+class PageState:
+    """Everything of the page that is not the game itself."""
+
+    takes: list[DieType] = field(default_factory=list)  # yard picks not yet pushed
+    selected: set[int] = field(default_factory=set)
+    choice: Choice | None = None
+    dialog: Dialog | None = None
+    notices: list[Notice] = field(default_factory=list)
+    beat: int | None = None  # a score to beat (solo links)
+    seats: dict[int, Seat] = field(default_factory=dict)  # the seats not a person here
+    readonly: bool = False  # another tab has the game: this one only watches
+    crashed: bool = False  # an action failed half-way: nothing is saved until reloaded
+    skipping: bool = False  # the computer plays its turn out without the pace
+    pace: str = "normal"  # the computer's pace: normal, fast, instant (PACES; remembered)
+    hint: HintResult | None = None
+    review: ReviewProgress | None = None
+    table_review: TableReviewProgress | None = None  # a game of 2-4 players
+    rolled: tuple[int, ...] = ()  # dice the last action rolled, until the next event
+    previous_best: int | None = None
+    daily_copied: bool | None = None  # the daily result line: copied, failed, not yet
+    replay: ReplayState | None = None
+    tz_minutes: int = 0  # the player's offset from UTC, for the list's times
+    # the browser's answer to "keep this site's storage": None (not asked), "asked" (no
+    # answer yet, e.g. a prompt left open), "granted", "denied", "unsupported"
+    storage_kept: str | None = None
+    menu_open: bool = False  # the top bar's menu on a narrow screen
+    narration: Narration | None = None  # the live region's latest news
+
+    @property
+    def friend_seats(self) -> tuple[int, ...]:
+        return tuple(sorted(i for i, seat in self.seats.items() if seat.is_friend))
+
+    def seat_kind(self, seat: int) -> Seat:
+        return self.seats.get(seat, HERE)

@@ -1,0 +1,86 @@
+"""The daily challenge (today's by the player's own calendar, or a day's link) and the
+statistics page (the history and records of this device, and their export)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.core.game_stats import export_json
+from app.core.page_state import ConfirmDailyDialog, Level, StatsDialog
+from app.daily.ui import copy_text
+from skyline import daily_day, daily_options, parse_day
+
+if TYPE_CHECKING:
+    from app.controller import Controller
+
+
+class DailyChallenge:
+    """Starting and copying the daily challenge; the statistics page."""
+
+    def __init__(self, c: Controller) -> None:
+        self.c = c
+        self.s = c.session
+
+    def today(self) -> str | None:
+        """The player's local calendar day from the host, or None if it gives none."""
+        try:
+            return parse_day(str(self.s.host.local_date())).isoformat()
+        except ValueError:
+            return None
+
+    def start_today(self) -> None:
+        self.start(None)
+
+    def accept(self) -> None:
+        d = self.s.page.dialog
+        if isinstance(d, ConfirmDailyDialog):
+            self.start(d.day, confirmed=True)
+
+    def start(self, day: str | None, confirmed: bool = False) -> None:
+        """Start the daily challenge of ``day`` (default: today); a game in progress is
+        replaced only after the player confirms."""
+        s = self.s
+        day = day or self.today()
+        if day is None:
+            s.notify("notice.daily_no_date", Level.ERROR)
+            return
+        board = s.board
+        current = daily_day(board.options) if board is not None else None
+        if (board is not None and current is not None and current.isoformat() == day
+                and not board.is_game_over()):
+            s.page.dialog = None
+            s.notify("notice.daily_already", day=day)
+            return
+        if s.game_in_progress() and not confirmed:
+            s.page.dialog = ConfirmDailyDialog(day)
+            s.focus_id = "dlg-first"
+            return
+        name = s.t("newgame.default_name", n=1)
+        if board is not None and board.state.solo:
+            name = board.options.names[0]
+        s.start(daily_options(day, name))
+        self.c.play.narrate_new_game()
+        s.page.dialog = None
+        s.focus_id = "yard-G"
+        s.notify("notice.daily_started", day=day)
+
+    def copy(self) -> None:
+        view = self.s.screen().game
+        daily = view.daily if view is not None else None
+        if daily is None or daily.line is None:
+            return
+        self.s.host.copy(copy_text(daily), self._copied)
+
+    def _copied(self, ok: bool) -> None:
+        self.s.page.daily_copied = ok
+        self.s.render()
+
+    def open_stats(self) -> None:
+        """The statistics page: the history and records as they are now, and their export."""
+        s = self.s
+        results = tuple(s.history.results)
+        records = {k: v for k, v in s.records.data.items() if k != "seen"}
+        text = export_json(list(results), records, s.host.now_iso())
+        day = self.today() or "export"
+        s.page.dialog = StatsDialog(results, records, s.host.download_url(text),
+                                    f"skyline-statistics-{day}.json")

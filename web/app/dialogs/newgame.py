@@ -1,0 +1,96 @@
+"""The new-game dialog: the form as the player left it, and the game it starts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app import screen as screen_model
+from app.core.page_state import HUMAN, NewGameDialog, PageState, form_value, seat_of_form
+from app.core.session import random_seed
+from skyline import SCENARIOS, Options, validate_options
+
+if TYPE_CHECKING:
+    from app.controller import Controller
+
+
+class NewGame:
+    """Opening, editing and submitting the new-game dialog."""
+
+    def __init__(self, c: Controller) -> None:
+        self.c = c
+        self.s = c.session
+
+    def open(self, first: bool = False) -> None:
+        s = self.s
+        opts = s.board.options if s.board else None
+        seats: list[str] = []
+        if opts and not first:
+            seats = [form_value(s.page.seat_kind(i)) for i in range(len(opts.names))]
+        kinds = (seats + [HUMAN] * 4)[:4]
+        # a name the player never typed stays unset (None): shown in the player's language
+        names: list[str | None] = [
+            None if screen_model.is_default_name(s.texts, n, i, seat_of_form(kinds[i])) else n
+            for i, n in enumerate(opts.names if opts else ())
+        ]
+        names += [None] * (4 - len(names))
+        s.page.dialog = NewGameDialog(
+            first=first,
+            count=len(opts.names) if opts and not first else 1,
+            names=names,
+            seats=kinds,
+            nine=bool(opts.all_nine) if opts else False,
+            scenario=(opts.scenario or "") if opts else "",
+        )
+        s.focus_id = "dlg-first"
+
+    def change(self, form: dict) -> None:
+        """The form as the player left it (a name, a seat, the count changed). The focus
+        stays where the player took it (Tab out of a name field goes on)."""
+        d = self.s.page.dialog
+        if not isinstance(d, NewGameDialog):
+            return
+        self.s.focus_id = None
+        try:
+            d.count = max(1, min(4, int(form.get("count", d.count))))
+        except (TypeError, ValueError):
+            pass
+        shown = screen_model.player_names(PageState(), d.names[:4], self.s.texts, d.seats[:4])
+        for i in range(4):
+            if f"name{i}" in form:
+                value = str(form[f"name{i}"])
+                # the default shown, sent back unchanged, stays unset
+                if not (d.names[i] is None and value.strip() == shown[i]):
+                    d.names[i] = value
+            seat = form.get(f"seat{i}")
+            if seat is not None:
+                d.seats[i] = form_value(seat_of_form(seat))
+        d.start = str(form.get("start", d.start))
+        d.nine = form.get("nine") in ("on", "1", True)
+        d.scenario = str(form.get("scenario", d.scenario) or "")
+        d.seed = str(form.get("seed", d.seed) or "")
+
+    def start(self, form: dict) -> None:
+        s = self.s
+        if not isinstance(s.page.dialog, NewGameDialog):
+            return
+        self.change(form)
+        d = s.page.dialog
+        count = d.count
+        names = screen_model.player_names(PageState(), d.names[:count], s.texts,
+                                          d.seats[:count])
+        start: int | None = None
+        try:
+            if d.start != "r" and count > 1:
+                start = int(d.start)
+                if not 0 <= start < count:
+                    start = 0
+            scenario = d.scenario if count == 1 and d.scenario in SCENARIOS else None
+            seed = d.seed.strip() or random_seed()
+            options = validate_options(Options(names, seed, start, d.nine, scenario))
+        except ValueError as exc:
+            d.error = s.error_text(exc)
+            return
+        s.start(options, None, tuple(seat_of_form(v) for v in d.seats[:count]))
+        self.c.play.narrate_new_game()
+        s.page.dialog = None
+        s.focus_id = "act-roll"

@@ -1,0 +1,388 @@
+# ruff: noqa: E501 - HTML templates read better unwrapped
+"""Every dialog of the page, registered once in :data:`DIALOGS`: its kind (the
+``data-testid="dialog-<kind>"`` of its ``<dialog>``), the page-state class that opens
+it (``page_state``), the function that builds its view from the page state (the screen
+model: every text translated) and the function that renders the view's body as HTML.
+``screen.build_screen`` asks :func:`dialog_view`, ``board_view`` asks :func:`render_body`.
+
+The dialogs of the game list and of correspondence play live in ``games_ui``, the daily
+challenge's and the statistics in ``stats_ui``, the rules panel in ``rules_panel``;
+the new-game form, the shared-link question, the share box and the export of a broken
+save here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from html import escape
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from app.core.commands import Cmd
+from app.core.i18n import Texts, translate
+from app.core.names import player_names
+from app.core.page_state import (
+    FRIEND,
+    HUMAN,
+    ClaimDialog,
+    ConfirmDailyDialog,
+    ConfirmLinkDialog,
+    Dialog,
+    ExportDialog,
+    GamesDialog,
+    NewGameDialog,
+    PageState,
+    RulesDialog,
+    Seat,
+    SendDialog,
+    ShareDialog,
+    StatsDialog,
+)
+from app.daily import ui as stats_ui
+from app.dialogs import rules_panel
+from app.games import ui as games_ui
+from skyline import COMPUTER_LEVELS, SCENARIOS, Board
+
+if TYPE_CHECKING:
+    from app.screen import Screen
+
+# The rules panel's texts: every key with one of these prefixes.
+RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")
+
+
+def esc(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+# ---------------------------------------------------------------------------- views
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str
+    label: str
+    selected: bool
+
+
+@dataclass(frozen=True)
+class NameField:
+    index: int
+    label: str
+    value: str
+    seat_label: str
+    seat_options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class NewGameView:
+    kind = "newgame"
+    title: str
+    first: bool
+    count_options: tuple[Option, ...]
+    names: tuple[NameField, ...]
+    start_options: tuple[Option, ...] | None  # 2-4 players
+    scenario_options: tuple[Option, ...] | None  # solo
+    nine: bool
+    seed: str
+    error: str | None
+    notice: str | None = None  # why the link of this visit could not be opened
+
+
+@dataclass(frozen=True)
+class RulesView:
+    kind = "rules"
+    title: str
+    lang: str
+    texts: Mapping[str, str]  # the rules.*, level.*, scenario*.* keys, translated
+
+    def t(self, key: str, /) -> str:
+        return self.texts[key]
+
+
+@dataclass(frozen=True)
+class ConfirmLinkView:
+    kind = "confirm_link"
+    title: str
+    describe: str
+    beat: str | None
+
+
+@dataclass(frozen=True)
+class ShareView:
+    kind = "share"
+    title: str
+    link: str
+    status: str | None
+    ok: bool | None
+
+
+@dataclass(frozen=True)
+class ExportView:
+    kind = "export"
+    title: str
+    explain: str
+    key: str
+    text: str
+    url: str | None
+    filename: str
+
+
+DialogView = (NewGameView | RulesView | ConfirmLinkView | stats_ui.ConfirmDailyView | ShareView
+              | ExportView | stats_ui.StatsView | games_ui.GamesView | games_ui.SendView
+              | games_ui.ClaimView)
+
+
+@dataclass(frozen=True)
+class DialogContext:
+    """What a dialog's view may read besides its own state."""
+
+    page: PageState
+    texts: Texts
+    board: Board | None = None
+    games: tuple = ()  # the game list, newest first
+    current: str | None = None  # the open game's id
+    can_share: bool = False  # the browser has a share sheet
+
+
+# ---------------------------------------------------------------------------- builders
+
+
+def _seat_options(t, current: str, friend: bool = False) -> tuple[Option, ...]:
+    """The new-game form's choices for one seat (``current``: its form value)."""
+    opts = [(HUMAN, t("seat.human"))] + [(lv, t("seat.bot." + lv)) for lv in COMPUTER_LEVELS]
+    if friend:
+        opts.append((FRIEND, t("seat.friend")))
+    return tuple(Option(v, label, v == current) for v, label in opts)
+
+
+def new_game_view(d: NewGameDialog, c: DialogContext) -> NewGameView:
+    texts = c.texts
+    t = texts.t
+    count_options = tuple(
+        Option(str(n), t("newgame.count_solo") if n == 1 else t("newgame.count_n", n=n),
+               n == d.count)
+        for n in range(1, 5)
+    )
+    shown = player_names(PageState(), d.names[:d.count], texts, d.seats[:d.count])
+    names = tuple(
+        NameField(i, t("newgame.name_label", n=i + 1), shown[i],
+                  t("seat.label", n=i + 1), _seat_options(t, d.seats[i], d.count > 1))
+        for i in range(d.count)
+    )
+    start = scenario = None
+    if d.count > 1:  # the seats by the names in the form (they follow every change)
+        start = (Option("r", t("newgame.start_random"), d.start == "r"),) + tuple(
+            Option(str(i), shown[i], d.start == str(i)) for i in range(d.count)
+        )
+    else:
+        scenario = (Option("", t("newgame.no_scenario"), False),) + tuple(
+            Option(s, f"{t('scenario.' + s)} – {t('scenario_goal.' + s)}", d.scenario == s)
+            for s in SCENARIOS
+        )
+    return NewGameView(t("newgame.title"), d.first, count_options, names, start, scenario,
+                       d.nine, d.seed, d.error, translate(t, d.notice))
+
+
+def rules_view(d: RulesDialog, c: DialogContext) -> RulesView:
+    texts = c.texts
+    keys = sorted(k for k in texts.tables.get("en", {}) if k.startswith(RULES_PREFIXES))
+    return RulesView(texts.t("rules.title"), texts.lang,
+                     MappingProxyType({k: texts.t(k) for k in keys}))
+
+
+def confirm_link_view(d: ConfirmLinkDialog, c: DialogContext) -> ConfirmLinkView:
+    t = c.texts.t
+    o = d.options
+    beat = t("beat.show", score=d.beat) if d.beat is not None else None
+    kinds = [d.seats[i] if i < len(d.seats) else Seat.here() for i in range(len(o.names))]
+    shown = player_names(PageState(), o.names, c.texts, kinds)
+    return ConfirmLinkView(t("link.title"),
+                           t("link.describe", names=", ".join(shown), seed=o.seed), beat)
+
+
+def share_view(d: ShareDialog, c: DialogContext) -> ShareView:
+    t = c.texts.t
+    status = None
+    if d.copied is True:
+        status = t("share.copied")
+    elif d.copied is False:
+        status = t("share.failed")
+    return ShareView(t("share.title"), d.link, status, d.copied)
+
+
+def export_view(d: ExportDialog, c: DialogContext) -> ExportView:
+    t = c.texts.t
+    return ExportView(t("export.title"), t("export.explain", key=d.key), d.key, d.text, d.url,
+                      "skyline-" + d.key.rsplit(".", 1)[-1] + ".json")
+
+
+def _send_view(d: SendDialog, c: DialogContext) -> games_ui.SendView | None:
+    return games_ui.send_view(d, c.board, c.texts, c.can_share) if c.board is not None else None
+
+
+# ---------------------------------------------------------------------------- bodies
+
+
+def _options(options) -> str:
+    return "".join(
+        f'<option value="{esc(o.value)}"{" selected" if o.selected else ""}>{esc(o.label)}</option>'
+        for o in options
+    )
+
+
+def new_game_form(s: Screen, d: NewGameView) -> str:
+    L = s.labels
+    names = "".join(
+        f'<label class="field"><span>{esc(f.label)}</span>'
+        f'<input name="name{f.index}" id="ng-name{f.index}" maxlength="24" autocomplete="off" dir="auto" '
+        f'value="{esc(f.value)}" required></label>'
+        f'<label class="field seat"><span>{esc(f.seat_label)}</span>'
+        f'<select name="seat{f.index}" id="ng-seat{f.index}" data-testid="seat-select">'
+        f"{_options(f.seat_options)}</select></label>"
+        for f in d.names
+    )
+    fields = [
+        f'<label class="field"><span>{esc(L["newgame.count"])}</span>'
+        f'<select name="count" id="dlg-first" data-action="{Cmd.NEW_GAME_CHANGE}">{_options(d.count_options)}</select></label>',
+        f'<fieldset class="names"><legend>{esc(L["newgame.names"])}</legend>{names}</fieldset>',
+    ]
+    if d.start_options is not None:
+        fields.append(
+            f'<label class="field"><span>{esc(L["newgame.start"])}</span>'
+            f'<select name="start" id="ng-start">{_options(d.start_options)}</select></label>'
+        )
+    else:
+        fields.append(
+            f'<label class="field"><span>{esc(L["newgame.scenario"])}</span>'
+            f'<select name="scenario" id="ng-scenario">{_options(d.scenario_options)}</select></label>'
+        )
+    fields.append(
+        f'<label class="check"><input type="checkbox" name="nine" id="ng-nine"{" checked" if d.nine else ""}>'
+        f'<span>{esc(L["newgame.nine"])}</span></label>'
+    )
+    fields.append(
+        f'<label class="field"><span>{esc(L["newgame.seed"])}</span>'
+        f'<input name="seed" id="ng-seed" maxlength="32" autocomplete="off" spellcheck="false" '
+        f'placeholder="{esc(L["newgame.seed_placeholder"])}" value="{esc(d.seed)}"></label>'
+    )
+    error = f'<p class="form-error" role="alert" data-testid="form-error">{esc(d.error)}</p>' if d.error else ""
+    if d.notice:
+        error = f'<p class="form-error" role="alert" data-testid="dialog-notice">{esc(d.notice)}</p>' + error
+    intro = f'<p class="intro">{esc(L["newgame.intro"])}</p>' if d.first else ""
+    intro += (
+        f'<p class="daily-offer"><button type="button" id="ng-daily" data-action="{Cmd.DAILY}">'
+        f'{esc(L["daily.welcome"])}</button>'
+        f'<button type="button" id="ng-learn" data-action="{Cmd.TUTORIAL}">'
+        f'{esc(L["btn.learn"])}</button></p>'
+    )
+    cancel = L["newgame.play_default"] if d.first else L["btn.cancel"]
+    return (
+        f'{intro}<form id="ng-form" class="newgame" data-submit="{Cmd.NEW_GAME_START}" novalidate>{"".join(fields)}{error}'
+        f'<div class="dlg-actions"><button type="submit" class="primary" id="ng-start-btn">'
+        f'{esc(L["newgame.start_btn"])}</button>'
+        f'<button type="button" data-action="{Cmd.CLOSE}" id="ng-cancel">{esc(cancel)}</button>'
+        "</div></form>"
+    )
+
+
+def confirm_link(s: Screen, d) -> str:
+    L = s.labels
+    beat = f"<p>{esc(d.beat)}</p>" if d.beat is not None else ""
+    return (
+        f'<p>{esc(L["link.question"])}</p><p class="link-desc">{esc(d.describe)}</p>{beat}'
+        f'<div class="dlg-actions"><button type="button" class="primary" id="dlg-first" data-action="{Cmd.LINK_ACCEPT}">'
+        f'{esc(L["link.accept"])}</button><button type="button" data-action="{Cmd.CLOSE}" id="link-keep">'
+        f'{esc(L["link.keep"])}</button></div>'
+    )
+
+
+def share_box(s: Screen, d) -> str:
+    L = s.labels
+    status = ""
+    if d.status is not None:
+        cls = "ok" if d.ok else "warn"
+        status = f'<p class="{cls}" role="status" data-testid="share-status">{esc(d.status)}</p>'
+    return (
+        f'<p>{esc(L["share.explain"])}</p>'
+        f'<label class="field"><span>{esc(L["share.link"])}</span>'
+        f'<input id="share-link" data-testid="share-link" readonly value="{esc(d.link)}"></label>{status}'
+        f'<div class="dlg-actions"><button type="button" data-action="{Cmd.CLOSE}" id="dlg-first">{esc(L["btn.close"])}'
+        "</button></div>"
+    )
+
+
+def export_box(s: Screen, d) -> str:
+    """A save that could not be loaded, as text to copy and a file to download."""
+    L = s.labels
+    download = (
+        f'<a class="button" id="export-download" data-testid="export-download" href="{esc(d.url)}" '
+        f'download="{esc(d.filename)}">{esc(L["export.download"])}</a>'
+        if d.url
+        else ""
+    )
+    return (
+        f"<p>{esc(d.explain)}</p>"
+        f'<label class="field"><span>{esc(L["export.text"])}</span>'
+        f'<textarea id="export-text" data-testid="export-text" readonly rows="8" spellcheck="false">'
+        f"{esc(d.text)}</textarea></label>"
+        f'<div class="dlg-actions">{download}<button type="button" data-action="{Cmd.CLOSE}" id="dlg-first">'
+        f'{esc(L["btn.close"])}</button></div>'
+    )
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class DialogSpec:
+    """One dialog: ``build(state, context)`` gives its view (None: not shown now),
+    ``render(screen, view)`` its body's HTML; the first-visit welcome form cannot be
+    closed (``closable``)."""
+
+    kind: str
+    state: type
+    build: Callable[[Any, DialogContext], Any]
+    render: Callable[[Screen, Any], str]
+    closable: Callable[[Any], bool] = lambda view: True
+
+
+DIALOGS: tuple[DialogSpec, ...] = (
+    DialogSpec("newgame", NewGameDialog, new_game_view, lambda s, v: new_game_form(s, v),
+               closable=lambda view: not view.first),
+    DialogSpec("rules", RulesDialog, rules_view, lambda s, v: rules_panel.render(v)),
+    DialogSpec("confirm_link", ConfirmLinkDialog, confirm_link_view,
+               lambda s, v: confirm_link(s, v)),
+    DialogSpec("confirm_daily", ConfirmDailyDialog,
+               lambda d, c: stats_ui.confirm_daily_view(d, c.texts.t),
+               lambda s, v: stats_ui.render_confirm_daily(v)),
+    DialogSpec("stats", StatsDialog, lambda d, c: stats_ui.stats_view(d, c.texts.t),
+               lambda s, v: stats_ui.render_stats(v)),
+    DialogSpec("share", ShareDialog, share_view, lambda s, v: share_box(s, v)),
+    DialogSpec("export", ExportDialog, export_view, lambda s, v: export_box(s, v)),
+    DialogSpec("games", GamesDialog,
+               lambda d, c: games_ui.games_view(c.page, d, c.games, c.current, c.texts),
+               lambda s, v: games_ui.render_games(v)),
+    DialogSpec("send", SendDialog, _send_view, lambda s, v: games_ui.render_send(v)),
+    DialogSpec("claim", ClaimDialog, lambda d, c: games_ui.claim_view(d, c.texts),
+               lambda s, v: games_ui.render_claim(v)),
+)
+_BY_STATE: Mapping[type, DialogSpec] = MappingProxyType({d.state: d for d in DIALOGS})
+_BY_KIND: Mapping[str, DialogSpec] = MappingProxyType({d.kind: d for d in DIALOGS})
+
+
+def dialog_kind(dialog: Dialog | None) -> str | None:
+    """The kind of an open dialog's state (None: no dialog)."""
+    return None if dialog is None else _BY_STATE[type(dialog)].kind
+
+
+def dialog_view(c: DialogContext) -> Any:
+    """The view of the page's open dialog (None: none, or none to show now)."""
+    d = c.page.dialog
+    return None if d is None else _BY_STATE[type(d)].build(d, c)
+
+
+def render_body(s: Screen, view: Any) -> tuple[str, bool]:
+    """The HTML body of a dialog's view, and whether it may be closed."""
+    spec = _BY_KIND[view.kind]
+    return spec.render(s, view), spec.closable(view)

@@ -1,0 +1,176 @@
+"""Playing with friends elsewhere: a ``#game?`` link adds the game (asking which seats
+this device plays), updates it when it continues it, or is refused when older; "Send
+your move" carries the game on by share sheet, clipboard or QR code. The game list is
+never overwritten silently (``skyline.records.game_list``, ``store.Library``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from app.core.i18n import Text
+from app.core.page_state import ClaimDialog, Level, SendDialog
+from app.core.store import SaveWrite
+from app.games import ui as games_ui
+from skyline import (
+    COMPUTER_LEVELS,
+    GameEntry,
+    GameLink,
+    LinkError,
+    Phase,
+    Seat,
+    make_game_link,
+    parse_game_link,
+    send_to,
+)
+
+if TYPE_CHECKING:
+    from app.controller import Controller
+
+
+class Friends:
+    """Game links in and out."""
+
+    def __init__(self, c: Controller) -> None:
+        self.c = c
+        self.s = c.session
+
+    def open_game_link(self, fragment: str, link: GameLink) -> None:
+        """A game link from a friend (already read): add, update, keep beside or refuse."""
+        s = self.s
+        games = s.library.games
+        for copy in games.copies(link.game_id):
+            s.library.reread(copy.id)  # another tab may have changed it
+        reception = games.receive(link, s.host.now_iso())
+        state = link.board.state
+        if reception.kind == "new":
+            seat = state.seat if state.phase is not Phase.OVER else None
+            # a link's seats are "human" or a computer level
+            suggested = (seat if seat is not None and link.seats[seat] not in COMPUTER_LEVELS
+                         else None)
+            s.page.dialog = ClaimDialog(fragment, link.seats, link.board.options.names,
+                                        suggested)
+            s.focus_id = "dlg-first"
+            return
+        stored = games.get(reception.entry_id) if reception.entry_id is not None else None
+        if reception.kind == "stale" and stored is not None:
+            entry = stored
+            s.notify("corr.stale", Level.ERROR, sticky=True, name=entry.name,
+                     round=link.board.state.round)
+            return
+        if reception.kind == "same":
+            s.switch_to(stored)
+            s.notify("corr.same")
+            return
+        assert reception.entry is not None  # an update or a divergence carries its entry
+        entry = reception.entry
+        if reception.kind == "update":
+            if s.library.write(entry) is SaveWrite.CONFLICT:
+                s.notify_conflict()
+                return
+            s.page.dialog = None
+            s.open_entry(entry)
+            s.notify("corr.updated", **self.turn_params(entry))
+            return
+        # diverged: both continuations are kept, side by side
+        if s.library.write(entry, current=False) is SaveWrite.CONFLICT:
+            s.notify_conflict()
+            return
+        s.notify("corr.diverged", Level.WARN, sticky=True,
+                 button=("game-open", entry.id, "corr.open_other"),
+                 name=stored.name if stored else entry.name)
+
+    def turn_params(self, entry: GameEntry) -> dict[str, Any]:
+        """Whose turn it is in ``entry``, for the notices about a link."""
+        if entry.finished:
+            return {"name": "", "state": Text("corr.state_over")}
+        name = entry.options.names[entry.seat]
+        here = Seat.from_code(entry.seats[entry.seat]).is_here
+        key = "corr.state_you" if here else "corr.state_friend"
+        return {"name": name, "state": Text(key, (("name", name),))}
+
+    def claim_seats(self, form: dict) -> None:
+        """The answer to "which seats do you play?" for a new game from a link."""
+        s = self.s
+        d = s.page.dialog
+        if not isinstance(d, ClaimDialog):
+            return
+        mine = [i for i, code in enumerate(d.seats)
+                if code not in COMPUTER_LEVELS and form.get(f"seat{i}") in ("on", "1", True)]
+        if not mine:
+            d.error = s.t("corr.claim_none")
+            return
+        try:
+            link = parse_game_link(d.fragment)
+        except LinkError as exc:
+            s.page.dialog = None
+            s.notify("corr.bad_link", Level.ERROR, reason=s.error(exc))
+            return
+        entry = s.library.games.adopt(link, mine, s.host.now_iso())
+        if s.library.write(entry) is SaveWrite.CONFLICT:
+            s.page.dialog = None
+            s.notify_conflict()
+            return
+        s.page.dialog = None
+        old = s.entry
+        if old is not None and s.untouched():
+            s.library.delete(old.id)  # an untouched game makes room (as on a new game)
+        s.open_entry(entry)
+        s.notify("corr.added", **self.turn_params(entry))
+
+    # ------------------------------------------------------------------ sending
+
+    def game_link(self) -> str:
+        """The link that carries the open game to a friend elsewhere."""
+        s = self.s
+        assert s.board is not None and s.entry is not None
+        fragment = make_game_link(s.board, s.entry.seats, s.entry.nonce)
+        return s.host.page_base() + "#" + fragment
+
+    def open_send_dialog(self) -> None:
+        s = self.s
+        if s.board is None or s.entry is None or not s.page.friend_seats:
+            return
+        seats = s.entry_seats(len(s.board.options.names))
+        s.page.dialog = SendDialog(self.game_link(), send_to(s.board, seats))
+        s.focus_id = "corr-share" if s.can_share() else "corr-copy"
+
+    def copy(self) -> None:
+        d = self.s.page.dialog
+        if isinstance(d, SendDialog):
+            self.s.host.copy(d.link, lambda ok: self._sent("copy", ok))
+
+    def share(self) -> None:
+        d = self.s.page.dialog
+        if isinstance(d, SendDialog):
+            self.s.host.share(d.link, self.s.t("corr.share_title"),
+                              lambda ok: self._sent("share", ok))
+
+    def _sent(self, what: str, ok: bool) -> None:
+        d = self.s.page.dialog
+        if isinstance(d, SendDialog):
+            if what == "copy":
+                d.copied = ok
+            else:
+                d.shared = ok or None
+                if not ok:  # cancelled or refused: copy instead
+                    self.s.host.copy(d.link, lambda done: self._sent("copy", done))
+                    return
+            self.s.render()
+
+    def show_qr(self) -> None:
+        d = self.s.page.dialog
+        if isinstance(d, SendDialog) and d.qr in (None, "failed"):
+            d.qr = "loading"
+            self.s.host.load_qr(self._qr_loaded)
+
+    def _qr_loaded(self, ok: bool) -> None:
+        d = self.s.page.dialog
+        if not isinstance(d, SendDialog):
+            return
+        try:
+            d.qr = games_ui.qr_svg(d.link) if ok else "failed"
+        except Exception as exc:
+            self.s.host.report(f"skyline: QR code: {type(exc).__name__}: {exc}")
+            d.qr = "failed"
+        self.s.render()

@@ -1,0 +1,211 @@
+"""The game list (open, rename, delete and undo, export, import) and the replay of a
+game of the list. The list in storage is ``store.Library``; its entries are
+``skyline.records.game_list`` values.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.core.page_state import GamesDialog, Level, ReplayState, seats_of_entry
+from app.core.store import SaveWrite, entry_key
+from app.games.ui import entry_title
+from skyline import (
+    GameEntry,
+    GameLink,
+    SaveError,
+    entry_to_json,
+    link_seats,
+    make_entry,
+    read_entry,
+)
+
+if TYPE_CHECKING:
+    from app.controller import Controller
+
+class GameLibrary:
+    """The game-list dialog's commands and the replay bar's."""
+
+    def __init__(self, c: Controller) -> None:
+        self.c = c
+        self.s = c.session
+        self.deleted: list[GameEntry] = []  # deleted games, for undo
+
+    def _title(self, entry: GameEntry) -> str:
+        """The game's name as the list shows it (a solo game by what it is)."""
+        return entry_title(self.s.t, entry)
+
+    def _entry(self, entry_id: str | None) -> GameEntry | None:
+        return self.s.library.games.get(entry_id) if entry_id is not None else None
+
+    def open(self) -> None:
+        self.s.page.dialog = GamesDialog()
+
+    def open_game(self, entry_id: str | None) -> bool | None:
+        entry = self._entry(entry_id)
+        if entry is None:
+            return False
+        self.s.switch_to(entry)
+        self.s.page.dialog = None
+        return None
+
+    def export(self, entry_id: str | None) -> None:
+        s = self.s
+        entry = self._entry(entry_id)
+        if entry is None:
+            return
+        if s.is_open(entry.id) and not s.page.readonly:
+            entry = s.entry_now()
+        raw = s.store.get(entry_key(entry.id)) or entry_to_json(entry)
+        s.host.download(f"skyline-{entry.id}.json", raw)
+
+    def export_open(self) -> None:
+        if self.s.entry is not None:
+            self.export(self.s.entry.id)
+
+    # ------------------------------------------------------------------ rename
+
+    def rename_start(self, entry_id: str | None) -> bool | None:
+        if not isinstance(self.s.page.dialog, GamesDialog):
+            return False
+        self.s.page.dialog.renaming = entry_id
+        return None
+
+    def rename_cancel(self) -> None:
+        if isinstance(self.s.page.dialog, GamesDialog):
+            self.s.page.dialog.renaming = None
+
+    def rename(self, form: dict) -> None:
+        s = self.s
+        entry_id, name = str(form.get("id", "")), str(form.get("name", ""))
+        entry = s.library.games.get(entry_id)
+        if entry is None:
+            return
+        current = s.is_open(entry_id)
+        if current:
+            entry = s.entry_now()
+        renamed = make_entry(entry.board, entry.seats, nonce=entry.nonce, name=name.strip(),
+                             created=entry.created, updated=entry.updated,
+                             diverged_from=entry.diverged_from, entry_id=entry.id,
+                             beat=entry.beat, takes=entry.takes)
+        if s.library.write(renamed, current=current) is SaveWrite.CONFLICT:
+            s.notify_conflict()
+        elif current:
+            s.entry = renamed
+        if isinstance(s.page.dialog, GamesDialog):
+            s.page.dialog.renaming = None
+        s.focus_id = f"game-rename-{entry_id}"
+
+    # ------------------------------------------------------------------ delete, undo
+
+    def delete(self, entry_id: str | None) -> None:
+        s = self.s
+        found = self._entry(entry_id)
+        if found is None:
+            return
+        entry_id = found.id
+        current = s.is_open(entry_id)
+        if current:
+            s.save()
+        entry = s.library.delete(entry_id)
+        if entry is None:
+            return
+        if current:
+            entry = s.entry_now() if s.board is not None else entry
+        self.deleted = [e for e in self.deleted if e.id != entry_id][-9:] + [entry]
+        s.notify("games.deleted", sticky=True, button=("game-undelete", entry_id,
+                                                       "games.undo"), name=self._title(entry))
+        if isinstance(s.page.dialog, GamesDialog):
+            s.page.dialog.deleted = (entry_id, self._title(entry))
+        if current:
+            s.entry = None
+            if not s.load_saved_game():
+                s.board = None
+                s.start(s.default_options())
+        s.focus_id = "games-undo"
+
+    def undelete(self, entry_id: str | None) -> None:
+        s = self.s
+        entry = next((e for e in self.deleted if e.id == entry_id), None)
+        if entry is None:
+            return
+        self.deleted.remove(entry)
+        s.drop_notices("games.deleted")
+        if isinstance(s.page.dialog, GamesDialog):
+            s.page.dialog.deleted = None
+        if s.library.restore(entry) is SaveWrite.CONFLICT:
+            s.notify_conflict()
+        else:
+            s.notify("games.restored", name=self._title(entry))
+
+    # ------------------------------------------------------------------ import
+
+    def import_text(self, form: dict) -> None:
+        """A game file (as exported): added, or updating its game only if it continues
+        it; an older copy is refused, another continuation is kept beside it."""
+        s = self.s
+        try:
+            entry = read_entry(form.get("text"))
+        except SaveError as exc:
+            s.notify("games.import_failed", Level.ERROR, reason=s.error(exc))
+            return
+        games = s.library.games
+        for copy in games.copies(entry.game):
+            s.library.reread(copy.id)
+        link = GameLink(entry.board, link_seats(entry.seats), entry.nonce, entry.game)
+        reception = games.receive(link, s.host.now_iso())
+        if reception.kind == "new":
+            new = s.library.side_entry(entry) if entry.id in games else entry
+            result, key = s.library.write(new, current=False), "games.imported"
+        elif reception.kind == "same":
+            s.notify("games.import_same", name=self._title(entry))
+            return
+        elif reception.kind == "stale":
+            s.notify("games.import_stale", Level.ERROR, name=self._title(entry))
+            return
+        else:
+            assert reception.entry is not None  # an update or a divergence carries one
+            new = reception.entry
+            key = "games.import_updated" if reception.kind == "update" else "games.import_diverged"
+            result = s.library.write(new, current=False)
+            if (reception.kind == "update" and s.is_open(new.id)
+                    and result is not SaveWrite.CONFLICT):
+                s.open_entry(new)
+        if result is SaveWrite.CONFLICT:
+            s.notify_conflict()
+        else:
+            s.notify(key, name=self._title(new))
+
+    # ------------------------------------------------------------------ replay
+
+    def replay(self, entry_id: str | None) -> bool | None:
+        s = self.s
+        entry = self._entry(entry_id)
+        if entry is None:
+            return False
+        shown = s.entry_now() if s.is_open(entry.id) else entry  # the game as it is now
+        s.page.replay = ReplayState(
+            entry.id, self._title(shown), shown.board.record(), len(shown.board.actions), 0,
+            seats_of_entry(shown.seats))
+        s.page.dialog = None
+        s.page.choice = None
+        return None
+
+    def replay_close(self) -> bool | None:
+        if self.s.page.replay is None:
+            return False
+        self.s.page.replay = None
+        return None
+
+    def replay_step(self, command: str, form: dict) -> None:
+        r = self.s.page.replay
+        if r is None:
+            return
+        step = {"replay-first": 0, "replay-back": r.step - 1, "replay-next": r.step + 1,
+                "replay-last": r.total}.get(command)
+        if command == "replay-round":
+            value = str(form.get("value", ""))
+            step = int(value) if value.isdigit() else None
+        if step is not None:
+            r.step = max(0, min(r.total, step))
+            self.s.focus_id = self.s.focus_id or "replay-next"
