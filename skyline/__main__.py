@@ -141,17 +141,25 @@ def render(state: GameState) -> str:
     return "\n".join(lines)
 
 
+#: Log lines of the events that read their fields as they are (``who``: the seat's name).
+_EVENT_LINES = {
+    "take": "{who} takes {dice}",
+    "take_district": "{who} takes the district ({dice})",
+    "stuck": "{who} cannot resolve any die: the turn ends (stuck)",
+    "abandon": "{who} abandons {dice}",
+    "end_turn": "{who} ends the turn ({returned} dice back to the yard)",
+    "round_end": "-- end of round {round} --",
+}
+
+
 def event_text(event: dict[str, Any], names: Sequence[str]) -> str:
     who = names[event["seat"]]
     kind = event["event"]
-    if kind == "take":
-        return f"{who} takes {event['dice']}"
-    if kind == "take_district":
-        return f"{who} takes the district ({event['dice']})"
+    line = _EVENT_LINES.get(kind)
+    if line is not None:
+        return line.format_map({**event, "who": who})
     if kind == "roll":
         return f"{who} {'rerolls' if event['reroll'] else 'rolls'}: {event['dice']}"
-    if kind == "stuck":
-        return f"{who} cannot resolve any die: the turn ends (stuck)"
     if kind == "build":
         extra = f", completes {event['completed']} high (+{event['points']})" if (
             "completed" in event) else ""
@@ -159,12 +167,6 @@ def event_text(event: dict[str, Any], names: Sequence[str]) -> str:
     if kind == "demolish":
         state = "completed" if event["completed"] else "unfinished"
         return f"{who} demolishes a {state} {event['kind']}{event['height']} with {event['die']}"
-    if kind == "abandon":
-        return f"{who} abandons {event['dice']}"
-    if kind == "end_turn":
-        return f"{who} ends the turn ({event['returned']} dice back to the yard)"
-    if kind == "round_end":
-        return f"-- end of round {event['round']} --"
     if kind == "game_over":
         return "game over, scores " + ", ".join(str(s) for s in event["scores"])
     return str(event)

@@ -49,36 +49,29 @@ class ScenarioModel:
     cap: int
 
     # ----------------------------------------------------------------- transitions
-    def complete(self, x: int, colour: str, height: int) -> int:
-        """``x`` after completing a building of this colour and height."""
+    def is_counted(self, colour: str | None, height: int) -> bool:
+        """Whether ``x`` counts a completed building of this colour and height (``colour``
+        None: not known, then only what does not depend on the colour counts)."""
         n = self.name
-        if (
+        return (
             (n == "dubai" and height == 3)
             or (n == "new-york" and height >= 5)
             or (n == "sao-paolo" and height == 4)
             or (n == "shanghai" and colour == "purple")
             or n == "toronto"
             or (n == "tucson" and colour == "orange")
-        ):
-            return x + 1
-        return x
+        )
+
+    def complete(self, x: int, colour: str, height: int) -> int:
+        """``x`` after completing a building of this colour and height."""
+        return x + 1 if self.is_counted(colour, height) else x
 
     def demolish_tile(self, x: int, colour: str | None, height: int) -> int:
         """``x`` after demolishing a completed building (``colour`` None: not known, then
         only changes that do not depend on the colour are applied)."""
-        n = self.name
-        if n == "essen":
+        if self.name == "essen":
             return x + 1
-        if (
-            (n == "dubai" and height == 3)
-            or (n == "new-york" and height >= 5)
-            or (n == "sao-paolo" and height == 4)
-            or (n == "shanghai" and colour == "purple")
-            or n == "toronto"
-            or (n == "tucson" and colour == "orange")
-        ):
-            return max(0, x - 1)
-        return x
+        return max(0, x - 1) if self.is_counted(colour, height) else x
 
     def demolish_column(self, x: int) -> int:
         """``x`` after demolishing an unfinished building."""

@@ -23,7 +23,7 @@ objective's best choices on to the probability of meeting the scenario.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
 from typing import Protocol
 
@@ -132,6 +132,15 @@ class TurnSolver:
             mv = self.movememo[cols] = _moves(cols, self.model)
         return mv
 
+    def _solve(self, memo: dict, key: tuple, compute: Callable[..., tuple], *args: object) -> tuple:
+        """A memo miss: ``compute(*args)`` with whether it used a fallback value appended,
+        stored under ``key``; that flag also joins the caller's."""
+        outer = self.inexact
+        self.inexact = False
+        r = memo[key] = (*compute(*args), self.inexact)
+        self.inexact = self.inexact or outer
+        return r
+
     def big(self, cols: tuple[int, ...], m: int) -> tuple[int, ...]:
         """Counts after demolishing the smallest tile of height ``m`` >= 3."""
         if self.model is None:
@@ -145,12 +154,15 @@ class TurnSolver:
         whether a fallback value was used)."""
         key = (cols, ended, m)
         r = self.memo1.get(key)
-        if r is not None:
-            if r[2]:
-                self.inexact = True
-            return r
-        outer = self.inexact
-        self.inexact = False
+        if r is None:
+            return self._solve(self.memo1, key, self._last_die, cols, ended, m)
+        if r[2]:
+            self.inexact = True
+        return r
+
+    def _last_die(
+        self, cols: tuple[int, ...], ended: bool, m: int
+    ) -> tuple[list[float], list[float]]:
         end_value = self.end_value
         builds, dem = self.moves(cols)
         end = end_value(cols, ended)
@@ -187,9 +199,7 @@ class TurnSolver:
             if not self.prune and dv > v:
                 v = dv
             f1.append(v)
-        r = self.memo1[key] = (f0, f1, self.inexact)
-        self.inexact = self.inexact or outer
-        return r
+        return f0, f1
 
     def two_dice(
         self, cols: tuple[int, ...], ended: bool, m: int
@@ -198,12 +208,15 @@ class TurnSolver:
         resolving, whether a fallback value was used)."""
         key = (cols, ended, m)
         r = self.memo2.get(key)
-        if r is not None:
-            if r[2]:
-                self.inexact = True
-            return r
-        outer = self.inexact
-        self.inexact = False
+        if r is None:
+            return self._solve(self.memo2, key, self._two_dice, cols, ended, m)
+        if r[2]:
+            self.inexact = True
+        return r
+
+    def _two_dice(
+        self, cols: tuple[int, ...], ended: bool, m: int
+    ) -> tuple[list[float], list[float]]:
         builds, dem = self.moves(cols)
         end = self.end_value(cols, ended)
         last = self.last_die
@@ -284,9 +297,7 @@ class TurnSolver:
                 if dvs[b] > best:
                     best = dvs[b]
             f1s.append(best)
-        r = self.memo2[key] = (f0, f1s, self.inexact)
-        self.inexact = self.inexact or outer
-        return r
+        return f0, f1s
 
     def three_dice(
         self, cols: tuple[int, ...], hand: tuple[int, ...], ended: bool, m: int
@@ -294,12 +305,15 @@ class TurnSolver:
         """Value right after rolling three dice."""
         key = (cols, hand, ended, m)
         r = self.memo3.get(key)
-        if r is not None:
-            if r[1]:
-                self.inexact = True
-            return r[0]
-        outer = self.inexact
-        self.inexact = False
+        if r is None:
+            r = self._solve(self.memo3, key, self._three_dice, cols, hand, ended, m)
+        elif r[1]:
+            self.inexact = True
+        return r[0]
+
+    def _three_dice(
+        self, cols: tuple[int, ...], hand: tuple[int, ...], ended: bool, m: int
+    ) -> tuple[float]:
         builds, dem = self.moves(cols)
         std = self.std
         two = self.two_dice
@@ -328,9 +342,7 @@ class TurnSolver:
                         best = x
         if best == _NEG:
             best = self.end_value(cols, ended)
-        self.memo3[key] = (best, self.inexact)
-        self.inexact = self.inexact or outer
-        return best
+        return (best,)
 
     def f(
         self, cols: tuple[int, ...], hand: tuple[int, ...], flag: bool, ended: bool, m: int

@@ -83,6 +83,7 @@ from typing import NamedTuple
 
 from ..rules import Board, Options, Phase, RecordError
 from ..rules.bounds import MAX_RECORD_CHARS
+from ..rules.errors import coded_only
 from .links import LinkError, after_hash, link_text
 from .seats import COMPUTER_LEVELS, HUMAN_LETTER, LEVEL_LETTERS, Seat, SeatKind
 
@@ -246,14 +247,7 @@ def is_game_link(text: object) -> bool:
 
 def parse_game_link(text: object) -> GameLink:
     """Read a game link (see the module doc); raises :class:`LinkError` only."""
-    try:
-        return _parse_game_link(text)
-    except LinkError:
-        raise
-    except Exception as exc:
-        raise LinkError(
-            "internal", "the game link could not be read", reason=type(exc).__name__
-        ) from exc
+    return coded_only(LinkError, "the game link could not be read", _parse_game_link, text)
 
 
 def _parse_game_link(text: object) -> GameLink:

@@ -71,6 +71,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from ..rules import MAX_PLAYERS, Board, Options, Phase
+from ..rules.errors import coded_only
 from ..rules.options import BIDI_CONTROLS, is_visible
 from .game_links import (
     NONCE_PATTERN,
@@ -293,13 +294,7 @@ def entry_chars_bound(players: int = MAX_PLAYERS) -> int:
 
 def read_entry(text: object) -> GameEntry:
     """A stored entry; raises :class:`SaveError` only (see the module doc)."""
-    try:
-        return _read_entry(text)
-    except SaveError:
-        raise
-    except Exception as exc:
-        raise SaveError("internal", "the saved game could not be read",
-                        reason=type(exc).__name__) from exc
+    return coded_only(SaveError, "the saved game could not be read", _read_entry, text)
 
 
 def _parse_json(text: object, what: str, limit: int) -> Any:
@@ -359,13 +354,7 @@ def _read_entry(text: object) -> GameEntry:
 def read_index(text: object) -> GameIndex:
     """The stored index; raises :class:`SaveError` only. Rows are display data; the
     entries they name are read (and checked) on their own."""
-    try:
-        return _read_index(text)
-    except SaveError:
-        raise
-    except Exception as exc:
-        raise SaveError("internal", "the game list could not be read",
-                        reason=type(exc).__name__) from exc
+    return coded_only(SaveError, "the game list could not be read", _read_index, text)
 
 
 def _read_index(text: object) -> GameIndex:

@@ -65,6 +65,7 @@ from typing import NamedTuple
 from urllib.parse import quote, unquote
 
 from ..rules import SCENARIOS, Options, OptionsError, SkylineError, validate_options
+from ..rules.errors import coded_only
 from .seats import LEVEL_LETTERS
 
 LINK_PATH = "play"
@@ -212,14 +213,7 @@ def parse_share_bots(text: object) -> tuple[tuple[int, str], ...]:
 
 
 def _parse_total(text: object) -> tuple[ShareLink, tuple[tuple[int, str], ...]]:
-    try:
-        return _parse_fragment(text)
-    except LinkError:
-        raise
-    except Exception as exc:
-        raise LinkError(
-            "internal", "the link could not be read", reason=type(exc).__name__
-        ) from exc
+    return coded_only(LinkError, "the link could not be read", _parse_fragment, text)
 
 
 def _parse_fragment(text: object) -> tuple[ShareLink, tuple[tuple[int, str], ...]]:

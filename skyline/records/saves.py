@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 
 from ..rules import DIE_LETTERS, MAX_PLAYERS, Board, Phase, RecordError, SkylineError
 from ..rules.board import game_json_chars_bound
+from ..rules.errors import coded_only
 from ..version import __version__
 from .links import MAX_BEAT
 
@@ -120,14 +121,7 @@ def load_save(text: object) -> Board:
 
 def read_save(text: object) -> SavedGame:
     """The game and the page's extras of a save; raises :class:`SaveError` only."""
-    try:
-        return _read_save(text)
-    except SaveError:
-        raise
-    except Exception as exc:
-        raise SaveError(
-            "internal", "the saved game could not be read", reason=type(exc).__name__
-        ) from exc
+    return coded_only(SaveError, "the saved game could not be read", _read_save, text)
 
 
 def _read_save(text: object) -> SavedGame:

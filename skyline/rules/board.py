@@ -97,11 +97,6 @@ class Board:
     def ranking(self) -> list[int]:
         return ranking(self.state)
 
-    def returns(self) -> list[float]:
-        """OpenSpiel-style returns: final points per seat (0 until the game is over)."""
-        scores = self.scores()
-        return [float(s) for s in scores] if self.is_game_over() else [0.0] * len(scores)
-
     def can_undo(self) -> bool:
         return len(self._actions) > self._floor
 

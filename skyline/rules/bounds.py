@@ -107,15 +107,6 @@ def max_actions(players: int) -> int:
     return sum(max_turn_actions(max_dice(t, players)) for t in range(1, max_turns(players) + 1))
 
 
-def max_total_dice(players: int) -> int:
-    """Most dice all the turns of a game take together.
-
-    >>> max_total_dice(4)
-    1998
-    """
-    return sum(max_dice(t, players) for t in range(1, max_turns(players) + 1))
-
-
 def seat_dice(players: int, order: int) -> int:
     """Most dice the turns of one player take together: the player who moves
     ``order``-th in each round (from 1) plays the turns ``order, order + p, …``.

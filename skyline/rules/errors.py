@@ -1,7 +1,13 @@
 """The engine's coded errors: every one is a :class:`SkylineError` (a ``ValueError``)
-with a stable ``code`` the page translates."""
+with a stable ``code`` the page translates; :func:`coded_only` keeps a reader to its
+one error class."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 
 class SkylineError(ValueError):
@@ -39,3 +45,23 @@ class OptionsError(SkylineError):
 
 #: The option fields an :class:`OptionsError` may name (its ``code``).
 OPTION_FIELDS = ("names", "seed", "start_seat", "all_nine", "scenario")
+
+
+def coded_only(
+    error: type[SkylineError], message: str, read: Callable[[object], _T], text: object
+) -> _T:
+    """``read(text)`` for a reader whose callers catch ``error`` only: any other exception
+    becomes ``error("internal", message)`` with the exception's class as ``reason``.
+
+    >>> try:
+    ...     coded_only(OptionsError, "could not be read", int, "x")
+    ... except OptionsError as error:
+    ...     error.code, error.params
+    ('internal', {'reason': 'ValueError'})
+    """
+    try:
+        return read(text)
+    except error:
+        raise
+    except Exception as exc:
+        raise error("internal", message, reason=type(exc).__name__) from exc

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from itertools import chain
 
 from .actions import Abandon, Action, Build, Demolish, EndTurn, Roll, Take, TakeDistrict
@@ -23,14 +23,6 @@ _TAKES = tuple(
 )
 _END = EndTurn()
 _TAKE_DISTRICT = TakeDistrict()
-
-
-def _groups(dice: Sequence[Die]) -> list[list[int]]:
-    """Ids of interchangeable dice (same type and face), grouped."""
-    groups: dict[tuple[DieType, Face | None], list[int]] = {}
-    for die in dice:
-        groups.setdefault((die.type, die.face), []).append(die.id)
-    return list(groups.values())
 
 
 def _selections(groups: list[list[int]]) -> Iterator[tuple[int, ...]]:

@@ -91,6 +91,16 @@ def _require_phase(state: GameState, *phases: Phase) -> None:
         )
 
 
+def _resolved(state: GameState, index: int, player: Player, six: bool) -> GameState:
+    """``state`` after the active seat resolved its die ``index`` (a build or a
+    demolition) into the skyline ``player``; ``six``: a six-high building is complete."""
+    options, round_, seat, _phase, district, dice, rolls, _six, players = state
+    return GameState(
+        options, round_, seat, Phase.CONTINUE, district, dice[:index] + dice[index + 1 :],
+        rolls, six, players[:seat] + (player,) + players[seat + 1 :],
+    )
+
+
 _TAKE_DICE: dict[tuple[DieType, ...], tuple[Die, ...]] = {}
 
 
@@ -113,11 +123,7 @@ def apply_action(
         player = players[seat]
         check_build(player.columns, die, action.column)
         player, done = place_die(player, die, action.column)
-        six = six or (done is not None and done.height == 6)
-        return GameState(
-            options, round_, seat, Phase.CONTINUE, district, dice[:index] + dice[index + 1 :],
-            rolls, six, players[:seat] + (player,) + players[seat + 1 :],
-        )
+        return _resolved(state, index, player, six or (done is not None and done.height == 6))
     if isinstance(action, Roll):
         if phase is not Phase.ROLL and phase is not Phase.CONTINUE:
             _require_phase(state, Phase.ROLL, Phase.CONTINUE)
@@ -160,10 +166,7 @@ def apply_action(
             if action.completed
             else Player(name, columns[:target] + columns[target + 1 :], buildings, demolitions + 1)
         )
-        return GameState(
-            options, round_, seat, Phase.CONTINUE, district, dice[:index] + dice[index + 1 :],
-            rolls, six, players[:seat] + (player,) + players[seat + 1 :],
-        )
+        return _resolved(state, index, player, six)
     if isinstance(action, Abandon):
         if phase is not Phase.RESOLVE and phase is not Phase.CONTINUE:
             _require_phase(state, Phase.RESOLVE, Phase.CONTINUE)
