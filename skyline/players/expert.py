@@ -1,7 +1,7 @@
 """The expert computer player, its hints and its review of a finished solo game.
 
 The expert maps the engine's :class:`~skyline.rules.GameState` to the abstract position
-of :mod:`skyline.players.solo_value` (turns left, unfinished columns by class, completed tiles),
+of :mod:`skyline.players.solo_model` (turns left, unfinished columns by class, completed tiles),
 asks the exact within-turn expectimax on the offline value table for the best choice,
 and maps that choice back to a legal engine action:
 

@@ -1,6 +1,6 @@
 """The seven solo scenarios as the solver and the runtime model them.
 
-A scenario adds one counter ``x`` to the solo value model of :mod:`skyline.players.solo_value`
+A scenario adds one counter ``x`` to the solo model of :mod:`skyline.players.solo_model`
 (appended to the column counts). This module says, for each scenario, what ``x`` counts,
 how completing or demolishing a building changes it, and when the final skyline meets the
 scenario (judged exactly as :func:`skyline.rules.scenario_met` judges it, see
