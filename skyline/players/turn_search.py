@@ -369,7 +369,8 @@ class TurnSolver:
 
 
 def node_options(
-    s: TurnSolver, cols, hand, flag, ended, m, next_big=()
+    s: TurnSolver, cols: tuple[int, ...], hand: tuple[int, ...], flag: bool, ended: bool,
+    m: int, next_big: Sequence[int] = (),
 ) -> list[tuple[tuple, float, bool]]:
     """Raw options at a within-turn node: (raw action, points to come, exact), in a fixed
     order: builds, end, rerolls, demolitions (ties go to the earlier one).  Raw actions:
@@ -454,7 +455,9 @@ def _p_end(s: TurnSolver, cols: tuple[int, ...], ended: bool) -> float:
     return s.table.lookup_p(s.mode, s.t - 1, cols)  # type: ignore[attr-defined]
 
 
-def _p_node(s: TurnSolver, cols, hand, flag, ended, m) -> float:
+def _p_node(
+    s: TurnSolver, cols: tuple[int, ...], hand: tuple[int, ...], flag: bool, ended: bool, m: int
+) -> float:
     """P(met) of a within-turn node when the objective's optimal choice is played on."""
     if not hand:
         return _p_end(s, cols, ended)
@@ -471,7 +474,7 @@ def _p_node(s: TurnSolver, cols, hand, flag, ended, m) -> float:
     return r
 
 
-def p_after(s: TurnSolver, cols, ended, m, raw: tuple) -> float:
+def p_after(s: TurnSolver, cols: tuple[int, ...], ended: bool, m: int, raw: tuple) -> float:
     """P(met) after the raw option ``raw`` at ``cols`` (a raw action of
     :func:`node_options`, or ``("take", types)`` at the turn start) when the objective's
     optimal choices are played on; ``s`` is a scenario's solver."""
