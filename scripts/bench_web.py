@@ -11,12 +11,12 @@ One run prints:
   the page (plus, for reference, the bare page's second visit from the HTTP cache);
 * **repeat visit** in the middle of a game (service worker, the board's snapshot in
   localStorage): time to ready and time to the first contentful paint, which is the
-  snapshot of the board (web/boot.js) when ``snapshot painted`` is true;
+  snapshot of the board (web/js/paint.js) when ``snapshot painted`` is true;
 * **click-to-render** latency p50/p95 over a scripted solo game (fixed seed, started
   from a share link, a simple deterministic policy clicking the page's buttons):
   from the click event (capture listener on ``window``, runs before the page's own
   listener on ``document``) to the worker's render having been applied and layout
-  having been forced (``skyline:handled`` from web/host.js, reading ``offsetHeight``),
+  having been forced (``skyline:handled`` from web/js/bridge.js, reading ``offsetHeight``),
   the same measure as ``e2e/test_board_play.py``; the time to the next animation frame is
   shown as well, for information;
 * **layout shift** while the page loads: the sum of the ``layout-shift`` entries without
@@ -25,7 +25,7 @@ One run prints:
   welcome screen, then the live one) and on a repeat visit (the snapshot, then the live
   board; aim < 0.1);
 * **cold visit, first paint**: the first contentful paint of an empty profile, which is
-  the prerendered welcome screen (web/boot.js, index.html's templates) when
+  the prerendered welcome screen (web/js/paint.js, index.html's templates) when
   ``welcome painted`` is true;
 * **bytes** of the cold visit up to the ready board (Resource Timing ``transferSize``:
   compressed as served, headers included; serve.py compresses like the host, Brotli when
@@ -48,7 +48,7 @@ and repeat visit in the same engine, alternated; medians, the ratios against the
 boot in that engine, and each engine's times against Chromium's (aims: return visit
 <= 0.3x the bare boot in Chromium and Firefox, <= 0.5x in WebKit; cold <= 1.0x; the
 throttled return visit <= 2 s; the first working click no later than ready). The ready
-time is the page's ``skyline:ready`` performance mark (web/host.js).
+time is the page's ``skyline:ready`` performance mark (web/js/render.js).
 
 All times are taken inside the page with ``performance.now()`` (milliseconds since
 the navigation started), so browser launch and Playwright round trips are excluded.
@@ -130,7 +130,7 @@ new PerformanceObserver((list) => {
 }).observe({type: "layout-shift", buffered: true});
 """
 # The first paint with content on a visit, and what it showed: the snapshot of the last
-# render or, on a first visit, the prerendered welcome screen (boot.js sets
+# render or, on a first visit, the prerendered welcome screen (web/js/boot.js sets
 # window.skylineBoot.painted, and .welcome for the latter), else the loading screen.
 PAINT = """() => {
   const fcp = performance.getEntriesByName("first-contentful-paint")[0];
@@ -143,7 +143,7 @@ READY_OR_FAILED = (
 )
 
 # Click timing, as in e2e/test_board_play.py: the capture listener on window notes the
-# click before the page's listener on document sends it to the worker; web/host.js
+# click before the page's listener on document sends it to the worker; web/js/bridge.js
 # fires "skyline:handled" (detail.event: that click) once the worker's render has been
 # applied; forcing layout there includes the DOM update. The next animation frame
 # after each click is noted too.
@@ -373,7 +373,8 @@ def start_game(page: Page, seed: str) -> None:
 
 
 def wait_for_snapshot(page: Page) -> None:
-    """Until boot.js has stored the snapshot of the board (a render without a dialog)."""
+    """Until web/js/paint.js has stored the picture of the board (a render without a
+    dialog)."""
     page.wait_for_function(
         """() => {
           const snap = JSON.parse(localStorage.getItem("skyline.snapshot") || "null");
@@ -551,13 +552,6 @@ def screenshots(browser: Browser, url: str, folder: Path) -> list[Path]:
                         page.screenshot(path=str(folder / name), full_page=full)
                         saved.append(folder / name)
     return saved
-
-
-# --- report ----------------------------------------------------------------------------
-
-
-def kb(n: float) -> str:
-    return f"{n / 1000:,.1f} kB"
 
 
 # --- every engine -------------------------------------------------------------------

@@ -19,14 +19,15 @@ Steps:
    ``--no-bytecode`` ships the sources); the QR code library's extra modules go to
    ``dist/qr/stdlib.zip`` (fetched on demand),
 5. prerender the rules dialog per language (``dist/rules/<lang>.html``, the page's own
-   web/ modules run under CPython) for web/boot.js to open before Python is ready,
+   web/ modules run under CPython) for web/js/rules.js to open before Python is ready,
    and a new visitor's first render (the welcome dialog over a fresh solo game, the
    page's own Controller on an in-memory host) per language, put into ``index.html``
-   as ``<template>`` elements that web/boot.js paints at once on a first visit,
+   as ``<template>`` elements that web/js/paint.js paints at once on a first visit,
 6. write ``dist/pyscript.json`` (``web/pyscript.json`` plus that interpreter and
    the ``[files]`` entries; ``pyscript-pyc.json`` the same with the bytecode library),
-   ``dist/index.html`` (the runtime files web/boot.js fetches at once,
-   a build id for the snapshot of the last render) and ``dist/sw.js`` (``web/sw.js``
+   ``dist/index.html`` (the runtime files web/js/prefetch.js fetches at once,
+   a build id for the snapshot of the last render, the DOM ids of
+   web/app/core/dom.py, the page's modules to preload) and ``dist/sw.js`` (``web/sw.js``
    with the precache list and a cache name derived from a content hash of every
    precached file).
 
@@ -40,6 +41,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -50,7 +52,8 @@ import sys
 import tempfile
 import zipfile
 from html import escape
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
@@ -361,16 +364,16 @@ def write_loaders(out: Path, pyodide_dir: str, libraries: list[str], lock_json: 
 
 
 # PyScript's `interpreter` may be any module exporting what pyodide.mjs exports; this one
-# adds the options PyScript does not pass (see BROWSER-STACK.md): the cut standard
-# library and a lock file listing no packages (the page loads none; saves a 119 KB
-# fetch). Two of them when there is bytecode: the sources for a first visit, the
-# bytecode once the service worker has it (pyscript.json / pyscript-pyc.json; web/host.js
-# picks the config: the worker that runs the loader cannot see the service worker). Each
-# writes the app's modules into site-packages itself (sources as one JSON file, bytecode
-# as one archive) before Python runs; the bytecode one restores the interpreter's memory
-# snapshot when the browser has one of this build (web/snapshot.mjs; a first visit never
-# waits for one), and then writes the app in idle time (its modules are imported already;
-# the files are there for anything read later).
+# adds the options PyScript does not pass (see BROWSER-STACK.md): the cut standard library
+# and a lock file listing no packages (the page loads none; saves a 119 KB fetch). Two of
+# them when there is bytecode: the sources for a first visit, the bytecode once the
+# service worker has it (pyscript.json / pyscript-pyc.json; web/js/python-path.js picks
+# the config: the worker that runs the loader cannot see the service worker). Each writes
+# the app's modules into site-packages itself (sources as one JSON file, bytecode as one
+# archive) before Python runs; the bytecode one restores the interpreter's memory snapshot
+# when the browser has one of this build (web/snapshot.mjs; a first visit never waits for
+# one), and then writes the app in idle time (its modules are imported already; the files
+# are there for anything read later).
 LOADER_TEMPLATE = """// Written by scripts/build.py: Pyodide with the page's own standard library.
 import { loadPyodide as load } from "./pyodide.mjs";
 import { bootWithSnapshot, readSnapshot } from "../../snapshot.mjs";
@@ -576,14 +579,14 @@ def write_app_bytecode(out: Path, wheel: Path, py_files: list[Path], py_mm: str)
 
 
 def warm_urls(pyodide_dir: str, interpreter: str, app: str) -> str:
-    """What web/boot.js fetches at once on a first visit, in parallel, so that the worker
+    """What web/js/prefetch.js fetches at once on a first visit, in parallel, so that the worker
     that runs Python finds it in the HTTP cache instead of discovering one file after
     the other (PyScript, its config, Pyodide's loader, the wasm, the standard library,
     the app's sources).
     <link rel=preload> cannot do this: a preload serves only its own document, never a
     worker, and a modulepreload would compile Pyodide's 1 MB of JavaScript on the main
-    thread for nothing. The standard library is added by boot.js (sources or bytecode,
-    as web/host.js picks the config)."""
+    thread for nothing. The standard library is added by prefetch.js (sources or
+    bytecode, as web/js/python-path.js picks the config)."""
     urls = [interpreter, f"{pyodide_dir}/pyodide.mjs", f"{pyodide_dir}/pyodide.asm.mjs",
             f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", app]
     return " ".join(dict.fromkeys(urls))
@@ -591,7 +594,7 @@ def warm_urls(pyodide_dir: str, interpreter: str, app: str) -> str:
 
 def prerender_rules(out: Path) -> list[str]:
     """dist/rules/<lang>.html: the rules dialog exactly as the page renders it (the
-    page's own web/ modules, run here under CPython), so web/boot.js can open it before
+    page's own web/ modules, run here under CPython), so web/js/rules.js can open it before
     Python is ready in the browser."""
     added = [str(WEB), str(ROOT)]
     sys.path[:0] = added
@@ -688,9 +691,21 @@ class PrerenderHost:
         return False
 
 
-# The regions boot.js paints from a snapshot (web/boot.js, SNAPSHOT_REGIONS): notices
-# are transient and never part of one.
-WELCOME_REGIONS = ("topbar", "turn", "supply", "players", "log", "dialog")
+def load_dom() -> ModuleType:
+    """web/app/core/dom.py: the DOM ids the page's Python, its JS and this build share
+    (standard library only, so it is loaded on its own, without the page's package)."""
+    spec = importlib.util.spec_from_file_location("skyline_page_dom",
+                                                  WEB / "app" / "core" / "dom.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+DOM = load_dom()
+# The regions web/js/paint.js paints from a picture of the last render: notices are
+# transient and never part of one.
+WELCOME_REGIONS: tuple[str, ...] = DOM.SNAPSHOT_REGIONS
 
 
 def welcome_regions(lang: str, host: PrerenderHost | None = None) -> dict[str, str]:
@@ -712,7 +727,7 @@ def welcome_regions(lang: str, host: PrerenderHost | None = None) -> dict[str, s
 
 
 def host_commands() -> dict[str, object]:
-    """web/commands.py's HOST_COMMANDS (the names web/host.js needs), for the page."""
+    """web/commands.py's HOST_COMMANDS (the names web/js/ needs), for the page."""
     added = [str(WEB), str(ROOT)]
     sys.path[:0] = added
     try:
@@ -731,7 +746,7 @@ def read_tables() -> dict[str, dict[str, str]]:
 
 def welcome_template(lang: str) -> str:
     """A ``<template>`` holding the first render of a new visitor in ``lang`` for
-    web/boot.js to paint at once, inert, like the snapshot of a repeat visit (no inline
+    web/js/paint.js to paint at once, like the snapshot of a repeat visit (no inline
     script: the CSP allows none). The welcome dialog is opened with showModal() by the
     page; here it is a plain open <dialog>, placed like the modal one by the styles
     (.snapshot dialog[open]); the live page renders its own."""
@@ -753,6 +768,31 @@ def first_paint_templates() -> str:
                        for path in sorted((WEB / "i18n").glob("*.json")))
 
 
+# The page's scripts: ES modules in web/js/; index.html loads these two (boot.js
+# render-blocking, host.js before PyScript).
+JS_ENTRIES = ("js/boot.js", "js/host.js")
+JS_IMPORT = re.compile(r'^import\s[^;]*?\sfrom\s*"(\.{1,2}/[^"]+)";', re.M)
+
+
+def module_preloads() -> str:
+    """A ``<link rel=modulepreload>`` for each module the entries import (static imports,
+    followed), so all of them download at once with the page instead of one import level
+    after the other (the paint waits for boot.js's whole graph)."""
+    found: list[str] = []
+    todo = list(JS_ENTRIES)
+    while todo:
+        rel = todo.pop(0)
+        path = WEB / rel
+        if not path.is_file():
+            sys.exit(f"[build] index.html's scripts import web/{rel}, which is not there")
+        for spec in JS_IMPORT.findall(path.read_text(encoding="utf-8")):
+            target = os.path.normpath(PurePosixPath(rel).parent / spec)
+            if target not in found and target not in JS_ENTRIES:
+                found.append(target)
+                todo.append(target)
+    return "\n  ".join(f'<link rel="modulepreload" href="./{rel}">' for rel in found)
+
+
 def build_id(out: Path) -> str:
     """A content hash of everything in ``out`` so far (the page itself is not written
     yet): the page's snapshot of its last render is shown only by the same build."""
@@ -767,7 +807,7 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, warm: str) -> N
     build id, the first-visit welcome templates."""
     langs = sorted(p.stem for p in (out / "i18n").glob("*.json")) or ["en"]
     build = build_id(out)
-    # Bytes boot.js counts for its progress bar (see TRACKED there).
+    # Bytes web/js/prefetch.js counts for the progress bar (see TRACKED there).
     runtime = out / pyodide_dir
     sources = sorted(p for p in runtime.glob("stdlib-*.zip") if not p.name.endswith("-pyc.zip"))
     sources = sources or [runtime / "python_stdlib.zip"]
@@ -779,19 +819,24 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, warm: str) -> N
         "@I18N_LANGS@": " ".join(langs),
         "@BOOT_BYTES@": str(boot_bytes),
         "@WARM@": warm,
-        # the bytecode config web/host.js picks when the service worker controls the page
+        # the bytecode config web/js/python-path.js picks when the service worker controls
+        # the page
         "@CONFIG_PYC@": "pyscript-pyc.json" if bytecode else "",
-        # a new visitor's welcome screen, painted by web/boot.js before Python
+        # a new visitor's welcome screen, painted by web/js/paint.js before Python
         "@FIRST_PAINT@": first_paint_templates(),
         "@BUILD@": build,
-        # the standard library web/boot.js warms: sources on a first visit, the
-        # bytecode when the service worker controls the page (as web/host.js chooses)
+        # the standard library web/js/prefetch.js warms: sources on a first visit, the
+        # bytecode when the service worker controls the page (as python-path.js chooses)
         "@STDLIB@": sources[0].relative_to(out).as_posix(),
         "@STDLIB_PYC@": bytecode[0].relative_to(out).as_posix() if bytecode else "",
-        # what web/boot.js hands web/snapshot-worker.mjs to make the memory snapshot
+        # what web/js/snapshot-maker.js hands web/snapshot-worker.mjs to make the snapshot
         "@SNAPSHOT@": "snapshot.json" if (out / "snapshot.json").exists() else "",
-        # the command names web/host.js needs before Python is ready
+        # the command names web/js/ needs before Python is ready
         "@HOST_COMMANDS@": escape(json.dumps(host_commands(), separators=(",", ":"))),
+        # the DOM ids web/js/ reads (web/app/core/dom.py)
+        "@DOM@": escape(DOM.as_json()),
+        # every module the page's entry modules import, fetched at once
+        "@MODULE_PRELOADS@": module_preloads(),
     }.items():
         html = html.replace(key, value)
     if re.search(r"@[A-Z_]+@", html) or "cdn" in html.lower():

@@ -22,7 +22,7 @@ CHROMIUM_ARGS = [
 # events on the real buttons: take ground+upper+penthouse, roll, build the first
 # die that can be built alone, pick the first offered target, otherwise end the
 # turn or demolish with the first die. Returns what it did. The page handles a click
-# in its worker (web/host.js), so every click is awaited until it has been rendered.
+# in its worker (web/js/bridge.js), so every click is awaited until it has been rendered.
 POLICY_STEP = """
 async () => {
   const q = (s) => document.querySelector(s);

@@ -113,11 +113,6 @@ def compressed(path: str, encoding: str = "gzip") -> bytes:
         return _CACHE[key]
 
 
-def gzipped(path: str) -> bytes:
-    """The file at ``path``, gzip-compressed (cached)."""
-    return compressed(path, "gzip")
-
-
 def encoding_note() -> str:
     """What this server compresses with, for reports."""
     if brotli is None:

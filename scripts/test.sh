@@ -2,7 +2,7 @@
 # The project's one test command: installs everything it needs on a fresh
 # machine (pip packages, npm packages via the build, Debian's browsers: chromium,
 # firefox-esr, and WebKitGTK's WebDriver with its MiniBrowser under Xvfb), then lints,
-# type-checks and runs every test: engine unit/property tests and the e2e suite
+# type-checks (Python and JS) and runs every test: engine unit/property tests and the e2e suite
 # (Playwright in Chromium, and the cross-engine set in Chromium, Firefox and WebKit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +23,11 @@ python3 -m pip install -q --disable-pip-version-check -e ".[test]"
 
 python3 -m ruff check skyline tests e2e scripts web
 python3 -m mypy  # skyline/ and web/, configured in pyproject.toml [tool.mypy]
+# The page's JavaScript: type-checked from its JSDoc (tsconfig.json) and linted
+# (biome.json), with node_modules as package-lock.json says (npm ci, as the build does).
+python3 -c 'import sys; sys.path.insert(0, "scripts"); import build; build.ensure_node_modules()'
+npx --no-install tsc --noEmit -p .
+npx --no-install biome lint --error-on-warnings web
 if [ $# -gt 0 ]; then
   # some tests only (e2e/conftest.py builds dist/ once and serves it on 127.0.0.1)
   exec python3 -m pytest -q -p no:cacheprovider "$@"

@@ -2,7 +2,7 @@
 // Makes the interpreter's memory snapshot for web/snapshot.mjs, in a worker of its own:
 // a clean Pyodide that never touches the page or any JS object (a snapshot must not
 // hold one), the page's bytecode unpacked where PyScript unpacks it, every module the
-// page can import imported, then pyodide.makeMemorySnapshot(). web/boot.js starts it in
+// page can import imported, then pyodide.makeMemorySnapshot(). web/js/snapshot-maker.js starts it in
 // idle time after a good start and stores what it answers.
 //
 // Message in: the build's snapshot config (snapshot.json, written by scripts/build.py).
@@ -11,6 +11,10 @@
 
 /** @typedef {{ key: string, pyodide: string, stdlib: string, lock: object, app: string,
  *   sitePackages: string, modules: string[] }} SnapshotConfig */
+
+/** This worker's own postMessage (the type checking knows the window's only). */
+const post = /** @type {(message: unknown, transfer?: Transferable[]) => void} */ (
+  /** @type {unknown} */ (self.postMessage.bind(self)));
 
 self.addEventListener("message", async (event) => {
   /** @type {SnapshotConfig} */
@@ -44,7 +48,7 @@ sys.skyline_snapshot = ${JSON.stringify(config.key)}
     const bytes = pyodide.makeMemorySnapshot();
     const packed = pack(bytes);
     const done = performance.now();
-    self.postMessage(
+    post(
       {
         ok: true,
         packed,
@@ -56,6 +60,6 @@ sys.skyline_snapshot = ${JSON.stringify(config.key)}
       [packed.buffer],
     );
   } catch (err) {
-    self.postMessage({ ok: false, reason: String(err) });
+    post({ ok: false, reason: String(err) });
   }
 });

@@ -5,7 +5,7 @@
 // Made in the player's own browser, once per build: after a good start, in idle time,
 // web/snapshot-worker.mjs boots a clean interpreter in a worker of its own (one that
 // never touches the page), imports every module the page can import, and hands the
-// snapshot to web/boot.js, which stores it in Cache Storage: its non-zero 4 KiB pages
+// snapshot to web/js/snapshot-maker.js, which stores it in Cache Storage: its non-zero 4 KiB pages
 // (about half of the 30 MiB heap) behind a bitmap, with a checksum. The interpreter
 // module that scripts/build.py writes for PyScript (its `interpreter` setting) restores
 // it through bootWithSnapshot below, on both paths (the worker and the main thread).
@@ -177,7 +177,7 @@ export function unpack(packed, size) {
  * Store a packed snapshot for the build `key` with its size and checksum; throws when
  * the storage refuses it (blocked, full: the caller ignores that).
  * @param {string} key
- * @param {Uint8Array} packed pack's output
+ * @param {Uint8Array<ArrayBuffer>} packed pack's output
  * @param {number} size the snapshot's size unpacked
  * @returns {Promise<number>} the bytes stored
  */

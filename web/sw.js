@@ -1,12 +1,30 @@
+// @ts-check
 // Service worker template: scripts/build.py fills in CACHE_NAME (a content hash of
 // every precached file) and PRECACHE (exactly the files of dist/, plus "./").
 // A new version installs in the background and then waits: the page says so and the
-// player chooses when to switch (boot.js posts "skipWaiting"); otherwise it takes over
+// player chooses when to switch (web/js/updates.js posts "skipWaiting"); otherwise it takes over
 // at the next cold start, once no tab runs the old version.
+
+/** @typedef {Event & {waitUntil(promise: Promise<unknown>): void}} ExtendableEvent */
+/** @typedef {ExtendableEvent & {request: Request, respondWith(response: Promise<Response>): void}} FetchEvent */
+/** @typedef {ExtendableEvent & {data: unknown}} ExtendableMessageEvent */
+/**
+ * The service worker's global scope, as far as this file uses it (the project's type
+ * checking has the window's types, not the worker's).
+ * @typedef {object} ServiceWorkerScope
+ * @property {() => Promise<void>} skipWaiting
+ * @property {{claim(): Promise<void>}} clients
+ * @property {Location} location
+ * @property {{(type: "install" | "activate", listener: (event: ExtendableEvent) => void): void;
+ *   (type: "fetch", listener: (event: FetchEvent) => void): void;
+ *   (type: "message", listener: (event: ExtendableMessageEvent) => void): void}} addEventListener
+ */
+const sw = /** @type {ServiceWorkerScope} */ (/** @type {unknown} */ (self));
+
 const CACHE_NAME = "@CACHE_NAME@";
 const PRECACHE = ["@PRECACHE@"];
 
-self.addEventListener("install", (event) => {
+sw.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE_NAME)
@@ -22,11 +40,12 @@ self.addEventListener("install", (event) => {
   );
 });
 
-self.addEventListener("message", (event) => {
-  if (event.data && event.data.type === "skipWaiting") self.skipWaiting();
+sw.addEventListener("message", (event) => {
+  const data = /** @type {{type?: string} | null} */ (event.data);
+  if (data && data.type === "skipWaiting") sw.skipWaiting();
 });
 
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
@@ -37,14 +56,14 @@ self.addEventListener("activate", (event) => {
             .map((key) => caches.delete(key)),
         ),
       )
-      .then(() => self.clients.claim()),
+      .then(() => sw.clients.claim()),
   );
 });
 
 // Cache-first for same-origin GETs; anything not precached goes to the network.
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
   const { request } = event;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) {
+  if (request.method !== "GET" || new URL(request.url).origin !== sw.location.origin) {
     return;
   }
   event.respondWith(

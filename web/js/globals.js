@@ -1,0 +1,26 @@
+// @ts-check
+// What the page's scripts, web/main.py (through PyScript) and the tests share on
+// `window`, typed in one place.
+
+/**
+ * @typedef {object} SkylineGlobals
+ * @property {import("./host.js").SkylineHost} [skylineHost] the page's half of the
+ *   host, for main.py's DomHost (web/js/host.js)
+ * @property {import("./boot.js").SkylineBoot} [skylineBoot] the start before Python
+ *   (web/js/boot.js); main.py calls live() right before its first render
+ * @property {() => Promise<unknown[]>} [skylineStats] the controller's timings, for the
+ *   tests and benches
+ * @property {(command: string, arg?: string) => Promise<string>} [skylineBots] the
+ *   computer players' test hooks (web/app/computer/pacer.py, js_api)
+ * @property {Promise<ServiceWorkerRegistration | undefined>} [skylineSW] the service
+ *   worker's registration, once the app is ready
+ * @property {import("./snapshot-maker.js").SnapshotMade} [skylineSnapshotMade] how
+ *   making the interpreter's memory snapshot went, for the tests and benches
+ * @property {string} [skylineSnapshotStatus] why the start did or did not restore a
+ *   memory snapshot (web/snapshot.mjs)
+ * @property {string} [__skylineFault] test-only: where the next event raises in Python
+ * @property {number} [__skylineStallMs] test-only: a shorter stall limit at start-up
+ */
+
+/** `window`, with the page's own properties typed. */
+export const win = /** @type {Window & typeof globalThis & SkylineGlobals} */ (window);

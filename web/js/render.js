@@ -1,0 +1,122 @@
+// @ts-check
+// The render batch applied to the DOM: main.py's DomHost queues a render's DOM commands
+// and sends them as one batch (JSON of DomCommand[]), as the answer to an event
+// (web/js/bridge.js) or by its own call (skylineHost.apply). They are applied in order;
+// then the skyline cues are updated (web/js/layout.js).
+
+import { playEarly } from "./bridge.js";
+import { DOM, regionId } from "./dom.js";
+import { download } from "./files.js";
+import { focus, noteDialogClosed, noteDialogOpened, noteRegionReplaced, settleDialogFocus }
+  from "./focus.js";
+import { markSkylineOverflow, showActiveSeat } from "./layout.js";
+
+/**
+ * One DOM command from main.py's DomHost (its `command(...)` calls), by name.
+ * @typedef {["html", string, string] | ["announce", string] | ["focus", string | null]
+ *   | ["settle"] | ["lang", string] | ["scroll", string] | ["reveal", string]
+ *   | ["clearFragment"] | ["download", string, string] | ["ready", string]} DomCommand
+ */
+/**
+ * A handler per command name, taking the command's arguments.
+ * @typedef {{[C in DomCommand as C[0]]: (...args: Tail<C>) => void}} CommandTable
+ */
+/**
+ * @template {unknown[]} T
+ * @typedef {T extends [unknown, ...infer R] ? R : never} Tail
+ */
+
+const PLAYERS = regionId("players");
+
+/**
+ * A region's new HTML (made by the Python views, which escape every text).
+ * @param {string} name the region's id (web/app/core/dom.py, REGIONS)
+ * @param {string} html
+ */
+function setHtml(name, html) {
+  const el = document.getElementById(name);
+  if (!el) throw new Error(`skyline: no region #${name}`);
+  noteRegionReplaced(el);
+  if (name === DOM.dialog) setDialog(el, html);
+  else el.innerHTML = html;
+  if (name === PLAYERS) showActiveSeat(el);
+}
+
+/**
+ * The dialog region holds at most one <dialog>, opened with showModal(): the page
+ * behind is inert; Escape arrives as a keydown for the controller (the dialog's own
+ * cancel is prevented, web/js/events.js, so the page state stays the truth).
+ * @param {HTMLElement} region
+ * @param {string} html
+ */
+function setDialog(region, html) {
+  const old = region.querySelector("dialog");
+  if (!old) {
+    if (html) {
+      noteDialogOpened();
+      region.innerHTML = html;
+      region.querySelector("dialog")?.showModal();
+    }
+    return;
+  }
+  if (!html) {
+    if (old.open) old.close();
+    region.innerHTML = "";
+    noteDialogClosed();
+    return;
+  }
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const fresh = /** @type {HTMLDialogElement} */ (template.content.firstElementChild);
+  const same = old.getAttribute("data-testid") === fresh.getAttribute("data-testid");
+  if (same && old.open) {
+    old.innerHTML = fresh.innerHTML; // the same dialog: it stays open and modal
+  } else {
+    if (old.open) old.close();
+    region.replaceChildren(fresh);
+    fresh.showModal();
+  }
+}
+
+/** @type {CommandTable} */
+const COMMANDS = {
+  html: setHtml,
+  // The one polite live region: only its text changes (main.py words it).
+  announce: (text) => {
+    const live = document.getElementById(DOM.announce);
+    if (live) live.textContent = text;
+  },
+  focus,
+  settle: settleDialogFocus,
+  lang: (lang) => {
+    document.documentElement.lang = lang;
+  },
+  scroll: (id) => document.getElementById(id)?.scrollIntoView(),
+  // Just enough that the element is on screen (a build target below the fold on a
+  // phone, or beyond the edge of a sideways-scrolling skyline).
+  reveal: (id) => document.getElementById(id)?.scrollIntoView({ block: "nearest", inline: "nearest" }),
+  clearFragment: () => history.replaceState(null, "", location.pathname + location.search),
+  download,
+  // Contract with web/js/boot.js and the e2e tests: the app is usable from here on.
+  ready: (start) => {
+    // how Python started (main.DomHost.ready): "restored" from the memory snapshot or not
+    document.documentElement.dataset.pythonStart = start;
+    document.body.dataset.ready = "1";
+    // for scripts/bench_web.py --engines: when, since the navigation, in any engine
+    performance.mark("skyline:ready");
+    setTimeout(playEarly);
+  },
+};
+
+/**
+ * One batch of commands, in order.
+ * @param {string} json DomCommand[] as JSON
+ */
+export function apply(json) {
+  for (const command of /** @type {DomCommand[]} */ (JSON.parse(json))) {
+    const [name, ...args] = command;
+    const handler = /** @type {(...args: unknown[]) => void} */ (COMMANDS[name]);
+    handler(...args);
+  }
+  markSkylineOverflow();
+}

@@ -1,0 +1,48 @@
+// @ts-check
+// localStorage for main.py (web/app/core/store.py behind the host port): one
+// synchronous call per access, so a full or blocked store fails where the controller
+// expects it (the exception reaches Python).
+
+/** @param {string} key */
+export const storageGet = (key) => localStorage.getItem(key);
+
+/**
+ * @param {string} key
+ * @param {string} value
+ */
+export const storageSet = (key, value) => localStorage.setItem(key, value);
+
+/**
+ * Compare and write in one call (store.Store.write_save): false if another tab wrote.
+ * @param {string} key
+ * @param {string | null} expected the text this tab last saw (null: none)
+ * @param {string} value
+ */
+export function storageWriteIf(key, expected, value) {
+  const stored = localStorage.getItem(key);
+  if (stored !== null && stored !== expected) return false;
+  localStorage.setItem(key, value);
+  return true;
+}
+
+/** @param {string} key */
+export const storageRemove = (key) => localStorage.removeItem(key);
+
+/** Every key, as JSON. */
+export const storageKeys = () => JSON.stringify(Object.keys(localStorage));
+
+/**
+ * Keep this site's storage when space runs low (a browser may ask the player; the
+ * answer may never come, e.g. a prompt left open).
+ * @returns {Promise<"granted" | "denied" | "unsupported">}
+ */
+export async function persistStorage() {
+  const storage = navigator.storage;
+  if (!storage?.persist) return "unsupported";
+  try {
+    if (await storage.persisted()) return "granted";
+    return (await storage.persist()) ? "granted" : "denied";
+  } catch {
+    return "denied";
+  }
+}
