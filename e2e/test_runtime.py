@@ -38,7 +38,7 @@ def load_table(page: Page) -> None:
 
 def test_cut_runtime_imports_every_module_the_page_uses(app_page: Page) -> None:
     """The page boots Pyodide with the cut standard library and no lock-file download;
-    every module web/*.py and skyline/*.py import (read from their source, the expert
+    every module web/main.py, web/app/ and skyline/ import (read from their source, the expert
     included) imports there, and an expert game with Hint, the review and a game link
     runs. Fails when a new import is missing from scripts/stdlib_modules.txt."""
     page = app_page
@@ -197,8 +197,8 @@ def test_the_start_path_carries_neither_the_command_line_nor_the_later_modules(
     (app,) = dist_dir.glob("app-*.json")
     files = json.loads(app.read_text(encoding="utf-8"))["files"]
     later = json.loads((dist_dir / "later.json").read_text())["files"]
-    assert "skyline/rules/board.py" in files and "controller.py" in files
+    assert "skyline/rules/board.py" in files and "app/controller.py" in files
     assert "main.py" not in files and "skyline/__main__.py" not in files
     assert later and not set(later) & set(files)
     assert all((dist_dir / "engine" / member).is_file() for member in later)
-    assert not list(dist_dir.glob("*.whl")) and not (dist_dir / "controller.py").exists()
+    assert not list(dist_dir.glob("*.whl")) and not (dist_dir / "app" / "controller.py").exists()

@@ -167,17 +167,17 @@ def build_wheel(tmp: Path) -> Path:
     return wheels[0]
 
 
-# The QR code library (segno): a pinned wheel named with its sha256 in web/games_ui.py,
+# The QR code library (segno): a pinned wheel named with its sha256 in web/app/games/ui.py,
 # fetched once by pip into this cache and copied to dist/qr/ (loaded on demand).
 WHEEL_CACHE = ROOT / ".cache" / "wheels"
 
 
 def qr_wheel_pin() -> tuple[str, str]:
-    source = (WEB / "games_ui.py").read_text()
+    source = (WEB / "app" / "games" / "ui.py").read_text()
     name = re.search(r'^QR_WHEEL_NAME = "([^"]+)"', source, re.M)
     digest = re.search(r'^QR_WHEEL_SHA256 = "([0-9a-f]{64})"', source, re.M)
     if not name or not digest:
-        sys.exit("[build] web/games_ui.py lacks QR_WHEEL_NAME / QR_WHEEL_SHA256")
+        sys.exit("[build] web/app/games/ui.py lacks QR_WHEEL_NAME / QR_WHEEL_SHA256")
     return name.group(1), digest.group(1)
 
 
@@ -195,7 +195,7 @@ def copy_qr_wheel(out: Path) -> None:
             check=True,
         )
     if sha256(cached.read_bytes()) != digest:
-        sys.exit(f"[build] {name}: sha256 does not match the pin in web/games_ui.py")
+        sys.exit(f"[build] {name}: sha256 does not match the pin in web/app/games/ui.py")
     (out / "qr").mkdir(parents=True, exist_ok=True)
     shutil.copy2(cached, out / "qr" / name)
 
@@ -214,6 +214,15 @@ def is_web_test(rel: Path) -> bool:
 ENGINE_DIR = "engine"
 
 
+def page_modules() -> list[str]:
+    """The dotted names of the page's Python modules (web/app/, not main.py), the
+    packages included."""
+    return sorted(
+        ".".join(rel.with_suffix("").parts).removesuffix(".__init__")
+        for rel in (p.relative_to(WEB) for p in (WEB / "app").rglob("*.py"))
+        if not is_web_test(rel))
+
+
 def copy_engine(out: Path, wheel: Path) -> tuple[list[str], list[str]]:
     """The wheel's modules (not the command line's ``__main__``) split into those the
     page's modules import when they load (the start path, for write_app_sources) and the
@@ -224,8 +233,7 @@ def copy_engine(out: Path, wheel: Path) -> tuple[list[str], list[str]]:
         members = [name for name in archive.namelist()
                    if name.endswith(".py") and not name.endswith("/__main__.py")]
         sources = {name: archive.read(name) for name in members}
-    glue = sorted(p.stem for p in WEB.glob("*.py")
-                  if p.name != "main.py" and not is_web_test(p.relative_to(WEB)))
+    glue = page_modules()
     # main.py itself cannot run here (it needs the browser): its engine imports can.
     for node in ast.parse((WEB / "main.py").read_text()).body:
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("skyline"):
@@ -427,7 +435,7 @@ def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], loc
                           app_pyc: str, wheel: Path, py_files: list[Path], py_mm: str) -> str:
     """dist/snapshot.json: what web/snapshot-worker.mjs needs to make the memory snapshot
     the bytecode loader restores (the runtime, the bytecode standard library and app, and
-    every module the page can import: the engine's and web/*.py but main.py). Returns the
+    every module the page can import: the engine's and the page's web/app/). Returns the
     snapshot key: a hash of all of these, so a new build never restores an old snapshot."""
     with zipfile.ZipFile(wheel) as archive:
         engine = sorted(
@@ -435,7 +443,7 @@ def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], loc
             for name in archive.namelist()
             if name.endswith(".py") and not name.endswith("__main__.py")
         )
-    glue = sorted(rel.stem for rel in py_files if len(rel.parts) == 1)
+    glue = page_modules()
     config = {
         "pyodide": f"{pyodide_dir}/pyodide.mjs",
         "stdlib": f"{pyodide_dir}/{libraries[-1]}",
@@ -558,7 +566,7 @@ def write_pyscript_config(out: Path, interpreters: list[str]) -> list[str]:
 
 
 def write_app_bytecode(out: Path, wheel: Path, py_files: list[Path], py_mm: str) -> str:
-    """dist/app-<hash>-pyc.zip: the wheel's members and the glue modules (web/*.py but
+    """dist/app-<hash>-pyc.zip: the wheel's members and the glue modules (web/app/, not
     main.py, which PyScript runs from its <script src>) compiled to unchecked-hash .pyc
     by the Pyodide the page runs, unpacked into site-packages by pyscript-pyc.json (the
     service worker's visits; a first visit loads the wheel and the sources). Pyodide
@@ -599,10 +607,10 @@ def prerender_rules(out: Path) -> list[str]:
     added = [str(WEB), str(ROOT)]
     sys.path[:0] = added
     try:
-        import board_view
-        from i18n import LANGS, Texts
-        from page_state import PageState, RulesDialog
-        from screen import build_screen
+        from app import render as board_view
+        from app.core.i18n import LANGS, Texts
+        from app.core.page_state import PageState, RulesDialog
+        from app.screen import build_screen
 
         tables = {
             lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
@@ -715,7 +723,7 @@ def welcome_regions(lang: str, host: PrerenderHost | None = None) -> dict[str, s
     added = [str(WEB), str(ROOT)]
     sys.path[:0] = added
     try:
-        from controller import Controller
+        from app.controller import Controller
 
         host = host or PrerenderHost()
         controller = Controller(host, read_tables(), (lang,))
@@ -727,11 +735,11 @@ def welcome_regions(lang: str, host: PrerenderHost | None = None) -> dict[str, s
 
 
 def host_commands() -> dict[str, object]:
-    """web/commands.py's HOST_COMMANDS (the names web/js/ needs), for the page."""
+    """web/app/core/commands.py's HOST_COMMANDS (the names web/js/ needs), for the page."""
     added = [str(WEB), str(ROOT)]
     sys.path[:0] = added
     try:
-        from commands import HOST_COMMANDS
+        from app.core.commands import HOST_COMMANDS
 
         return json.loads(json.dumps(HOST_COMMANDS))
     finally:

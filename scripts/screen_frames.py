@@ -67,15 +67,18 @@ time.perf_counter = lambda: 0.0  # a clock that stands still: no chunk depends o
 time.monotonic = lambda: 0.0
 time.time = lambda: 1_764_547_200.0  # 2025-12-01, never read by the page today
 
-from app.core.commands import COMMANDS, Guard  # noqa: E402
+from app.controller import Controller  # noqa: E402
+from app.core.commands import Guard  # noqa: E402
 from page_html import enabled_controls  # noqa: E402
-from web_fakes import FakeHost, make_page  # noqa: E402
+from web_fakes import FakeHost, make_page, tables  # noqa: E402
 
 from skyline import SCENARIOS  # noqa: E402
 
 # ---------------------------------------------------------------- reading the HTML
 
-GAME_ACTIONS = {str(name) for name, cmd in COMMANDS.items() if cmd.guards & Guard.GAME}
+# the game commands, from the command table the features give the controller
+GAME_ACTIONS = {str(name) for name, cmd in Controller(FakeHost(), tables()).commands.items()
+                if cmd.guards & Guard.GAME}
 
 
 def offered(regions: dict[str, str]) -> list[tuple]:

@@ -44,16 +44,19 @@ def qr_extra_modules() -> set[str]:
 
 
 def page_imports() -> list[str]:
-    """Every module web/*.py and skyline/**/*.py import (absolute names), plus the page's
-    and the engine's own modules, read from their source."""
+    """Every module web/main.py, web/app/**/*.py and skyline/**/*.py import (absolute
+    names), plus the page's and the engine's own modules, read from their source."""
     names: set[str] = set()
-    sources = sorted((ROOT / "web").glob("*.py")) + sorted((ROOT / "skyline").rglob("*.py"))
+    sources = ([ROOT / "web" / "main.py"] + sorted((ROOT / "web" / "app").rglob("*.py"))
+               + sorted((ROOT / "skyline").rglob("*.py")))
     for path in sources:
         if path.name in SKIPPED_SOURCES:
             continue
-        package = None  # a web/ glue module; else the engine's (sub)package it is in
+        package = None  # web/main.py; else the (sub)package of the page or the engine
         if path.is_relative_to(ROOT / "skyline"):
             package = ".".join(path.relative_to(ROOT).parent.parts)
+        elif path.is_relative_to(ROOT / "web" / "app"):
+            package = ".".join(path.relative_to(ROOT / "web").parent.parts)
         if path.name != "main.py":  # main.py runs the page; it is not imported
             stem = path.stem if package is None else f"{package}.{path.stem}"
             names.add(package if path.stem == "__init__" else stem)

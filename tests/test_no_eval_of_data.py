@@ -214,8 +214,8 @@ NOT_PLAYER_TEXT = {
 # (file, interpolated expression) -> why it is no player's text.
 ALLOWED_PY = {
     ("app/render.py", "other"): "the other page language (i18n.LANGS)",
-    ("app/render.py", "cmd.name"): "a turn command's name (commands.Cmd)",
-    ("app/render.py", "v"): "the computer's pace value (normal, fast, instant)",
+    ("app/turn/html.py", "cmd.name"): "a turn command's name (commands.Cmd)",
+    ("app/computer/html.py", "v"): "the computer's pace value (normal, fast, instant)",
     ("app/games/ui.py", "step"): "a replay round's step number",
     ("app/games/ui.py", "i"): "a seat number",
     ("app/daily/ui.py", "y"): "a chart coordinate (a number)",

@@ -33,10 +33,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
+from app.controller import Controller
 from app.core import i18n
-from app.core.commands import COMMANDS, Guard
+from app.core.commands import Guard
 from page_html import FORM, TAG, enabled_controls, form_values
-from web_fakes import make_page, tables
+from web_fakes import FakeHost, make_page, tables
 
 from skyline import SCENARIOS
 
@@ -77,7 +78,9 @@ SHAPES = (
           ("human", "expert", "friend", "beginner"), "walk-4f", sweep=16),
 )
 
-GAME_ACTIONS = {str(name) for name, cmd in COMMANDS.items() if cmd.guards & Guard.GAME}
+# the game commands, from the command table the features give the controller
+GAME_ACTIONS = {str(name) for name, cmd in Controller(FakeHost(), tables()).commands.items()
+                if cmd.guards & Guard.GAME}
 # Commands that only open, show or close something of the page itself: issued on the
 # main line, then Escape. Everything else runs on a copy of the page.
 VIEW_ACTIONS = {"rules", "rules-goto", "newgame", "ng-change", "close", "stats", "share",

@@ -13,8 +13,8 @@ import re
 import pytest
 from app import render as board_view
 from app.core.page_state import PACES
+from app.core.selection import KEY_SELECTION
 from app.core.store import KEY_SETTINGS, KEY_SETTINGS_BROKEN
-from app.turn.play import KEY_SELECTION
 from page_html import attrs
 from web_fakes import FakeHost, make_page, start_game, tables
 

@@ -147,6 +147,49 @@ async def load_tables(host):
     return {"en": en, "de": de}
 
 
+async def add_qr_stdlib(url):
+    """The standard-library modules segno needs beyond the page's cut library
+    (scripts/stdlib_modules_qr.txt): an archive from this site put on sys.path."""
+    import sys
+
+    if QR_STDLIB_PATH in sys.path:
+        return
+    response = await js.fetch(url("./qr/stdlib.zip"))
+    if not response.ok:
+        raise OSError(f"HTTP {response.status}")
+    Path(QR_STDLIB_PATH).write_bytes((await response.arrayBuffer()).to_bytes())
+    sys.path.append(QR_STDLIB_PATH)
+    # Modules of packages the cut library already has (importlib.metadata,
+    # urllib.request): the package's __path__ gets the archive's folder too.
+    import importlib.util
+    import zipfile
+
+    with zipfile.ZipFile(QR_STDLIB_PATH) as archive:
+        folders = {name.split("/")[0] for name in archive.namelist() if "/" in name}
+    for folder in sorted(folders):
+        spec = importlib.util.find_spec(folder)
+        where = f"{QR_STDLIB_PATH}/{folder}"
+        if spec is not None and where not in (spec.submodule_search_locations or []):
+            package = importlib.import_module(folder)
+            package.__path__.append(where)
+
+async def install_wheel(url, wheel):
+    """Fetch a pinned wheel from this site, check its sha256, unpack it into site-packages."""
+    import hashlib
+    import io
+    import sysconfig
+    import zipfile
+
+    response = await js.fetch(url(wheel["url"]))
+    if not response.ok:
+        raise OSError(f"HTTP {response.status}")
+    data = (await response.arrayBuffer()).to_bytes()
+    if hashlib.sha256(data).hexdigest() != wheel["sha256"]:
+        raise OSError("the wheel's checksum does not match")
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        archive.extractall(sysconfig.get_paths()["purelib"])
+
+
 class DomHost:
     """Everything the Controller needs from the browser, from inside the worker.
 
@@ -298,8 +341,8 @@ class DomHost:
                     importlib.import_module("segno")
                     ok = True
                 except ImportError:
-                    await self._add_qr_stdlib()
-                    await self._install_wheel(QR_WHEEL)
+                    await add_qr_stdlib(self.url)
+                    await install_wheel(self.url, QR_WHEEL)
                     importlib.invalidate_caches()
                     importlib.import_module("segno")
                     ok = True
@@ -308,47 +351,6 @@ class DomHost:
             done(ok)
 
         asyncio.ensure_future(run())
-
-    async def _add_qr_stdlib(self):
-        """The standard-library modules segno needs beyond the page's cut library
-        (scripts/stdlib_modules_qr.txt): an archive from this site put on sys.path."""
-        import sys
-
-        if QR_STDLIB_PATH in sys.path:
-            return
-        response = await js.fetch(self.url("./qr/stdlib.zip"))
-        if not response.ok:
-            raise OSError(f"HTTP {response.status}")
-        Path(QR_STDLIB_PATH).write_bytes((await response.arrayBuffer()).to_bytes())
-        sys.path.append(QR_STDLIB_PATH)
-        # Modules of packages the cut library already has (importlib.metadata,
-        # urllib.request): the package's __path__ gets the archive's folder too.
-        import importlib.util
-        import zipfile
-
-        with zipfile.ZipFile(QR_STDLIB_PATH) as archive:
-            folders = {name.split("/")[0] for name in archive.namelist() if "/" in name}
-        for folder in sorted(folders):
-            spec = importlib.util.find_spec(folder)
-            where = f"{QR_STDLIB_PATH}/{folder}"
-            if spec is not None and where not in (spec.submodule_search_locations or []):
-                package = importlib.import_module(folder)
-                package.__path__.append(where)
-
-    async def _install_wheel(self, wheel):
-        import hashlib
-        import io
-        import sysconfig
-        import zipfile
-
-        response = await js.fetch(self.url(wheel["url"]))
-        if not response.ok:
-            raise OSError(f"HTTP {response.status}")
-        data = (await response.arrayBuffer()).to_bytes()
-        if hashlib.sha256(data).hexdigest() != wheel["sha256"]:
-            raise OSError("the wheel's checksum does not match")
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            archive.extractall(sysconfig.get_paths()["purelib"])
 
     def now_iso(self):
         return str(js.Date.new().toISOString())
@@ -512,7 +514,7 @@ def stats():
 
 
 def schedule(ms, fn):
-    """The computer players' and the review's timer (web/bots_ui.py). The page's
+    """The computer players' and the review's timer (app.computer.pacer). The page's
     setTimeout, not the worker's: a hidden tab pauses computer play as before, and the
     e2e tests can hold a computer's turn (test_a11y.py); it costs one round trip per
     tick. The DOM commands of whatever ``fn`` renders go at its end."""
@@ -568,7 +570,7 @@ if not missing(_boot_js):
     _boot_js.live()
 controller.boot(_boot_hash)
 host.set_lang(controller.texts.lang)
-# Computer players, hint, solo review (web/bots_ui.py); window.skylineBots for the e2e tests.
+# Computer players, hint, solo review (app.computer.pacer); window.skylineBots for the e2e tests.
 from app.computer import pacer as bots_ui  # noqa: E402
 
 bots = bots_ui.install(controller, schedule)

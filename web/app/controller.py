@@ -1,26 +1,30 @@
-"""The page's facade: host events (clicks, keys, link changes, the tab lock) become
-commands, routed through the one command table (``web/commands.py``) to the part that
-handles them; then the page renders and saves.
+"""The page's shell: host events (clicks, keys, link changes, the tab lock, timer
+ticks) become commands, routed through the command table the features give
+(``commands()`` of each) to the handler; then the page renders (``app.render``).
 
 The page never decides a rule: legality, build planning, undo limits, scoring and the
 log come from the engine; what the player sees and may do is decided by
-``screen.build_screen`` from the typed page state (``page_state.PageState``).
+``screen.build_screen`` from the typed page state (``app.core.page_state``).
 
-The parts, each one responsibility:
+The rooms: ``app.core`` (the session: the open game, its entry in the game list,
+storage, notices; the command names; the host port) and one package per feature:
 
-- ``session`` (``web/session.py``): the open game, its entry in the game list,
-  storage, notices, the render;
-- ``play``: turn commands; ``computer``: computer seats, Hint, data fetches;
-- ``links`` (``web/router.py``): ``#play?``, ``#game?`` and ``#daily?`` links, sharing;
-- ``friends``: correspondence play; ``library``: the game list and the replay;
-- ``daily`` (``web/challenge.py``): the daily challenge and the statistics;
-- ``newgame``: the new-game dialog; ``tabs``: the game lock between tabs.
+- ``app.turn``: the turn's commands, views and HTML;
+- ``app.computer``: computer seats, Hint, data fetches, the reviews, the pacing timer;
+- ``app.games``: links (``#play?``, ``#game?``, ``#daily?``) and sharing, friends
+  elsewhere, the game list and the replay, the game lock between tabs;
+- ``app.daily``: the daily challenge and the statistics;
+- ``app.dialogs``: the new-game dialog, the small dialogs, the page's own commands;
+- ``app.tutorial``: the guided first game.
 
-It talks to the browser only through the host port (``host_port.Host``), so it runs
-unchanged in CPython with a fake host (``tests/web_fakes.py``). Hooks for the code
-that paces computer play (``bots_ui``): ``attach(driver)`` (``driver.wake(delay)`` runs
-after every handled event and every computer step), ``step_computer()`` and
-``listeners`` (``f(controller, action)`` after every successful action).
+Features import only the core and the engine; where one must make another act it
+emits an event (``app.core.events``) that :meth:`Controller.route` hands on. The
+controller talks to the browser only through the host port (``host_port.Host``), so it
+runs unchanged in CPython with a fake host (``tests/web_fakes.py``). Hooks for the code
+that paces computer play (``app.computer.pacer``): ``attach(driver)``
+(``driver.wake(delay)`` runs after every handled event and every computer step),
+``run(callback)`` (a timer's tick, through the same crash path as a click),
+``step_computer()`` and ``listeners`` (``f(controller, action)`` after every action).
 """
 
 from __future__ import annotations
@@ -31,20 +35,35 @@ from typing import Any
 
 from app import screen as screen_model
 from app.computer.seats import Computer, ComputerDriver
-from app.core.commands import COMMANDS, REPLAY_KEYS, Arg, Cmd, Guard
+from app.core.commands import REPLAY_KEYS, Arg, Cmd, Command, Guard
+from app.core.events import (
+    ActionPlayed,
+    Event,
+    OpenGameLink,
+    OpenNewGame,
+    PlayAction,
+    ShowHint,
+    StartDaily,
+    TabLock,
+    TookControl,
+    TurnToFriend,
+)
 from app.core.host_port import Host
-from app.core.i18n import LANGS, pick_language
-from app.core.page_state import PACES, Level, NewGameDialog
+from app.core.page_state import Level, NewGameDialog
 from app.core.session import Session, random_seed
 from app.core.store import KEY_SAVE
-from app.core.tabs import Tabs
+from app.core.whose_turn import friend_turn
 from app.daily.challenge import DailyChallenge
 from app.dialogs.newgame import NewGame
+from app.dialogs.page import PageCommands
 from app.games.friends import Friends
 from app.games.library import GameLibrary
 from app.games.links import LinkRouter, link_kind
+from app.games.tabs import Tabs
+from app.render import Renderer
 from app.turn.play import Play
 from app.tutorial.guide import Tutorial
+from app.tutorial.view import TutorialView
 from skyline import Action, Board
 
 __all__ = ["KEY_SAVE", "Controller", "random_seed"]
@@ -57,22 +76,27 @@ class Controller:
                  browser_langs: tuple[str, ...] | list[str] = ("en",)) -> None:
         self.host = host
         self.browser_langs = tuple(browser_langs)
-        self.session = Session(self, host, tables)
-        self.play = Play(self)
-        self.computer = Computer(self)
-        self.links = LinkRouter(self)
-        self.friends = Friends(self)
-        self.library_ui = GameLibrary(self)
-        self.daily = DailyChallenge(self)
-        self.newgame = NewGame(self)
-        self.tabs = Tabs(self)
-        self.tutorial = Tutorial(self)
-        self.parts: dict[str, Any] = {
-            "session": self.session, "play": self.play, "computer": self.computer,
-            "links": self.links, "friends": self.friends, "library": self.library_ui,
-            "daily": self.daily, "newgame": self.newgame, "tabs": self.tabs,
-            "tutorial": self.tutorial,
-        }
+        self.session = s = Session(host, tables)
+        emit = self.route
+        self.play = Play(s, emit)
+        self.computer = Computer(s, emit)
+        self.friends = Friends(s)
+        self.tabs = Tabs(s, emit)
+        self.links = LinkRouter(s, emit, self.tabs, self.friends)
+        self.library_ui = GameLibrary(s)
+        self.daily = DailyChallenge(s)
+        self.newgame = NewGame(s)
+        self.page_commands = PageCommands(s)
+        self.tutorial = Tutorial(s, emit)
+        self.renderer = Renderer(s, TutorialView(s))
+        s.renderer = self.renderer.render
+        s.guard = self.run
+        #: every command the page offers, from the features that handle them
+        self.commands: dict[Cmd, Command] = {}
+        for feature in (self.play, self.computer, self.links, self.friends, self.library_ui,
+                        self.daily, self.newgame, self.page_commands, self.tabs,
+                        self.tutorial):
+            self.commands.update(feature.commands())
         self.listeners: list[Callable[[Controller, Action], None]] = []
         self.timings: list[float] = []
 
@@ -114,7 +138,7 @@ class Controller:
         return self.session.t(key, **params)
 
     def screen(self) -> screen_model.Screen:
-        return self.session.screen()
+        return self.renderer.screen()
 
     def render(self) -> None:
         self.session.render()
@@ -124,6 +148,32 @@ class Controller:
 
     def dispatch(self, action: Action) -> bool:
         return self.play.dispatch(action)
+
+    # ------------------------------------------------------------------ events between features
+
+    def route(self, event: Event) -> object:
+        """What one feature asks of another (``app.core.events``), handed on here."""
+        match event:
+            case PlayAction(action):
+                return self.play.dispatch(action)
+            case ActionPlayed(action):
+                for listener in self.listeners:
+                    listener(self, action)
+            case TurnToFriend():
+                self.friends.open_send_dialog()
+            case TabLock(result):
+                self.handle("tab", result, None)
+            case TookControl():
+                self.links.open_pending()
+            case OpenGameLink(fragment, link):
+                self.friends.open_game_link(fragment, link)
+            case StartDaily(day):
+                self.daily.start(day)
+            case OpenNewGame():
+                self.newgame.open()
+            case ShowHint():
+                self.computer.show_hint()
+        return None
 
     def share_link(self) -> str:
         return self.links.share_link()
@@ -149,23 +199,7 @@ class Controller:
 
     def boot(self, fragment: str = "") -> None:
         s = self.session
-        s.check_settings()  # unreadable settings: kept aside, the player told
-        lang = s.store.load_lang()
-        if lang not in LANGS:
-            lang = pick_language(list(self.browser_langs))
-        s.texts.lang = lang
-        pace = s.store.load_pace()
-        if pace in PACES:
-            s.page.pace = pace
-        s.store.probe()  # tell at once if nothing can be saved
-        s.load_records()
-        s.page.tz_minutes = int(self.host.tz_minutes())
-        s.library.load(self.host.now_iso())
-        for copy, exc, kept in s.library.broken:
-            key = "games.entry_broken" if kept else "notice.save_broken_lost"
-            s.notify(key, Level.WARN, sticky=True, button=("export-save", copy,
-                     "btn.export_save"), reason=s.error(exc), key=copy)
-        s.load_history()
+        s.load_stores(self.browser_langs)
         had_save = s.load_saved_game()
         link_error = self.links.open(fragment, quiet=s.board is None)
         if s.board is None:
@@ -225,6 +259,16 @@ class Controller:
         self.timings.append((time.perf_counter() - started) * 1000)
         del self.timings[:-500]
 
+    def run(self, callback: Callable[[], object]) -> None:
+        """A timer's tick or a host's late answer (a fetch, a lock): run like a click,
+        through the same crash path, then render."""
+        try:
+            callback()
+        except Exception as exc:  # a bug must not cost the saved game
+            self.session.page.skipping = False
+            self._crash(exc)
+            self.session.render()
+
     def _crash(self, exc: Exception) -> None:
         """An unexpected exception inside an action: the game in memory may be half
         updated, so it is not saved; the player may reload the last save."""
@@ -242,7 +286,7 @@ class Controller:
                 self.session.focus_id = "btn-menu"
                 return True
             if page.dialog is not None:
-                self.session.close_dialog()
+                self.page_commands.close_dialog()
                 return True
             if page.replay is not None:
                 page.replay = None
@@ -274,7 +318,7 @@ class Controller:
                 return True  # the computer is playing this seat
             if page.replay is not None:
                 return True  # a replay never changes the game
-            if page.dialog is None and screen_model.friend_turn(page, s.board):
+            if page.dialog is None and friend_turn(page, s.board):
                 s.notify("corr.not_yours", Level.WARN, name=s.game.state.player.name)
                 return True
         if guards & (Guard.GAME | Guard.WRITES) and page.readonly:
@@ -293,12 +337,12 @@ class Controller:
     def command(self, name: str, arg: str | None, form: dict) -> None:
         """Run the command ``name`` (a ``Cmd``) unless its guards refuse it."""
         try:
-            cmd = COMMANDS[Cmd(name)]
+            cmd = self.commands[Cmd(name)]
         except (ValueError, KeyError):
             return  # not a command the controller handles
         if self.refused(cmd.guards) or not self.tutorial.allows(name, arg):
             return
-        handler = getattr(self.parts[cmd.part], cmd.method)
+        handler = cmd.handler
         if cmd.arg is Arg.NUMBER:
             number = int(arg) if arg and arg.lstrip("-").isdigit() else -1
             result = handler(number)

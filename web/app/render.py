@@ -1,31 +1,36 @@
 # ruff: noqa: E501 - HTML templates read better unwrapped
-"""HTML for the game screen, built as strings (one innerHTML per region).
+"""The page drawn from the screen model: each region's HTML, composed from the
+features' HTML (``app.turn.html``, ``app.computer.html``, the games', the daily
+challenge's, the tutorial's coach and the dialogs), and :class:`Renderer`, which writes
+the regions that changed, tells the live region the news and settles the focus.
 
-``render(screen)`` turns a ``screen.Screen`` (web/screen.py: every decision and every
-text already made) into region HTML and reads nothing else. Every dynamic text goes
-through ``esc`` (html.escape): player names are text, never markup. Interactive
-elements are real <button>s carrying ``data-action`` (and ``data-arg``) for the one
-delegated listener in main.py.
+``render(screen)`` reads nothing but the ``Screen`` (every decision and every text
+already made). Every dynamic text goes through ``esc``: player names are text, never
+markup. Interactive elements are real <button>s carrying ``data-action`` (and
+``data-arg``) for the page's one delegated listener.
 """
 
 from __future__ import annotations
 
-from html import escape
+import dataclasses
 
-from app.core import art
+from app import screen as screen_model
+from app.computer import html as computer_html
 from app.core.commands import Cmd
-from app.core.names import esc_names
+from app.core.dom import REGIONS
+from app.core.html import esc
+from app.core.names import esc_names, player_names
+from app.core.session import Session
+from app.core.words import LogView, log_view
 from app.daily import ui as stats_ui
-from app.dialogs import ui as dialogs
+from app.dialog_table import render_body
 from app.games import ui as games_ui
-from app.screen import DieView, Game, PlayerView, ReviewView, Screen, TableReviewView
+from app.screen import Game, Screen
+from app.turn import html as turn_html
+from app.turn.view import first_target
 from app.tutorial import coach
-
-KIND_CLASS = {"p": "k-p", "b": "k-b", "o": "k-o"}
-
-
-def esc(text: object) -> str:
-    return escape(str(text), quote=True)
+from app.tutorial.view import TutorialView
+from skyline import Board
 
 
 def names_of(s: Screen) -> tuple[str, ...]:
@@ -34,18 +39,15 @@ def names_of(s: Screen) -> tuple[str, ...]:
     return tuple(p.name for p in s.game.players) if s.game is not None else ()
 
 
-def attr_disabled(enabled: bool) -> str:
-    return "" if enabled else " disabled"
-
-
-# ---------------------------------------------------------------------------- dice
-
-# The drawings (dice, buildings) live in web/art.py, shared with scripts/cvd_check.py.
-die_svg = art.die_svg
-
-
-def die_classes(type_letter: str, face_letter: str | None) -> str:
-    return f"die die-{type_letter} f-{face_letter or 'n'}"
+def marks_of(g: Game) -> frozenset[str]:
+    """The elements the hint's best action uses (screen.hint_marks) or the tutorial's
+    step wants touched (coach.CoachView.marks)."""
+    marks: frozenset[str] = frozenset()
+    if g.hint is not None:
+        marks |= g.hint.marks
+    if g.coach is not None:
+        marks |= g.coach.marks
+    return marks
 
 
 # ---------------------------------------------------------------------------- regions
@@ -60,9 +62,9 @@ def render(s: Screen) -> dict[str, str]:
     if s.game is None:
         return out
     out["turn"] = turn_panel(s, s.game)
-    out["supply"] = supply(s, s.game)
+    out["supply"] = turn_html.supply(s.labels, s.game.yard, s.game.district, marks_of(s.game))
     out["players"] = players(s, s.game)
-    out["log"] = log_panel(s, s.game)
+    out["log"] = turn_html.log_panel(s.labels, s.game.log, names_of(s))
     return out
 
 
@@ -142,439 +144,48 @@ def notice_button(button) -> str:
     )
 
 
-# ---------------------------------------------------------------------------- turn panel
-
-
 def turn_panel(s: Screen, g: Game) -> str:
+    L = s.labels
     turn = g.turn
     names = names_of(s)
-    parts = [f'<h2 class="panel-title">{esc_names(turn.title, names)}</h2>']
+    marks = marks_of(g)
+    parts = [turn_html.turn_head(L, turn, names)]
     if g.coach is not None:
         parts.append(coach.render_coach(g.coach))
-    parts.append(
-        f'<p class="prompt" id="prompt" data-testid="prompt" data-phase="{turn.phase}">{esc_names(turn.prompt, names)}</p>'
-    )
-    if g.last_turn is not None:
-        parts.append(f'<p class="last-turn" data-testid="last-turn">{esc_names(g.last_turn.text, names)}</p>')
-    if g.scenario is not None:
-        met = " met" if g.scenario.met else ""
-        parts.append(f'<p class="scenario{met}" data-testid="scenario">{esc(g.scenario.text)}</p>')
-    if turn.choosing:
-        parts.append(
-            f'<button type="button" id="act-cancel" class="cancel" data-action="{Cmd.CANCEL}" '
-            f'aria-keyshortcuts="Escape">{esc(s.labels["btn.cancel_choice"])}</button>'
-        )
+    parts += turn_html.turn_lines(L, turn, names, g.last_turn, g.scenario)
     if g.replay is not None:
         parts.insert(0, games_ui.render_replay(g.replay))
         if not turn.over:
-            parts.append(tray(s, turn.tray, turn.open_slots))
+            parts.append(turn_html.tray(L, turn.tray, turn.open_slots, marks))
         return "".join(parts)
     if g.corr is not None:
         parts.append(games_ui.render_corr(g.corr, names))
     if not turn.over:
-        parts.append(tray(s, turn.tray, turn.open_slots))
-        parts.append(action_bar(s, g))
-        parts.append(turn_helpers(s, g))
+        parts.append(turn_html.tray(L, turn.tray, turn.open_slots, marks))
+        parts.append(turn_html.action_bar(L, turn, marks))
+        parts.append(computer_html.turn_helpers(L, g.bot_bar, g.hint_available, g.hint, names))
     else:
-        parts.append(
-            f'<div class="over-actions"><button type="button" id="act-newgame" class="primary" '
-            f'data-action="{Cmd.NEW_GAME}">{esc(s.labels["btn.new_game"])}</button>'
-            f'<button type="button" id="act-share" data-action="{Cmd.SHARE}">{esc(s.labels["btn.share"])}</button>'
-            f'<button type="button" id="act-stats" data-action="{Cmd.STATS}">{esc(s.labels["btn.stats"])}</button></div>'
-        )
+        parts.append(turn_html.over_actions(L))
     return "".join(parts)
-
-
-def _put_back(d: DieView) -> str:
-    if d.put_back is None:
-        return ""
-    return (
-        f'<button type="button" class="putback" id="untake-{d.index}" data-action="{Cmd.UNTAKE}" '
-        f'data-arg="{d.index}" aria-label="{esc(d.put_back)}">{esc(d.put_back_text)}</button>'
-    )
-
-
-def tray(s: Screen, dice: tuple[DieView, ...], open_slots: int) -> str:
-    items = []
-    for d in dice:
-        cap = f'<span class="die-cap">{esc(d.short)}</span>'
-        if d.taken:
-            items.append(
-                f'<div class="slot taken" data-testid="taken">'
-                f'<div class="{die_classes(d.type, None)}" role="img" aria-label="{esc(d.label)}">'
-                f'{die_svg(d.type, None)}</div>{cap}{_put_back(d)}</div>'
-            )
-        elif not d.button:
-            items.append(
-                f'<div class="slot" data-testid="die" data-die="{d.id}">'
-                f'<div class="{die_classes(d.type, d.face)}" role="img" aria-label="{esc(d.label)}">'
-                f'{die_svg(d.type, d.face)}</div>{cap}{_put_back(d)}</div>'
-            )
-        else:
-            cls = die_classes(d.type, d.face) + (" sel" if d.selected else "")
-            cls += hinted(s.game, f"die-{d.id}")
-            if d.focus:
-                cls += " focus-die"
-            rolling = " art-rolling" if d.just_rolled else ""
-            items.append(
-                f'<div class="slot{rolling}"><button type="button" class="{cls}" id="die-{d.id}" '
-                f'data-testid="die" data-die="{d.id}" data-face="{d.face}" data-type="{d.type}" '
-                f'data-action="{Cmd.DIE}" data-arg="{d.id}" aria-pressed="{"true" if d.selected else "false"}" '
-                f'aria-label="{esc(d.label)}"{attr_disabled(d.selectable)}>{die_svg(d.type, d.face)}</button>{cap}</div>'
-            )
-    for _ in range(open_slots):
-        items.append('<div class="slot empty" aria-hidden="true"><div class="die ghost"></div></div>')
-    if not items:
-        items.append(f'<p class="tray-empty">{esc(s.labels["tray.empty"])}</p>')
-    return (
-        f'<div class="tray" role="group" aria-label="{esc(s.labels["tray.label"])}" data-testid="tray">'
-        + "".join(items)
-        + "</div>"
-    )
-
-
-def action_bar(s: Screen, g: Game) -> str:
-    buttons = []
-    line_of = {name: i for i, (names, _) in enumerate(g.turn.why) for name in names}
-    for cmd in g.turn.commands:
-        cls = {"end": "finish", "undo": "undo"}.get(cmd.name, "")
-        if cmd.primary:
-            cls = "primary"
-        title = desc = ""
-        if not cmd.enabled and cmd.reason:
-            title = f' title="{esc(cmd.reason)}"'
-            if cmd.name in line_of:
-                desc = f' aria-describedby="why-{line_of[cmd.name]}"'
-        cls += hinted(g, f"act-{cmd.name}")
-        buttons.append(
-            f'<button type="button" id="act-{cmd.name}" class="cmd {cls}" data-action="{cmd.name}"{title}{desc}'
-            f'{attr_disabled(cmd.enabled)}>{esc(cmd.label)}</button>'
-        )
-    # the reasons for greyed commands, readable without hover (touch screens have none)
-    why = "".join(f'<li id="why-{i}">{esc(text)}</li>' for i, (_, text) in enumerate(g.turn.why))
-    return (
-        f'<div class="actions" role="group" aria-label="{esc(s.labels["actions.label"])}">'
-        + "".join(buttons)
-        + "</div>"
-        + (f'<ul class="why" data-testid="why">{why}</ul>' if why else "")
-    )
-
-
-# ---------------------------------------------------------------------------- supply
-
-
-def hint_marked(g: Game | None, dom_id: str) -> bool:
-    """The hint's best action uses this element (screen.hint_marks), or the tutorial's
-    step wants it touched (coach.CoachView.marks)."""
-    return g is not None and (
-        (g.hint is not None and dom_id in g.hint.marks)
-        or (g.coach is not None and dom_id in g.coach.marks))
-
-
-def hinted(g: Game | None, dom_id: str) -> str:
-    """The class of an element the hint marks."""
-    return " hinted" if hint_marked(g, dom_id) else ""
-
-
-def supply(s: Screen, g: Game) -> str:
-    L = s.labels
-    rows = []
-    for r in g.yard.rows:
-        badge = f'<span class="picked">{esc(r.picked_text)}</span>' if r.picked else ""
-        rows.append(
-            f'<li><button type="button" class="yard-row{hinted(g, "yard-" + r.type)}" id="yard-{r.type}" data-action="{Cmd.TAKE}" data-arg="{r.index}" '
-            f'data-testid="yard-{r.type}"{attr_disabled(g.yard.enabled)}>'
-            f'<span class="{die_classes(r.type, None)} mini">{die_svg(r.type, None)}</span>'
-            f'<span class="yard-name">{esc(r.name)}</span>{badge}'
-            f'<span class="yard-faces">{esc(r.faces)}</span></button></li>'
-        )
-    html = [
-        f'<section class="yard" aria-labelledby="yard-title"><h2 class="panel-title" id="yard-title">'
-        f'{esc(L["yard.title"])}</h2><ul class="yard-rows">{"".join(rows)}</ul></section>'
-    ]
-    district = g.district
-    if district is not None:
-        dice = "".join(
-            f'<span class="{die_classes(d.type, None)} mini" role="img" '
-            f'aria-label="{esc(d.label)}">{die_svg(d.type, None)}</span>'
-            for d in district.dice
-        )
-        html.append(
-            f'<section class="district" aria-labelledby="district-title"><h2 class="panel-title" '
-            f'id="district-title">{esc(L["district.title"])}</h2>'
-            f'<div class="district-dice" data-testid="district">{dice or esc(L["district.empty"])}</div>'
-            f'<button type="button" id="take-district" class="take-district{hinted(g, "take-district")}" '
-            f'data-action="{Cmd.DISTRICT}" data-testid="take-district"'
-            f'{attr_disabled(district.enabled)}>{esc(district.take_label)}</button></section>'
-        )
-    return "".join(html)
-
-
-# ---------------------------------------------------------------------------- players
-
-
-def lots(s: Screen, p: PlayerView) -> list[tuple[art.Lot, str, str]]:
-    """The player's buildings as art lots with their texts: completed ones, then the
-    unfinished ones (ids, data-actions and testids ``tile``/``column`` as before)."""
-    out = []
-    for b in p.tiles:
-        target = "demolish" if b.target else None
-        dom_id = f"tile-{p.seat}-{b.index}"
-        lot = art.Lot(b.kind, b.height, True, target, Cmd.TILE, str(b.index), dom_id,
-                      b.changed, hint_marked(s.game, dom_id))
-        out.append((lot, b.target_label if b.target else b.label, b.points_text))
-    for col in p.columns:
-        dom_id = f"col-{p.seat}-{col.index}"
-        lot = art.Lot(col.kind, col.height, False, col.target, Cmd.COLUMN, str(col.index),
-                      dom_id, col.changed, hint_marked(s.game, dom_id))
-        out.append((lot, col.target_label if col.target else col.label,
-                    col.points_text or s.labels["art.unfinished_cap"]))
-    return out
-
-
-def player_card(s: Screen, p: PlayerView) -> str:
-    L = s.labels
-    star_html = (
-        f'<span class="star" title="{esc(L["player.start"])}" aria-label="{esc(L["player.start"])}" '
-        'role="img">★</span>'
-        if p.start
-        else ""
-    )
-    badge = f'<span class="turn-badge">{esc(L["player.to_move"])}</span>' if p.to_move else ""
-    if p.computer:
-        badge += f'<span class="bot-badge" data-testid="bot-badge">{esc(p.computer)}</span>'
-    if p.elsewhere:
-        badge += f'<span class="bot-badge friend-badge" data-testid="friend-badge">{esc(p.elsewhere)}</span>'
-    return (
-        f'<section class="player{" active" if p.active else ""}" data-testid="player-{p.seat}" '
-        f'aria-label="{esc(p.label)}">'
-        f'<header class="player-head">{star_html}<h3 class="pname"><bdi>{esc(p.name)}</bdi></h3>{badge}'
-        f'<span class="pscore" data-testid="score-{p.seat}" aria-label="{esc(p.score_label)}">'
-        f"{p.score}\u202f<small>{esc(p.score_unit)}</small></span></header>"
-        f'{art.street_html(lots(s, p), p.label, L["skyline.empty"])}</section>'
-    )
 
 
 def players(s: Screen, g: Game) -> str:
-    """The skylines in seat order, every one at the same scale: seats never move (the
-    player to move is marked); at the end of the game the scoring (and a solo game's
-    review) above them."""
+    """The skylines; at the end of the game the scoring (and a review) above them."""
+    L = s.labels
+    names = names_of(s)
     parts = []
     if g.daily is not None:
-        parts.append(stats_ui.render_daily(g.daily, s.labels))
+        parts.append(stats_ui.render_daily(g.daily, L))
     if g.scoring is not None:
-        parts.append(scoring(s, g))
+        parts.append(turn_html.scoring(L, g.scoring, names))
     if g.review is not None:
-        parts.append(review(s, g.review))
+        parts.append(computer_html.review(L, g.review))
     if g.table_review is not None:
-        parts.append(table_review(g.table_review, names_of(s)))
+        parts.append(computer_html.table_review(g.table_review, names))
     if g.beat is not None:
-        parts.append(f'<p class="beat" data-testid="beat">{esc(g.beat)}</p>')
-    cards = "".join(player_card(s, p) for p in g.players)
-    over = " over" if g.scoring is not None else ""
-    parts.append(f'<div class="player-list n{len(g.players)}{over}">{cards}</div>')
+        parts.append(turn_html.beat(g.beat))
+    parts.append(turn_html.player_list(L, g.players, g.scoring is not None, marks_of(g)))
     return "".join(parts)
-
-
-def scoring(s: Screen, g: Game) -> str:
-    L = s.labels
-    sc = g.scoring
-    assert sc is not None  # drawn only for a game that is over
-    rows = []
-    for r in sc.rows:
-        chips = " ".join(
-            f'<span class="chip {KIND_CLASS[k]}">{esc(text)}</span>' for k, text in r.chips
-        ) or esc(r.none_text)
-        conv = esc(r.converted)
-        if r.discarded:
-            conv += "<br><small>" + esc(r.discarded) + "</small>"
-        rows.append(
-            f'<tr data-testid="score-row-{r.seat}"><th scope="row"><span class="rank" '
-            f'data-testid="rank-{r.seat}">{r.rank}.</span> <bdi>{esc(r.name)}</bdi></th>'
-            f'<td class="chips">{chips}</td><td class="conv">{conv}</td>'
-            f'<td class="num"><span data-testid="total-{r.seat}">{r.score}</span>'
-            f'<small>{esc(r.completed)}</small></td></tr>'
-        )
-    names = names_of(s)
-    extra = "".join(f"<p>{esc_names(line, names)}</p>" for line in sc.lines)
-    return (
-        f'<section class="scoring" data-testid="scoring" aria-labelledby="scoring-title">'
-        f'<h2 id="scoring-title">{esc(L["score.title"])}</h2>'
-        f'<p class="headline" data-testid="result">{esc_names(sc.headline, names)}</p>{extra}'
-        f'<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">{esc(L["score.player"])}</th>'
-        f'<th scope="col">{esc(L["score.buildings"])}</th><th scope="col">{esc(L["score.lowrise"])}</th>'
-        f'<th scope="col">{esc(L["score.total"])}</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
-        f'</div><p class="score-note">{esc(L["score.note"])}</p></section>'
-    )
-
-
-# ---------------------------------------------------------------------------- log and helpers
-
-LOST = ' class="lost"'
-_log_cache: list = [None, ""]  # (LogView, labels language) -> HTML of the log list
-
-
-def log_list(s: Screen, g: Game) -> str:
-    key = (g.log, s.lang, names_of(s))
-    if _log_cache[0] is not None and _log_cache[0][0] is key[0] and _log_cache[0][1:] == key[1:]:
-        return _log_cache[1]
-    items = [
-        # one span for the words: the line is a flex row, and a name isolated in <bdi>
-        # would otherwise be an item of its own, apart from the rest of the sentence
-        f'<li class="ev ev-{e.event}"><span class="ev-round">{e.round}</span>'
-        f'<span class="ev-text">{esc_names(e.text, key[2])}</span></li>'
-        for e in g.log.entries
-    ]
-    if not items:
-        items.append(f'<li class="ev">{esc(s.labels["log.empty"])}</li>')
-    # The list scrolls: tabindex lets keyboard users reach it and scroll it with the arrows.
-    html = (
-        f'<ol class="log-list" id="log-list" data-testid="log" reversed tabindex="0" aria-labelledby="log-title">'
-        f'{"".join(items)}</ol>'
-    )
-    _log_cache[0], _log_cache[1] = key, html
-    return html
-
-
-def log_panel(s: Screen, g: Game) -> str:
-    return (
-        f'<h2 class="panel-title" id="log-title">{esc(s.labels["log.title"])}</h2>{log_list(s, g)}'
-    )
-
-
-def turn_helpers(s: Screen, g: Game) -> str:
-    """The computer-player bar (Skip), the Hint button and its answer: in the turn panel,
-    beside the commands, so they stay in view."""
-    L = s.labels
-    parts = []
-    if g.bot_bar is not None:
-        skip = (
-            f'<button type="button" id="bot-skip" data-action="{Cmd.BOT_SKIP}" data-testid="bot-skip"'
-            f'{attr_disabled(g.bot_bar.skip_enabled)}>{esc(L["bot.skip"])}</button>'
-        )
-        options = "".join(f'<option value="{v}"{" selected" if chosen else ""}>{esc(label)}</option>'
-                          for v, label, chosen in g.bot_bar.pace)
-        pace = (f'<label class="pace"><span>{esc(g.bot_bar.pace_label)}</span>'
-                f'<select id="bot-pace" data-action="{Cmd.BOT_PACE}">{options}</select></label>')
-        parts.append(f'<div class="bot-bar" data-testid="bot-bar"><p>{esc_names(g.bot_bar.text, names_of(s))}</p>{skip}{pace}</div>')
-    if g.hint_available:
-        parts.append(
-            f'<button type="button" id="btn-hint" data-action="{Cmd.BOT_HINT}" data-testid="hint-btn">{esc(L["hint.button"])}</button>'
-        )
-        h = g.hint
-        if h is not None and h.best is not None:
-            items = "".join(f'<li data-testid="hint-option">{esc(line)}</li>' for line in h.lines)
-            parts.append(
-                f'<div class="hint" data-testid="hint" role="status"><p class="hint-best">{esc(h.best)}</p>'
-                f'<p>{esc(h.heading or L["hint.options"])}</p><ol>{items}</ol></div>'
-            )
-        elif h is not None:
-            parts.append(f'<div class="hint" data-testid="hint" role="status"><p>{esc(h.note or L["hint.none"])}</p></div>')
-    return f'<div class="turn-helpers" data-testid="turn-helpers">{"".join(parts)}</div>' if parts else ""
-
-
-def _review_table(s: Screen, rows, testid: str, lost_head: str = "") -> str:
-    L = s.labels
-    body = "".join(
-        f'<tr{LOST if row.lost else ""} data-testid="{testid}"><td class="num">{row.round}</td>'
-        f'<td>{esc(row.chosen)}</td><td>{esc(row.best)}</td><td class="num">{esc(row.loss)}</td></tr>'
-        for row in rows
-    )
-    head = "".join(
-        f'<th scope="col">{esc(text)}</th>'
-        for text in (L["review.round"], L["review.chosen"], L["review.best"],
-                     lost_head or L["review.lost"])
-    )
-    return (
-        f'<div class="table-wrap"><table class="review-table"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
-    )
-
-
-def review(s: Screen, r: ReviewView) -> str:
-    """The solo review: accuracy, the costly decisions, a strip of the loss per round and
-    every decision behind a <details> (the full list is long: one row per decision)."""
-    L = s.labels
-    if not r.done:
-        return f'<section class="review"><p data-testid="review-progress">{esc(r.progress)}</p></section>'
-    if r.costly:
-        costly = _review_table(s, r.costly, "review-costly", r.lost_head)
-    else:
-        costly = f'<p class="review-none" data-testid="review-none">{esc(r.no_costly or L["review.no_costly"])}</p>'
-    verdict = ""
-    if r.scenario:
-        met = " met" if r.scenario_met else ""
-        verdict = (f'<div class="review-scenario{met}" data-testid="review-scenario">'
-                   + "".join(f"<p>{esc(line)}</p>" for line in r.scenario) + "</div>")
-    cells = "".join(
-        f'<li class="rl{" lost" if x.lost else ""}" aria-label="{esc(x.label)}">'
-        f'<span class="rl-n" aria-hidden="true">{x.round}</span>'
-        f'<span class="rl-v" aria-hidden="true">{esc(x.loss)}</span></li>'
-        for x in r.rounds
-    )
-    return (
-        f'<section class="review" data-testid="review" aria-labelledby="review-title">'
-        f'<h2 id="review-title">{esc(L["review.title"])}</h2>'
-        f'{verdict}<p data-testid="review-accuracy">{esc(r.accuracy)}</p>'
-        f'<h3>{esc(r.rounds_title or L["review.rounds"])}</h3><ol class="review-rounds" data-testid="review-rounds">{cells}</ol>'
-        f'<h3>{esc(r.costly_title or L["review.costly"])}</h3>{costly}'
-        f'<details class="review-all" data-testid="review-all"><summary>{esc(r.all_label)}</summary>'
-        f'{_review_table(s, r.rows, "review-row", r.lost_head)}</details></section>'
-    )
-
-
-def table_review(r: TableReviewView, names: tuple[str, ...] = ()) -> str:
-    """The review of a game of 2-4 players, under the scoring: per player at this device
-    a heading, a summary and a table of the costly decisions (numbers in text, never colour
-    alone), then the turning points; while it runs, one progress line."""
-    if not r.done:
-        return (f'<section class="review table-review" data-testid="table-review" '
-                f'aria-labelledby="table-review-title"><h2 id="table-review-title">{esc(r.title)}</h2>'
-                f'<p data-testid="table-review-progress">{esc(r.progress)}</p></section>')
-    head = "".join(f'<th scope="col">{esc(text)}</th>' for text in r.heads)
-    seats = []
-    for p in r.seats:
-        if p.rows:
-            body = "".join(
-                f'<tr data-testid="table-review-row-{p.seat}"><td class="num">{row.round}</td>'
-                f'<td>{esc(row.chosen)}</td><td>{esc(row.best)}</td>'
-                f'<td class="num">{esc(row.chances)}</td><td class="num">{esc(row.loss)}</td></tr>'
-                for row in p.rows
-            )
-            table = (f'<div class="table-wrap" tabindex="0"><table class="review-table" '
-                     f'aria-labelledby="table-review-seat-{p.seat}"><thead><tr>{head}</tr></thead>'
-                     f'<tbody>{body}</tbody></table></div>')
-        else:
-            table = f'<p class="review-none" data-testid="table-review-none-{p.seat}">{esc(p.none)}</p>'
-        if len(r.seats) == 1:
-            seats.append(
-                f'<section class="review-seat" data-testid="table-review-seat-{p.seat}" '
-                f'aria-labelledby="table-review-seat-{p.seat}"><h3 id="table-review-seat-{p.seat}">'
-                f'{esc_names(p.title, names)}</h3><p>{esc_names(p.summary, names)}</p>{table}</section>'
-            )
-        else:  # several people here (pass-and-play): each one's decisions fold open
-            seats.append(
-                f'<details class="review-seat" data-testid="table-review-seat-{p.seat}">'
-                f'<summary><h3 id="table-review-seat-{p.seat}">{esc_names(p.title, names)}</h3>'
-                f'<span class="review-seat-sum">{esc_names(p.summary, names)}</span></summary>{table}</details>'
-            )
-    if r.turning:
-        items = "".join(f'<li data-testid="table-review-turn">{esc_names(line, names)}</li>'
-                        for line in r.turning)
-        turning = f'<ol class="review-turns">{items}</ol>'
-    else:
-        turning = f'<p class="review-none">{esc(r.turning_none)}</p>'
-    others = (f'<p data-testid="table-review-others">{esc_names(r.not_reviewed, names)}</p>'
-              if r.not_reviewed else "")
-    return (
-        f'<section class="review table-review" data-testid="table-review" aria-labelledby="table-review-title">'
-        f'<h2 id="table-review-title">{esc(r.title)}</h2><p class="review-intro">{esc(r.intro)}</p>'
-        f'{"".join(seats)}{others}'
-        f'<h3>{esc(r.turning_title)}</h3>{turning}</section>'
-    )
-
-
-# ---------------------------------------------------------------------------- dialogs
 
 
 def dialog(s: Screen) -> str:
@@ -582,14 +193,14 @@ def dialog(s: Screen) -> str:
     if d is None:
         return ""
     kind = d.kind
-    body, closable = dialogs.render_body(s, d)
+    body, closable = render_body(s.labels, d)
     close = (
         f'<button type="button" class="x" id="dlg-close" data-action="{Cmd.CLOSE}" '
         f'aria-label="{esc(s.labels["btn.close"])}">×</button>'
         if closable
         else ""
     )
-    # A <dialog>: web/host.js (for main.DomHost) opens it with showModal() (focus moves in and is trapped,
+    # A <dialog>: the page's JS opens it with showModal() (focus moves in and is trapped,
     # the page behind is inert) and gives focus back to the opener when it goes.
     return (
         f'<dialog class="dialog dlg-{kind}" aria-labelledby="dlg-title" data-testid="dialog-{kind}">'
@@ -598,3 +209,86 @@ def dialog(s: Screen) -> str:
     )
 
 
+# ---------------------------------------------------------------------------- the renderer
+
+
+class Renderer:
+    """Draws the session's state: the screen model, then the regions that changed."""
+
+    def __init__(self, session: Session, tutorial: TutorialView) -> None:
+        self.s = session
+        self.tutorial = tutorial
+        self.last_html: dict[str, str] = {}
+        self._revealed: object = None  # the choice whose target render() scrolled to
+        self._replay_cache: tuple[tuple[str, int], Board] | None = None
+        self._log_view: tuple[tuple, LogView] | None = None
+
+    def _log_cached(self) -> LogView:
+        assert self.s.board is not None
+        key = (self.s.log_version, len(self.s.board.actions), self.s.texts.lang, id(self.s.board),
+               tuple(sorted(self.s.page.seats.items())))
+        if self._log_view is None or self._log_view[0] != key:
+            names = player_names(
+                self.s.page, [p.name for p in self.s.board.state.players], self.s.texts)
+            view = log_view(self.s.log_events(), names, self.s.texts)
+            self._log_view = (key, view)
+        return self._log_view[1]
+
+    def screen(self) -> screen_model.Screen:
+        """What the player sees and may do now (see app.screen). During a replay the
+        board shown is the replayed game at its step (the game itself is untouched)."""
+        games = tuple(self.s.library.games.ordered())
+        current = self.s.entry.id if self.s.entry is not None else None
+        r = self.s.page.replay
+        if r is not None:
+            key = (r.record, r.step)
+            if self._replay_cache is None or self._replay_cache[0] != key:
+                self._replay_cache = (key, games_ui.board_at(r.record, r.step))
+            board = self._replay_cache[1]
+            page = dataclasses.replace(self.s.page, seats=dict(r.seats), takes=[],
+                                       selected=set(), choice=None, hint=None, review=None,
+                                       beat=None)
+            return screen_model.build_screen(page, board, self.s.texts, self.s.records.best,
+                                             games=games, current=current,
+                                             can_share=self.s.can_share())
+        log = self._log_cached() if self.s.board is not None else None
+        screen = screen_model.build_screen(self.s.page, self.s.board, self.s.texts,
+                                           self.s.records.best, log=log, games=games,
+                                           current=current, can_share=self.s.can_share(),
+                                           daily=self.s.records.data["daily"],
+                                           base=self.s.host.page_base())
+        if self.s.tutorial is not None and screen.game is not None:
+            coach = self.tutorial.view()
+            text, seq = self.tutorial.announce(screen.announce, screen.announce_seq)
+            game = dataclasses.replace(screen.game, coach=coach,
+                                       log=self.tutorial.log(screen.game.log))
+            screen = dataclasses.replace(screen, game=game, announce=text, announce_seq=seq)
+        return screen
+
+    def render(self) -> None:
+        """Write the regions that changed, tell the live region any news, then settle
+        the focus: ``host.focus(id)`` after an event (None: keep it where it is; the
+        host never leaves it on <body> when a region re-render or a dialog took it)."""
+        screen = self.screen()
+        regions = render(screen)
+        for name in REGIONS:
+            html = regions.get(name, "")
+            if self.last_html.get(name) != html:
+                self.s.host.set_html(name, html)
+                self.last_html[name] = html
+        if screen.announce:
+            self.s.host.announce(screen.announce_seq, screen.announce)
+        self.s.host.focus(self.s.focus_id)
+        self.s.focus_id = None
+        self._reveal_choice(screen)
+
+    def _reveal_choice(self, screen: screen_model.Screen) -> None:
+        """A new tower or demolition choice: scroll its first target into view once."""
+        choice = self.s.page.choice
+        if choice is None or choice is self._revealed:
+            self._revealed = choice
+            return
+        self._revealed = choice
+        target = first_target(screen.players)
+        if target is not None:
+            self.s.host.reveal(target)

@@ -1,10 +1,10 @@
 """Computer players' pacing, the reviews' grading and the page's bot measurements.
 
 Computer seats are part of the page state (``page_state.PageState.seats``) and the
-controller (``controller.Controller``): it refuses human commands during a computer's
+controller (``app.controller.Controller``): it refuses human commands during a computer's
 turn, carries the seats through the new-game dialog, links and saves, and plays one
 computer action per ``Controller.step_computer()``. This module is the timer around it,
-attached with ``Controller.attach`` (it implements ``controller.ComputerDriver``):
+attached with ``Controller.attach`` (it implements ``app.computer.seats.ComputerDriver``):
 
 - ``wake()``: during a computer's turn, ``step_computer`` runs every ``PACE_MS``;
   "Skip" (``page.skipping``) plays the remaining actions at ``SKIP_MS`` intervals, one
@@ -23,14 +23,15 @@ attached with ``Controller.attach`` (it implements ``controller.ComputerDriver``
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
-from app.core.page_state import PACES, ReviewProgress, TableReviewProgress
-from skyline import Options, Phase, apply_action, new_game
+from app.core.page_state import PACES, PageState, ReviewProgress, TableReviewProgress
+from skyline import Board, Options, Phase, apply_action, new_game
 from skyline.players.bots import BOTS
 
 if TYPE_CHECKING:  # imported when first needed (the page keeps it off the start-up path)
@@ -41,13 +42,6 @@ PACE_MS = PACES["normal"]  # a dialog open: look again this often
 SKIP_MS = 15
 CHUNK_MS = 60
 WARM_MS = 1500  # start decoding the solo table this long after boot, one level per tick
-
-
-def _browser_schedule(ms: int, fn: Callable[[], None]) -> None:
-    from pyodide.ffi import create_once_callable
-    from pyscript import window
-
-    window.setTimeout(create_once_callable(fn), ms)
 
 
 def load_table_quickly() -> None:
@@ -67,9 +61,29 @@ def load_table_quickly() -> None:
     sv.set_table(sv.ValueTable.from_bytes(path.read_bytes()))
 
 
-def install(controller, schedule: Callable[[int, Callable[[], None]], None] | None = None):
+Schedule = Callable[[int, Callable[[], None]], None]
+
+
+class Paced(Protocol):
+    """What the timer drives: the page's controller (``app.controller.Controller``)."""
+
+    @property
+    def board(self) -> Board | None: ...
+    @property
+    def page(self) -> PageState: ...
+    @property
+    def think_ms(self) -> list[float]: ...
+    def attach(self, driver: Any) -> None: ...
+    def computer_turn(self) -> bool: ...
+    def step_computer(self) -> float | None: ...
+    def need_data(self, path: str, then: Callable[[], None]) -> None: ...
+    def render(self) -> None: ...
+    def run(self, callback: Callable[[], object]) -> None: ...
+
+
+def install(controller: Paced, schedule: Schedule) -> BotsUI:
     """Attach the computer-play timer to a booted controller."""
-    ui = BotsUI(controller, schedule or _browser_schedule)
+    ui = BotsUI(controller, schedule)
     controller.attach(ui)
     controller.render()
     ui.wake()
@@ -80,9 +94,9 @@ def install(controller, schedule: Callable[[int, Callable[[], None]], None] | No
 class BotsUI:
     """The timer that paces computer play and grades the reviews (solo; 2-4 players)."""
 
-    def __init__(self, c, schedule) -> None:
+    def __init__(self, c: Paced, schedule: Schedule) -> None:
         self.c = c
-        self.schedule = schedule
+        self.schedule: Schedule = lambda ms, fn: schedule(ms, self._through_controller(fn))
         self.armed = False
         self.review_job = False
         # the engine's incremental review (ReviewRun) of page.review
@@ -93,6 +107,15 @@ class BotsUI:
     @property
     def think_ms(self) -> list[float]:
         return self.c.think_ms
+
+    def _through_controller(self, fn: Callable[[], None]) -> Callable[[], None]:
+        """Every tick runs through the controller, as a click does (one crash path)."""
+
+        @functools.wraps(fn)
+        def tick() -> None:
+            self.c.run(fn)
+
+        return tick
 
     # ------------------------------------------------------------------ the timer
 
@@ -152,28 +175,22 @@ class BotsUI:
     def tick(self) -> None:
         self.armed = False
         c = self.c
-        try:
-            if c.page.dialog is not None or c.page.choice is not None:
-                # a dialog is open: the computer waits (checked again at the next tick)
-                self.armed = True
-                self.schedule(PACE_MS, self.tick)
-                return
-            if not c.computer_turn():
-                c.page.skipping = False
-                self.review_kick()
-                c.render()
-                return
-            try:
-                c.step_computer()
-            except LookupError as exc:
-                self.fetch_table(exc)
-                return
-            c.render()
-        except Exception as exc:
+        if c.page.dialog is not None or c.page.choice is not None:
+            # a dialog is open: the computer waits (checked again at the next tick)
+            self.armed = True
+            self.schedule(PACE_MS, self.tick)
+            return
+        if not c.computer_turn():
             c.page.skipping = False
-            c.notify("notice.error", "error")
+            self.review_kick()
             c.render()
-            raise exc
+            return
+        try:
+            c.step_computer()
+        except LookupError as exc:
+            self.fetch_table(exc)
+            return
+        c.render()
         self.wake()
 
     # ------------------------------------------------------------------ review (solo)
@@ -230,6 +247,7 @@ class BotsUI:
         friend elsewhere), the turning points and the ranking, replayed in ticks."""
         c = self.c
         b = c.board
+        assert b is not None  # review_kick asks only for a finished game
         key = (b.options, tuple(b.actions))
         if c.page.table_review is not None and c.page.table_review.key == key:
             return

@@ -1,22 +1,22 @@
 """Computer seats and the helpers that play like one: a computer's move (paced by the
-driver in ``web/bots_ui.py``), Hint, and the value tables they fetch on first need."""
+driver in ``app.computer.pacer``), Hint, and the value tables they fetch on first need."""
 
 from __future__ import annotations
 
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from app import screen as screen_model
+from app.core.commands import Arg, Cmd, Command
+from app.core.events import Emit, PlayAction
 from app.core.page_state import PACES, HintResult, Level
-
-if TYPE_CHECKING:
-    from app.controller import Controller
+from app.core.session import Session
+from app.core.whose_turn import can_hint, computer_turn
 
 
 class ComputerDriver(Protocol):
-    """Paces computer play (web/bots_ui.py): a timer that calls ``step``."""
+    """Paces computer play (app.computer.pacer): a timer that calls ``step``."""
 
     def wake(self, delay: int | None = None) -> None: ...
 
@@ -24,13 +24,20 @@ class ComputerDriver(Protocol):
 class Computer:
     """The computer to move, Hint, and data files fetched on demand."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
-        self.s = c.session
+    def __init__(self, session: Session, emit: Emit) -> None:
+        self.s = session
+        self.emit = emit
         self.driver: ComputerDriver | None = None
         self.think_ms: list[float] = []
         # deferred data files being fetched (see need_data): path -> callbacks waiting
         self.data_waiting: dict[str, list[Callable[[], None]]] = {}
+
+    def commands(self) -> dict[Cmd, Command]:
+        return {
+            Cmd.BOT_SKIP: Command(self.skip),
+            Cmd.BOT_PACE: Command(self.set_pace, Arg.FORM, focus="bot-pace"),
+            Cmd.BOT_HINT: Command(self.show_hint),
+        }
 
     def attach(self, driver: ComputerDriver) -> None:
         """The pacing of computer play (see ``ComputerDriver``)."""
@@ -43,7 +50,7 @@ class Computer:
     def turn(self) -> bool:
         """A computer seat is to move here (game commands are refused meanwhile); a tab
         that only watches never plays it (the tab that has the game does)."""
-        return screen_model.computer_turn(self.s.page, self.s.board) and not self.s.page.readonly
+        return computer_turn(self.s.page, self.s.board) and not self.s.page.readonly
 
     def set_pace(self, form: dict) -> None:
         """The computer's pace from now on (and on later visits)."""
@@ -75,7 +82,7 @@ class Computer:
         think = (time.perf_counter() - started) * 1000
         self.record_think(think)
         self.s.page.takes = []
-        self.c.play.dispatch(action)
+        self.emit(PlayAction(action))
         return think
 
     def record_think(self, ms: float) -> None:
@@ -87,7 +94,7 @@ class Computer:
         from skyline.players.expert import hint
 
         s = self.s
-        if not screen_model.can_hint(s.page, s.board):
+        if not can_hint(s.page, s.board):
             return
         assert s.board is not None
         started = time.perf_counter()
@@ -128,4 +135,5 @@ class Computer:
             for callback in callbacks:
                 callback()
 
-        self.s.host.fetch_data(path, arrived)
+        # the answer comes later, outside any click: through the controller's crash path
+        self.s.host.fetch_data(path, lambda ok: self.s.guard(lambda: arrived(ok)))

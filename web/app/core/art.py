@@ -31,9 +31,9 @@ Design, so a die and a building read without colour:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from html import escape
 from typing import NamedTuple
 
+from app.core.html import esc as _esc
 from skyline import building_points
 
 Translate = Callable[..., str]
@@ -252,10 +252,6 @@ def lot_label(t: Translate, lot: Lot) -> str:
     else:
         label = t("column.label", kind=kind, height=lot.height)
     return t("target." + lot.target, what=label) if lot.target else label
-
-
-def _esc(text: object) -> str:
-    return escape(str(text), quote=True)
 
 
 def street_html(items: Iterable[tuple[Lot, str, str]], label: str, empty: str) -> str:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from app.core.i18n import Text
-from skyline import DieType, Options
+from app.core.i18n import Text, Texts
+from skyline import Board, DieType, Options
 from skyline.records.seats import COMPUTER_LEVELS, Seat
 
 # The new-game form's seat values: a person here, a friend elsewhere (correspondence
@@ -201,6 +201,18 @@ class ClaimDialog:
 Dialog = (NewGameDialog | RulesDialog | ConfirmLinkDialog | ConfirmDailyDialog | ShareDialog
           | ExportDialog | StatsDialog | GamesDialog | SendDialog | ClaimDialog)
 
+@dataclass(frozen=True)
+class DialogContext:
+    """What a dialog's view may read besides its own state."""
+
+    page: PageState
+    texts: Texts
+    board: Board | None = None
+    games: tuple = ()  # the game list, newest first
+    current: str | None = None  # the open game's id
+    can_share: bool = False  # the browser has a share sheet
+
+
 # ---------------------------------------------------------------------------- computer helpers
 
 
@@ -280,6 +292,11 @@ class ReplayState:
 PACES = {"normal": 600, "fast": 200, "instant": 15}
 
 
+class Lesson:
+    """A guided lesson's state while it runs (``Session.tutorial``): its board is never
+    saved nor counted. The tutorial's own state (``app.tutorial.guide``) is one."""
+
+
 @dataclass
 class PageState:
     """Everything of the page that is not the game itself."""
@@ -299,7 +316,6 @@ class PageState:
     review: ReviewProgress | None = None
     table_review: TableReviewProgress | None = None  # a game of 2-4 players
     rolled: tuple[int, ...] = ()  # dice the last action rolled, until the next event
-    previous_best: int | None = None
     daily_copied: bool | None = None  # the daily result line: copied, failed, not yet
     replay: ReplayState | None = None
     tz_minutes: int = 0  # the player's offset from UTC, for the list's times

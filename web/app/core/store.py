@@ -34,7 +34,7 @@ from typing import Any
 from app.core.game_stats import GameResult, HistoryError, game_key, history_json, read_history
 from app.core.host_port import Host
 from app.core.i18n import LANGS
-from app.screen import read_summary
+from app.core.words import read_summary
 from skyline import Board
 from skyline.records.daily import daily_day
 from skyline.records.game_links import GameLink, link_seats
@@ -299,13 +299,13 @@ class Records:
         if not self.held:
             store.set(KEY_RECORDS, solo_records_json(self.data))
 
-    def record(self, board: Board, store: Store) -> tuple[bool, int | None]:
-        """Count a finished solo game once. Returns (counted, previous best)."""
+    def record(self, board: Board, store: Store) -> bool:
+        """Count a finished solo game once. Returns whether it was counted now."""
         if not board.is_game_over() or not board.state.solo:
-            return False, None
+            return False
         game_id = game_key(board)
         if game_id in self.data["seen"]:
-            return False, None
+            return False
         info = read_summary(board.state)
         points = info.players[0].score
         slot = board.options.scenario or "-"
@@ -331,12 +331,7 @@ class Records:
         self.data["seen"] = (self.data["seen"] + [game_id])[-50:]
         if not self.held:
             store.set(KEY_RECORDS, solo_records_json(self.data))
-        return True, previous if isinstance(previous, int) else None
-
-    def daily_best(self, day: str) -> int | None:
-        row = self.data["daily"].get(day)
-        best = row.get("best") if isinstance(row, dict) else None
-        return best if isinstance(best, int) else None
+        return True
 
 
 class History:

@@ -3,23 +3,28 @@ statistics page (the history and records of this device, and their export)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from app.core.commands import Cmd, Command, Guard
 from app.core.game_stats import export_json
 from app.core.page_state import ConfirmDailyDialog, Level, StatsDialog
-from app.daily.ui import copy_text
+from app.core.session import Session
+from app.daily.ui import copy_text, daily_view
 from skyline import daily_day, daily_options, parse_day
-
-if TYPE_CHECKING:
-    from app.controller import Controller
 
 
 class DailyChallenge:
     """Starting and copying the daily challenge; the statistics page."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
-        self.s = c.session
+    def __init__(self, session: Session) -> None:
+        self.s = session
+
+    def commands(self) -> dict[Cmd, Command]:
+        starts = Guard.STARTS | Guard.WRITES
+        return {
+            Cmd.DAILY: Command(self.start_today, guards=starts),
+            Cmd.DAILY_ACCEPT: Command(self.accept, guards=starts),
+            Cmd.DAILY_COPY: Command(self.copy),
+            Cmd.STATS: Command(self.open_stats, focus="dlg-close"),
+        }
 
     def today(self) -> str | None:
         """The player's local calendar day from the host, or None if it gives none."""
@@ -59,14 +64,16 @@ class DailyChallenge:
         if board is not None and board.state.solo:
             name = board.options.names[0]
         s.start(daily_options(day, name))
-        self.c.play.narrate_new_game()
+        s.narrate_new_game()
         s.page.dialog = None
         s.focus_id = "yard-G"
         s.notify("notice.daily_started", day=day)
 
     def copy(self) -> None:
-        view = self.s.screen().game
-        daily = view.daily if view is not None else None
+        s = self.s
+        board = s.board
+        daily = (daily_view(s.page, board, s.t, s.host.page_base(), None)
+                 if board is not None else None)
         if daily is None or daily.line is None:
             return
         self.s.host.copy(copy_text(daily), self._copied)

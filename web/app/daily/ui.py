@@ -12,10 +12,10 @@ with a text summary and the same figures as a table for screen readers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
 
 from app.core.commands import Cmd
 from app.core.game_stats import GameResult, summarize
+from app.core.html import esc
 from app.core.page_state import ConfirmDailyDialog, StatsDialog
 from skyline import Board
 from skyline.records.daily import daily_day, daily_fragment, daily_result
@@ -25,10 +25,6 @@ CHART_H = 200
 CHART_PAD = (46, 12, 14, 30)  # left, top, right, bottom
 CHART_GAMES = 30  # the last games drawn; the table lists them all
 MODE_KEYS = {"solo": "stats.mode.solo", "daily": "stats.mode.daily", "multi": "stats.mode.multi"}
-
-
-def esc(text: object) -> str:
-    return escape(str(text), quote=True)
 
 
 # ---------------------------------------------------------------------------- daily

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from app import screen as screen_model
+from app.core.commands import Arg, Cmd, Command, Guard
+from app.core.names import is_default_name, player_names
 from app.core.page_state import HUMAN, NewGameDialog, PageState, form_value, seat_of_form
-from app.core.session import random_seed
+from app.core.session import Session, random_seed
 from skyline import SCENARIOS, Options, validate_options
-
-if TYPE_CHECKING:
-    from app.controller import Controller
 
 
 class NewGame:
     """Opening, editing and submitting the new-game dialog."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
-        self.s = c.session
+    def __init__(self, session: Session) -> None:
+        self.s = session
+
+    def commands(self) -> dict[Cmd, Command]:
+        starts = Guard.STARTS | Guard.WRITES
+        return {
+            Cmd.NEW_GAME: Command(self.open),  # it sets the focus (the welcome, too)
+            Cmd.NEW_GAME_CHANGE: Command(self.change, Arg.FORM),
+            Cmd.NEW_GAME_START: Command(self.start, Arg.FORM, starts),
+        }
 
     def open(self, first: bool = False) -> None:
         s = self.s
@@ -29,7 +32,7 @@ class NewGame:
         kinds = (seats + [HUMAN] * 4)[:4]
         # a name the player never typed stays unset (None): shown in the player's language
         names: list[str | None] = [
-            None if screen_model.is_default_name(s.texts, n, i, seat_of_form(kinds[i])) else n
+            None if is_default_name(s.texts, n, i, seat_of_form(kinds[i])) else n
             for i, n in enumerate(opts.names if opts else ())
         ]
         names += [None] * (4 - len(names))
@@ -54,7 +57,7 @@ class NewGame:
             d.count = max(1, min(4, int(form.get("count", d.count))))
         except (TypeError, ValueError):
             pass
-        shown = screen_model.player_names(PageState(), d.names[:4], self.s.texts, d.seats[:4])
+        shown = player_names(PageState(), d.names[:4], self.s.texts, d.seats[:4])
         for i in range(4):
             if f"name{i}" in form:
                 value = str(form[f"name{i}"])
@@ -76,7 +79,7 @@ class NewGame:
         self.change(form)
         d = s.page.dialog
         count = d.count
-        names = screen_model.player_names(PageState(), d.names[:count], s.texts,
+        names = player_names(PageState(), d.names[:count], s.texts,
                                           d.seats[:count])
         start: int | None = None
         try:
@@ -91,6 +94,6 @@ class NewGame:
             d.error = s.error_text(exc)
             return
         s.start(options, None, tuple(seat_of_form(v) for v in d.seats[:count]))
-        self.c.play.narrate_new_game()
+        self.s.narrate_new_game()
         s.page.dialog = None
         s.focus_id = "act-roll"

@@ -8,17 +8,12 @@ The levels and scenarios listed are the engine's own (SOLO_LEVELS, SCENARIOS).""
 
 from __future__ import annotations
 
-from html import escape
-
 from app.core.commands import Cmd
+from app.core.html import esc
 from skyline import SCENARIOS, SOLO_LEVELS
 
 SECTIONS = ("aim", "setup", "turn", "actions", "heights", "end", "scoring", "solo", "app")
 CARD = ("turn", "actions", "heights", "end")
-
-
-def esc(text: object) -> str:
-    return escape(str(text), quote=True)
 
 
 def _p(t, key: str) -> str:

@@ -1,58 +1,37 @@
 # ruff: noqa: E501 - HTML templates read better unwrapped
-"""Every dialog of the page, registered once in :data:`DIALOGS`: its kind (the
-``data-testid="dialog-<kind>"`` of its ``<dialog>``), the page-state class that opens
-it (``page_state``), the function that builds its view from the page state (the screen
-model: every text translated) and the function that renders the view's body as HTML.
-``screen.build_screen`` asks :func:`dialog_view`, ``board_view`` asks :func:`render_body`.
-
-The dialogs of the game list and of correspondence play live in ``games_ui``, the daily
-challenge's and the statistics in ``stats_ui``, the rules panel in ``rules_panel``;
-the new-game form, the shared-link question, the share box and the export of a broken
-save here.
+"""The page's own dialogs: the new-game form, the shared-link question, the share
+box and the export of a broken save, each a view built from its page state (every
+text translated) and the HTML of its body. ``app.dialog_table`` registers them beside
+the other features' dialogs (the game list, the statistics, the rules panel).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from html import escape
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
 
 from app.core.commands import Cmd
-from app.core.i18n import Texts, translate
+from app.core.html import esc
+from app.core.i18n import translate
+from app.core.labels import Labels
 from app.core.names import player_names
 from app.core.page_state import (
     FRIEND,
     HUMAN,
-    ClaimDialog,
-    ConfirmDailyDialog,
     ConfirmLinkDialog,
-    Dialog,
+    DialogContext,
     ExportDialog,
-    GamesDialog,
     NewGameDialog,
     PageState,
     RulesDialog,
     Seat,
-    SendDialog,
     ShareDialog,
-    StatsDialog,
 )
-from app.daily import ui as stats_ui
-from app.dialogs import rules_panel
-from app.games import ui as games_ui
-from skyline import COMPUTER_LEVELS, SCENARIOS, Board
-
-if TYPE_CHECKING:
-    from app.screen import Screen
+from skyline import COMPUTER_LEVELS, SCENARIOS
 
 # The rules panel's texts: every key with one of these prefixes.
 RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")
-
-
-def esc(text: object) -> str:
-    return escape(str(text), quote=True)
 
 
 # ---------------------------------------------------------------------------- views
@@ -128,23 +107,6 @@ class ExportView:
     filename: str
 
 
-DialogView = (NewGameView | RulesView | ConfirmLinkView | stats_ui.ConfirmDailyView | ShareView
-              | ExportView | stats_ui.StatsView | games_ui.GamesView | games_ui.SendView
-              | games_ui.ClaimView)
-
-
-@dataclass(frozen=True)
-class DialogContext:
-    """What a dialog's view may read besides its own state."""
-
-    page: PageState
-    texts: Texts
-    board: Board | None = None
-    games: tuple = ()  # the game list, newest first
-    current: str | None = None  # the open game's id
-    can_share: bool = False  # the browser has a share sheet
-
-
 # ---------------------------------------------------------------------------- builders
 
 
@@ -217,10 +179,6 @@ def export_view(d: ExportDialog, c: DialogContext) -> ExportView:
                       "skyline-" + d.key.rsplit(".", 1)[-1] + ".json")
 
 
-def _send_view(d: SendDialog, c: DialogContext) -> games_ui.SendView | None:
-    return games_ui.send_view(d, c.board, c.texts, c.can_share) if c.board is not None else None
-
-
 # ---------------------------------------------------------------------------- bodies
 
 
@@ -231,8 +189,8 @@ def _options(options) -> str:
     )
 
 
-def new_game_form(s: Screen, d: NewGameView) -> str:
-    L = s.labels
+def new_game_form(labels: Labels, d: NewGameView) -> str:
+    L = labels
     names = "".join(
         f'<label class="field"><span>{esc(f.label)}</span>'
         f'<input name="name{f.index}" id="ng-name{f.index}" maxlength="24" autocomplete="off" dir="auto" '
@@ -286,8 +244,8 @@ def new_game_form(s: Screen, d: NewGameView) -> str:
     )
 
 
-def confirm_link(s: Screen, d) -> str:
-    L = s.labels
+def confirm_link(labels: Labels, d) -> str:
+    L = labels
     beat = f"<p>{esc(d.beat)}</p>" if d.beat is not None else ""
     return (
         f'<p>{esc(L["link.question"])}</p><p class="link-desc">{esc(d.describe)}</p>{beat}'
@@ -297,8 +255,8 @@ def confirm_link(s: Screen, d) -> str:
     )
 
 
-def share_box(s: Screen, d) -> str:
-    L = s.labels
+def share_box(labels: Labels, d) -> str:
+    L = labels
     status = ""
     if d.status is not None:
         cls = "ok" if d.ok else "warn"
@@ -312,9 +270,9 @@ def share_box(s: Screen, d) -> str:
     )
 
 
-def export_box(s: Screen, d) -> str:
+def export_box(labels: Labels, d) -> str:
     """A save that could not be loaded, as text to copy and a file to download."""
-    L = s.labels
+    L = labels
     download = (
         f'<a class="button" id="export-download" data-testid="export-download" href="{esc(d.url)}" '
         f'download="{esc(d.filename)}">{esc(L["export.download"])}</a>'
@@ -329,60 +287,3 @@ def export_box(s: Screen, d) -> str:
         f'<div class="dlg-actions">{download}<button type="button" data-action="{Cmd.CLOSE}" id="dlg-first">'
         f'{esc(L["btn.close"])}</button></div>'
     )
-
-
-# ---------------------------------------------------------------------------- the table
-
-
-@dataclass(frozen=True)
-class DialogSpec:
-    """One dialog: ``build(state, context)`` gives its view (None: not shown now),
-    ``render(screen, view)`` its body's HTML; the first-visit welcome form cannot be
-    closed (``closable``)."""
-
-    kind: str
-    state: type
-    build: Callable[[Any, DialogContext], Any]
-    render: Callable[[Screen, Any], str]
-    closable: Callable[[Any], bool] = lambda view: True
-
-
-DIALOGS: tuple[DialogSpec, ...] = (
-    DialogSpec("newgame", NewGameDialog, new_game_view, lambda s, v: new_game_form(s, v),
-               closable=lambda view: not view.first),
-    DialogSpec("rules", RulesDialog, rules_view, lambda s, v: rules_panel.render(v)),
-    DialogSpec("confirm_link", ConfirmLinkDialog, confirm_link_view,
-               lambda s, v: confirm_link(s, v)),
-    DialogSpec("confirm_daily", ConfirmDailyDialog,
-               lambda d, c: stats_ui.confirm_daily_view(d, c.texts.t),
-               lambda s, v: stats_ui.render_confirm_daily(v)),
-    DialogSpec("stats", StatsDialog, lambda d, c: stats_ui.stats_view(d, c.texts.t),
-               lambda s, v: stats_ui.render_stats(v)),
-    DialogSpec("share", ShareDialog, share_view, lambda s, v: share_box(s, v)),
-    DialogSpec("export", ExportDialog, export_view, lambda s, v: export_box(s, v)),
-    DialogSpec("games", GamesDialog,
-               lambda d, c: games_ui.games_view(c.page, d, c.games, c.current, c.texts),
-               lambda s, v: games_ui.render_games(v)),
-    DialogSpec("send", SendDialog, _send_view, lambda s, v: games_ui.render_send(v)),
-    DialogSpec("claim", ClaimDialog, lambda d, c: games_ui.claim_view(d, c.texts),
-               lambda s, v: games_ui.render_claim(v)),
-)
-_BY_STATE: Mapping[type, DialogSpec] = MappingProxyType({d.state: d for d in DIALOGS})
-_BY_KIND: Mapping[str, DialogSpec] = MappingProxyType({d.kind: d for d in DIALOGS})
-
-
-def dialog_kind(dialog: Dialog | None) -> str | None:
-    """The kind of an open dialog's state (None: no dialog)."""
-    return None if dialog is None else _BY_STATE[type(dialog)].kind
-
-
-def dialog_view(c: DialogContext) -> Any:
-    """The view of the page's open dialog (None: none, or none to show now)."""
-    d = c.page.dialog
-    return None if d is None else _BY_STATE[type(d)].build(d, c)
-
-
-def render_body(s: Screen, view: Any) -> tuple[str, bool]:
-    """The HTML body of a dialog's view, and whether it may be closed."""
-    spec = _BY_KIND[view.kind]
-    return spec.render(s, view), spec.closable(view)

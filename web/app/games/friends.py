@@ -6,10 +6,12 @@ never overwritten silently (``skyline.records.game_list``, ``store.Library``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from app.core.commands import Arg, Cmd, Command, Guard
 from app.core.i18n import Text
 from app.core.page_state import ClaimDialog, Level, SendDialog
+from app.core.session import Session
 from app.core.store import SaveWrite
 from app.games import ui as games_ui
 from skyline import (
@@ -24,16 +26,21 @@ from skyline import (
     send_to,
 )
 
-if TYPE_CHECKING:
-    from app.controller import Controller
-
 
 class Friends:
     """Game links in and out."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
-        self.s = c.session
+    def __init__(self, session: Session) -> None:
+        self.s = session
+
+    def commands(self) -> dict[Cmd, Command]:
+        return {
+            Cmd.CORR_SEND: Command(self.open_send_dialog),
+            Cmd.CORR_COPY: Command(self.copy),
+            Cmd.CORR_SHARE: Command(self.share),
+            Cmd.CORR_QR: Command(self.show_qr),
+            Cmd.CORR_CLAIM: Command(self.claim_seats, Arg.FORM, Guard.WRITES),
+        }
 
     def open_game_link(self, fragment: str, link: GameLink) -> None:
         """A game link from a friend (already read): add, update, keep beside or refuse."""

@@ -5,9 +5,9 @@ game of the list. The list in storage is ``store.Library``; its entries are
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from app.core.commands import Arg, Cmd, Command, Guard
 from app.core.page_state import GamesDialog, Level, ReplayState, seats_of_entry
+from app.core.session import Session
 from app.core.store import SaveWrite, entry_key
 from app.games.ui import entry_title
 from skyline import (
@@ -20,16 +20,36 @@ from skyline import (
     read_entry,
 )
 
-if TYPE_CHECKING:
-    from app.controller import Controller
 
 class GameLibrary:
     """The game-list dialog's commands and the replay bar's."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
-        self.s = c.session
+    def __init__(self, session: Session) -> None:
+        self.s = session
         self.deleted: list[GameEntry] = []  # deleted games, for undo
+
+    def commands(self) -> dict[Cmd, Command]:
+        writes = Guard.WRITES
+        replay = Command(self.replay_step, Arg.NAME_FORM)
+        return {
+            Cmd.GAMES: Command(self.open, focus="dlg-first"),
+            Cmd.GAME_OPEN: Command(self.open_game, Arg.TEXT, writes, "btn-games"),
+            Cmd.GAME_REPLAY: Command(self.replay, Arg.TEXT, focus="replay-next"),
+            Cmd.GAME_RENAME: Command(self.rename_start, Arg.TEXT, focus="game-name"),
+            Cmd.GAME_RENAME_CANCEL: Command(self.rename_cancel),
+            Cmd.GAME_RENAME_SAVE: Command(self.rename, Arg.FORM, writes),
+            Cmd.GAME_DELETE: Command(self.delete, Arg.TEXT, writes),
+            Cmd.GAME_UNDELETE: Command(self.undelete, Arg.TEXT, writes),
+            Cmd.GAME_EXPORT: Command(self.export, Arg.TEXT),
+            Cmd.GAME_IMPORT_TEXT: Command(self.import_text, Arg.FORM, writes),
+            Cmd.RULES_EXPORT: Command(self.export_open),
+            Cmd.REPLAY_FIRST: replay,
+            Cmd.REPLAY_BACK: replay,
+            Cmd.REPLAY_NEXT: replay,
+            Cmd.REPLAY_LAST: replay,
+            Cmd.REPLAY_ROUND: replay,
+            Cmd.REPLAY_CLOSE: Command(self.replay_close, focus="btn-games"),
+        }
 
     def _title(self, entry: GameEntry) -> str:
         """The game's name as the list shows it (a solo game by what it is)."""

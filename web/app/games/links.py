@@ -15,10 +15,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from app.core.commands import Cmd, Command, Guard
+from app.core.events import Emit, StartDaily
 from app.core.i18n import Text
 from app.core.page_state import ConfirmLinkDialog, Level, ShareDialog
+from app.core.session import Session
+from app.games.friends import Friends
+from app.games.tabs import Tabs
 from skyline import (
     DAILY_PATH,
     LINK_PREFIX,
@@ -33,9 +38,6 @@ from skyline import (
     parse_share_fragment,
 )
 from skyline.players.registry import bot_available
-
-if TYPE_CHECKING:
-    from app.controller import Controller
 
 # Markup, even percent-encoded: no link this page makes has it outside the names.
 _MARKUP = re.compile(r"[<>\"`]|%3[CE]|%22|%60", re.IGNORECASE)
@@ -96,10 +98,18 @@ READERS: dict[LinkKind, Callable[[str], Any]] = {
 class LinkRouter:
     """Opens links (at start and on ``hashchange``) and makes the share link."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
-        self.s = c.session
+    def __init__(self, session: Session, emit: Emit, tabs: Tabs, friends: Friends) -> None:
+        self.s = session
+        self.emit = emit
+        self.tabs = tabs
+        self.friends = friends
         self.pending: str | None = None  # a link opened while another tab had the game
+
+    def commands(self) -> dict[Cmd, Command]:
+        return {
+            Cmd.LINK_ACCEPT: Command(self.accept, guards=Guard.STARTS | Guard.WRITES),
+            Cmd.SHARE: Command(self.share, focus="share-link"),
+        }
 
     def open(self, fragment: str, quiet: bool = False) -> Text | None:
         """Open the link in ``fragment``. A shared-game link that cannot be opened:
@@ -118,14 +128,14 @@ class LinkRouter:
         if self.s.page.readonly:  # opened once this tab has the game
             self.pending = fragment
             if kind is LinkKind.GAME:
-                self.c.tabs.take_control()  # it continues a game: apply it here
+                self.tabs.take_control()  # it continues a game: apply it here
             else:
-                self.c.tabs.other_tab_notice()  # "Play here" opens it
+                self.tabs.other_tab_notice()  # "Play here" opens it
             return None
         if kind is LinkKind.GAME:
-            self.c.friends.open_game_link(fragment, link)
+            self.friends.open_game_link(fragment, link)
         elif kind is LinkKind.DAILY:
-            self.c.daily.start(link.isoformat())
+            self.emit(StartDaily(link.isoformat()))
         else:
             self._open_play_link(link)
         return None
@@ -177,7 +187,7 @@ class LinkRouter:
         d = s.page.dialog
         if isinstance(d, ConfirmLinkDialog):
             s.start(d.options, d.beat, d.seats)
-            self.c.play.narrate_new_game()
+            s.narrate_new_game()
             s.page.dialog = None
             s.notify("notice.link_started")
 

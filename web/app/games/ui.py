@@ -20,9 +20,9 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 
 from app.core.commands import Cmd
+from app.core.html import esc
 from app.core.i18n import Texts
 from app.core.names import esc_names
 from app.core.page_state import (
@@ -45,10 +45,6 @@ QR_WHEEL_SHA256 = "28c7d081ed0cf935e0411293a465efd4d500704072cdb039778a2ab873619
 # The QR code's error correction: "m" survives a smudged screen; a 2-player game's
 # link (about 400 characters) gives a version 15-20 symbol.
 QR_ERROR = "m"
-
-
-def esc(text: object) -> str:
-    return escape(str(text), quote=True)
 
 
 # ---------------------------------------------------------------------------- views

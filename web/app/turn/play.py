@@ -5,11 +5,11 @@ state (``page_state``). Every rule (legality, build plans, undo limits) is the e
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING
-
-from app import screen as screen_model
-from app.core.page_state import BuildChoice, DemolishChoice, Level, Narration
+from app.core.commands import Arg, Cmd, Command, Guard
+from app.core.events import ActionPlayed, Emit, TurnToFriend
+from app.core.page_state import BuildChoice, DemolishChoice, Level
+from app.core.session import Session
+from app.turn.view import build_choice_for
 from skyline import (
     Abandon,
     Action,
@@ -28,22 +28,31 @@ from skyline import (
     has_demolition_target,
 )
 
-if TYPE_CHECKING:
-    from app.controller import Controller
-
-#: The dice selected mid-turn, kept so a reload keeps them: {"game": the open game's id,
-#: "actions": how many actions it had, "dice": [die ids]}; restored only at that very
-#: moment of that game.
-KEY_SELECTION = "skyline.selection"
-
 
 class Play:
     """The turn commands of the player to move on this device."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
-        self.s = c.session
-        self._kept_selection: str | None = None  # the selection as last stored
+    def __init__(self, session: Session, emit: Emit) -> None:
+        self.s = session
+        self.emit = emit
+
+    def commands(self) -> dict[Cmd, Command]:
+        game, n = Guard.GAME, Arg.NUMBER
+        return {
+            Cmd.TAKE: Command(self.take, n, game),
+            Cmd.UNTAKE: Command(self.put_back, n, game),
+            Cmd.DISTRICT: Command(self.take_district, guards=game),
+            Cmd.DIE: Command(self.toggle, n, game),
+            Cmd.ROLL: Command(self.roll, guards=game),
+            Cmd.BUILD: Command(self.build, guards=game),
+            Cmd.DEMOLISH: Command(self.demolish, guards=game),
+            Cmd.ABANDON: Command(self.abandon, guards=game),
+            Cmd.END: Command(self.end_turn, guards=game),
+            Cmd.UNDO: Command(self.undo, guards=game),
+            Cmd.CANCEL: Command(self.cancel, guards=game),
+            Cmd.COLUMN: Command(self.choose_column, n, game),
+            Cmd.TILE: Command(self.choose_tile, n, game),
+        }
 
     # ------------------------------------------------------------------ pushing actions
 
@@ -69,7 +78,7 @@ class Play:
         s.log_version += 1
         if describe_log:
             events = describe(before, action, state)
-            self.narrate(events, before)
+            s.narrate(events, before)
             if s.log is not None:
                 s.log.append(events)
         else:
@@ -77,7 +86,7 @@ class Play:
         page.rolled = tuple(action.dice) if isinstance(action, Roll) else ()
         if isinstance(action, Roll):
             page.selected = set()
-            self.auto_select()
+            s.selection.auto_select()
         elif isinstance(action, Build | Demolish):
             page.selected.discard(action.die)
         elif isinstance(action, Abandon):
@@ -93,7 +102,7 @@ class Play:
                          seat=before.seat)
         self.fault_point("action")
         s.save()
-        self.keep_selection()
+        self.s.selection.keep()
         if state.phase is Phase.OVER:
             s.record_result()
         if page.friend_seats and page.dialog is None and (
@@ -101,87 +110,15 @@ class Play:
             or (state.phase is not Phase.OVER and state.seat != before.seat
                 and page.seat_kind(state.seat).is_friend)
         ):
-            self.c.friends.open_send_dialog()  # the turn went to a friend: send the link
+            self.emit(TurnToFriend())  # the turn went to a friend: send the link
         page.hint = None
-        for listener in self.c.listeners:
-            listener(self.c, action)
-
-    def narrate(self, events: list[dict], before: GameState, new_game: bool = False) -> None:
-        """The live region's news: the latest action's events and whether the turn
-        changed (``screen`` words it)."""
-        s = self.s
-        state = s.game.state
-        s.narrations += 1
-        changed = new_game or (state.phase is not Phase.OVER
-                               and (state.seat, state.round) != (before.seat, before.round))
-        s.page.narration = Narration(s.narrations, tuple(events), changed, new_game)
-
-    def narrate_new_game(self) -> None:
-        self.narrate([], self.s.game.state, new_game=True)
+        self.emit(ActionPlayed(action))
 
     def fault_point(self, where: str) -> None:
         """Test hook: raise here if the host says so (main.DomHost.fault reads the
         page's ``window.__skylineFault``; nothing sets it outside the e2e tests)."""
         if self.s.host.fault(where):
             raise RuntimeError(f"simulated fault ({where}), set by a test")
-
-    def auto_select(self) -> None:
-        """After a roll a single die is selected automatically; several start deselected."""
-        state = self.s.game.state
-        if state.phase is Phase.RESOLVE and len(state.dice) == 1:
-            self.s.page.selected = {state.dice[0].id}
-
-    def select_on_open(self) -> None:
-        """A game just opened (a reload, another game of the list): the dice selected at
-        this very moment of it before, else the automatic selection."""
-        s = self.s
-        raw = s.store.get(KEY_SELECTION) if s.tutorial is None else None
-        self._kept_selection = raw
-        kept = self._read_selection(raw)
-        if kept:
-            s.page.selected = set(kept)
-        else:
-            self.auto_select()
-
-    def _read_selection(self, raw: str | None) -> tuple[int, ...]:
-        """The stored selection if it is of the open game as it is now (rolled active dice
-        only), else none."""
-        s = self.s
-        try:
-            data = json.loads(raw) if raw else None
-        except (ValueError, RecursionError):
-            return ()
-        state = s.game.state
-        if (not isinstance(data, dict) or s.entry is None or data.get("game") != s.entry.id
-                or data.get("actions") != len(s.game.actions)
-                or state.phase not in (Phase.RESOLVE, Phase.CONTINUE)
-                or not isinstance(data.get("dice"), list)):
-            return ()
-        rolled = {d.id for d in state.dice if d.face is not None}
-        return tuple(i for i in data["dice"] if isinstance(i, int) and i in rolled)
-
-    def keep_selection(self) -> None:
-        """Store the selected dice, so a reload mid-turn keeps them (never from a tab that
-        only watches, nor from the tutorial, which is never saved)."""
-        s = self.s
-        if (s.entry is None or s.board is None or s.page.readonly or s.page.crashed
-                or s.tutorial is not None):
-            return
-        raw = None
-        if s.page.selected:
-            raw = json.dumps({"game": s.entry.id, "actions": len(s.board.actions),
-                              "dice": sorted(s.page.selected)}, separators=(",", ":"))
-        if raw == self._kept_selection:
-            return
-        self._kept_selection = raw
-        if raw is None:
-            s.store.remove(KEY_SELECTION)
-        else:
-            s.store.set(KEY_SELECTION, raw)
-
-    def _selection(self) -> tuple[int, ...]:
-        alive = {d.id for d in self.s.game.state.dice}
-        return tuple(sorted(self.s.page.selected & alive))
 
     def _drop_log(self) -> None:
         self.s.log = None
@@ -241,7 +178,7 @@ class Play:
             page.selected.discard(die_id)
         elif any(d.id == die_id for d in state.dice):
             page.selected.add(die_id)
-        self.keep_selection()
+        self.s.selection.keep()
 
     def roll(self) -> None:
         state = self.s.game.state
@@ -250,12 +187,12 @@ class Play:
         if state.phase is Phase.ROLL:
             self.dispatch(Roll(tuple(d.id for d in state.dice)))
         else:
-            self.dispatch(Roll(self._selection()))
+            self.dispatch(Roll(self.s.selection.alive()))
 
     def build(self) -> None:
         if self.s.page.choice:
             return
-        self._build_step(self._selection(), ())
+        self._build_step(self.s.selection.alive(), ())
 
     def _build_step(self, ids: tuple[int, ...], choices: tuple) -> None:
         s = self.s
@@ -284,7 +221,7 @@ class Play:
                 after = apply_action(state, action)
                 events += describe(state, action, after)
                 state = after
-            self.narrate(events, before)
+            self.s.narrate(events, before)
 
     def choose_column(self, index: int) -> None:
         choice = self.s.page.choice
@@ -293,7 +230,7 @@ class Play:
             if not 0 <= index < len(state.player.columns):
                 return
             # equivalent columns map to the engine's representative
-            target = screen_model.build_choice_for(state, choice, index)
+            target = build_choice_for(state, choice, index)
             if target is None:
                 return
             self.s.page.choice = None
@@ -308,7 +245,7 @@ class Play:
     def demolish(self) -> None:
         if self.s.page.choice:
             return
-        ids = self._selection()
+        ids = self.s.selection.alive()
         if ids:
             self.s.page.choice = DemolishChoice(ids)
 
@@ -328,7 +265,7 @@ class Play:
 
     def abandon(self) -> None:
         if not self.s.page.choice:
-            self.dispatch(Abandon(self._selection()))
+            self.dispatch(Abandon(self.s.selection.alive()))
 
     def end_turn(self) -> None:
         if not self.s.page.choice:

@@ -11,9 +11,9 @@ hint's best action.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
 
 from app.core.commands import Cmd
+from app.core.html import esc
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,6 @@ class CoachView:
     marks: frozenset[str]  # the ids of the elements to touch now
     buttons: tuple[CoachButton, ...]  # Next / Play a real game, then Leave
     label: str  # the panel's accessible name
-
-
-def esc(text: object) -> str:
-    return escape(str(text), quote=True)
 
 
 def render_coach(c: CoachView) -> str:

@@ -25,13 +25,14 @@ import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from app import screen as screen_model
-from app.core.commands import Cmd
-from app.core.i18n import Text, translate
-from app.core.page_state import DemolishChoice, NewGameDialog, PageState
-from app.tutorial.coach import CoachButton, CoachView
+from app.core.commands import Cmd, Command
+from app.core.events import Emit, OpenNewGame, ShowHint
+from app.core.i18n import Text
+from app.core.page_state import DemolishChoice, Lesson, NewGameDialog, PageState
+from app.core.session import Session
+from app.core.whose_turn import can_hint
 from skyline import Board, DieType, GameEntry, Phase, parse_action
 from skyline.records.tutorial import (
     SAMPLE_MOVES,
@@ -40,10 +41,6 @@ from skyline.records.tutorial import (
     resolve_move,
     sample_round_board,
 )
-from skyline.rules.position import PositionBoard
-
-if TYPE_CHECKING:
-    from app.controller import Controller
 
 #: The solo part: its seed (a real game's dice) and how many turns it lasts.
 SOLO_SEED = "learn-to-play"
@@ -120,7 +117,7 @@ class Stash:
 
 
 @dataclass
-class TutorialState:
+class TutorialState(Lesson):
     """Where the tutorial is: ``step`` (index into :data:`STEPS`), its own board, the
     friendly word of the last refused click (with its narration number, so the live
     region says it once) and the game waiting in ``stash``."""
@@ -192,15 +189,24 @@ def _press(command: Cmd) -> Expect:
 
 
 class Tutorial:
-    """The controller's part for the guided first game (see the module's docstring)."""
+    """The guided first game's commands and views (see the module's docstring)."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
-        self.s = c.session
+    def __init__(self, session: Session, emit: Emit) -> None:
+        self.s = session
+        self.emit = emit
+
+    def commands(self) -> dict[Cmd, Command]:
+        return {
+            Cmd.TUTORIAL: Command(self.start),  # it sets the focus (the coach)
+            Cmd.TUTORIAL_NEXT: Command(self.next),
+            Cmd.TUTORIAL_LEAVE: Command(self.leave),  # back where it was started
+            Cmd.TUTORIAL_PLAY: Command(self.play_real),
+        }
 
     @property
     def state(self) -> TutorialState | None:
-        return self.s.tutorial
+        lesson = self.s.tutorial
+        return lesson if isinstance(lesson, TutorialState) else None
 
     # ------------------------------------------------------------------ start, leave
 
@@ -217,7 +223,7 @@ class Tutorial:
         s.tutorial = tutorial
         s.page = page
         s.set_board(tutorial.board)
-        self.c.play.narrate_new_game()
+        self.s.narrate_new_game()
         self._speak()
         self._save()
         s.focus_id = "tutorial-next" if tutorial.current.kind == "card" else "coach"
@@ -225,7 +231,7 @@ class Tutorial:
     def leave(self) -> None:
         """Skip the rest: the game that was open is back exactly as it was."""
         s = self.s
-        tutorial = s.tutorial
+        tutorial = self.state
         if tutorial is None:
             return
         s.tutorial = None
@@ -257,7 +263,7 @@ class Tutorial:
         """The end of the lesson: back to the games, with the new-game dialog open."""
         self.leave()
         if not isinstance(self.s.page.dialog, NewGameDialog):
-            self.c.newgame.open()
+            self.emit(OpenNewGame())
 
     def next(self) -> None:
         tutorial = self.state
@@ -347,16 +353,16 @@ class Tutorial:
             board.push(parse_action(token))
         tutorial.board = board
         self.s.set_board(board)
-        self.c.play.auto_select()
+        self.s.selection.auto_select()
 
     def _hint(self) -> None:
         """The solo part: what Hint suggests, at every decision (the expert's table is
         fetched on first need, as for the Hint button)."""
         page, board = self.s.page, self.s.board
-        if board is None or not screen_model.can_hint(page, board):
+        if board is None or not can_hint(page, board):
             return
         if page.hint is None or page.hint.actions != len(board.actions):
-            self.c.computer.show_hint()
+            self.emit(ShowHint())
 
     # ------------------------------------------------------------------ storage
 
@@ -395,7 +401,7 @@ class Tutorial:
             self.s.set_board(tutorial.board)
             if STEPS[step].kind in ("solo", "finish"):
                 self._solo_board(record)
-            self.c.play.auto_select()
+            self.s.selection.auto_select()
             self._speak()
             self._save()
             self.s.focus_id = None
@@ -404,113 +410,3 @@ class Tutorial:
         except (ValueError, KeyError, TypeError):
             self.leave()
             self.s.store.save_tutorial(None)
-
-    # ------------------------------------------------------------------ the view
-
-    def view(self) -> CoachView | None:
-        """The coach panel of the step shown now (None without a tutorial)."""
-        tutorial = self.state
-        s = self.s
-        if tutorial is None or s.board is None:
-            return None
-        t = s.t
-        step = tutorial.current
-        page, board = s.page, tutorial.board
-        wanted = expect(step, board, page)
-        paragraphs: list[str]
-        marks = wanted.marks if wanted is not None else frozenset()
-        if step.kind in ("card", "finish"):
-            heading = t(f"tutorial.card.{step.key}.title")
-            paragraphs = [t(f"tutorial.card.{step.key}.text")]
-            if s.texts.has(f"tutorial.card.{step.key}.more"):
-                paragraphs.append(t(f"tutorial.card.{step.key}.more"))
-        elif step.kind == "move" and step.move is not None:
-            move = SAMPLE_MOVES[step.move]
-            heading = t("tutorial.turn", name=board.state.options.names[move.seat])
-            key = step.key
-            if move.verb == "demolish" and isinstance(page.choice, DemolishChoice):
-                key += "_target"
-            paragraphs = [t(f"tutorial.step.{key}")]
-        else:
-            heading = t("tutorial.solo.title")
-            paragraphs = self._solo_words()
-        if step.kind in ("solo", "finish") or step.key == "solo_intro":
-            kicker = t("btn.learn")
-        else:
-            number = sum(1 for x in STEPS[: tutorial.step + 1] if x.key != "solo_intro")
-            kicker = t("tutorial.kicker", n=number, total=ROUND_STEPS)
-        buttons = []
-        if step.kind == "card":
-            buttons.append(CoachButton("tutorial-next", Cmd.TUTORIAL_NEXT, t("tutorial.next"),
-                                       True))
-        if step.kind == "finish":
-            buttons.append(CoachButton("tutorial-play", Cmd.TUTORIAL_PLAY, t("tutorial.play_real"),
-                                       True))
-        buttons.append(CoachButton("tutorial-leave", Cmd.TUTORIAL_LEAVE, t("tutorial.leave")))
-        oops = None
-        if tutorial.oops is not None:
-            oops = t("tutorial.oops", what=translate(t, tutorial.oops))
-        name = step.key
-        if step.kind == "move" and isinstance(page.choice, DemolishChoice):
-            name += "_target"  # the same step, its second half: what to demolish
-        return CoachView(name, kicker, heading, tuple(paragraphs), oops, marks,
-                         tuple(buttons), t("tutorial.label"))
-
-    def log(self, log: screen_model.LogView) -> screen_model.LogView:
-        """The game log; the sample round's begins in round 3, and says so (oldest last)."""
-        tutorial = self.state
-        if tutorial is None or not isinstance(tutorial.board, PositionBoard):
-            return log
-        start = tutorial.board.start
-        first = screen_model.LogEntry(start.round, "start",
-                                      self.s.t("tutorial.log_start", n=start.round))
-        return screen_model.LogView((*log.entries, first))
-
-    def _solo_words(self) -> list[str]:
-        t = self.s.t
-        page = self.s.page
-        board = self.s.board
-        assert board is not None
-        state = board.state
-        turn = min(state.round, SOLO_TURNS)
-        words = []
-        if state.phase is Phase.TAKE:
-            words.append(t("tutorial.solo.take", n=turn, total=SOLO_TURNS))
-        elif state.phase is Phase.ROLL:
-            words.append(t("tutorial.solo.roll"))
-        else:
-            if page.choice is not None:
-                words.append(t("tutorial.solo.choose"))
-            else:
-                key = "resolve" if state.phase is Phase.RESOLVE else "continue"
-                words.append(t("tutorial.solo." + key))
-            # the normal game's reasons, naming the colour (screen.blocked_dice), each
-            # one a sentence
-            reasons = dict.fromkeys(r.rstrip(".") for r in screen_model.blocked_dice(t, state))
-            blocked = [t("tutorial.solo.blocked", reason=r[:1].upper() + r[1:]) for r in reasons]
-            words += blocked or ([t("tutorial.solo.all_fit")] if state.dice else [])
-        hint = page.hint
-        if hint is not None and hint.actions == len(board.actions):
-            action = hint.rows[0].get("action") if hint.rows else None
-            if action is not None:
-                words.append(t("tutorial.solo.hint",
-                               action=screen_model.action_text(t, state, action).rstrip(".")))
-        elif screen_model.can_hint(page, board) and (state.dice or state.phase is Phase.TAKE):
-            words.append(t("tutorial.solo.hint_wait"))
-        return words
-
-    def announce(self, screen_text: str, seq: int) -> tuple[str, int]:
-        """What the live region says now: a refused click's friendly word, or the new
-        step's words after the engine's own news (``screen_text``)."""
-        tutorial = self.state
-        if tutorial is None:
-            return screen_text, seq
-        t = self.s.t
-        if tutorial.oops is not None and tutorial.oops_seq == self.s.narrations:
-            return t("tutorial.oops", what=translate(t, tutorial.oops)), tutorial.oops_seq
-        if tutorial.step_seq == self.s.narrations:
-            view = self.view()
-            if view is not None:
-                words = " ".join((screen_text, view.heading, *view.paragraphs)).strip()
-                return words, tutorial.step_seq
-        return screen_text, seq

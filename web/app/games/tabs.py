@@ -10,21 +10,22 @@ one's moves.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from app.core.commands import Cmd, Command
+from app.core.events import Emit, TabLock, TookControl
 from app.core.page_state import Level
+from app.core.session import Session
 from app.core.store import KEY_GAME, KEY_SAVE, entry_key
-
-if TYPE_CHECKING:
-    from app.controller import Controller
 
 
 class Tabs:
     """The game lock's answers and the storage events of other tabs."""
 
-    def __init__(self, c: Controller) -> None:
-        self.c = c
-        self.s = c.session
+    def __init__(self, session: Session, emit: Emit) -> None:
+        self.s = session
+        self.emit = emit
+
+    def commands(self) -> dict[Cmd, Command]:
+        return {Cmd.TAKE_CONTROL: Command(self.take_control)}
 
     def other_tab_notice(self) -> None:
         self.s.notify("notice.other_tab", Level.WARN, sticky=True,
@@ -35,7 +36,7 @@ class Tabs:
         self.s.lock.take(self._lock_result)
 
     def _lock_result(self, result: str) -> None:
-        self.c.handle("tab", result, None)
+        self.emit(TabLock(result))
 
     def event(self, event: str, key: str | None = None) -> None:
         """``busy`` / ``lost`` (another tab has the game), ``granted`` (this tab
@@ -55,7 +56,7 @@ class Tabs:
             if was_readonly:
                 s.reload_saved()
                 s.notify("notice.playing_here")
-            self.c.links.open_pending()
+            self.emit(TookControl())
         elif event == "saved":
             if key is not None and key.startswith(KEY_GAME) and key != KEY_GAME.rstrip("."):
                 entry_id = key[len(KEY_GAME):]
