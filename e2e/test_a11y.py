@@ -29,7 +29,7 @@ CHOICE_RECORD = (
     "skyline1 players=Ann seed=choice0 start=0 nine=0 scenario=- | tGUU r0.1.2 b0 e "
     "tGUU r0.1.2 b0 b2@2 e tGUU r0.1.2 b0 e tGUU r0.1.2"
 )
-# web/bots_ui.py PACE_MS: the delay between two computer actions. HOLD_PACE keeps those
+# app/computer/pacer.py PACE_MS: the delay between two computer actions. HOLD_PACE keeps those
 # timers (and only those) so a computer's turn stands still while it is audited; a call
 # that reaches the wrapper after RELEASE_HELD (the worker may still hold it) runs as usual.
 PACE_MS = 600

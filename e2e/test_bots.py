@@ -1,4 +1,4 @@
-"""Computer players, the hint and the solo review in the browser (web/bots_ui.py)."""
+"""Computer players, the hint and the solo review in the browser (web/app/computer/pacer.py)."""
 
 from __future__ import annotations
 

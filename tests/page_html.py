@@ -60,7 +60,7 @@ def enabled_controls(html: str) -> Iterator[Control]:
     """The enabled commands of one region's HTML in document order, then each form's
     submit: buttons and other [data-action] elements (a click), the new-game form's
     selects (a change, with the form as shown), any other select once per option not
-    chosen (a change sending that value, as web/host.js does); no file input (no file
+    chosen (a change sending that value, as web/js/events.js does); no file input (no file
     here)."""
     forms = [(attrs(f.group(1)), f.group(2)) for f in FORM.finditer(html)]
     for m in OPEN.finditer(html):

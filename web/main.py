@@ -6,18 +6,18 @@ blocking time is no longer Python's start-up). PyScript's worker mode needs the 
 to be cross-origin isolated (netlify.toml: COOP same-origin, COEP require-corp): the
 worker reaches the page through ``pyscript.window`` with synchronous round trips
 (SharedArrayBuffer and Atomics). Where the page has no SharedArrayBuffer (a host without
-those headers, WebKitGTK) web/host.js drops the ``worker`` attribute and this same
+those headers, WebKitGTK) web/js/python-path.js drops the ``worker`` attribute and this same
 module runs on the main thread, where the calls below are direct. In the worker a round
 trip costs 0.1-5 ms, so this module makes few:
 
-- web/host.js listens to the page's events (click, keydown, change, submit on the
+- web/js/events.js listens to the page's events (click, keydown, change, submit on the
   document; hashchange and storage on the window), reduces each to JSON (its
   data-action/data-arg, key, form values) and calls ``dispatch`` here; whatever must
   happen during the event's dispatch (``preventDefault``, the Tab trap) happens there.
 - ``DomHost`` (the Controller's host port) queues the DOM commands of a render (the
   regions' innerHTML, the dialog, the focus, the live region) and sends them in one
   batch, for an event as ``dispatch``'s result (no round trip), else in one call;
-  web/host.js applies them and keeps the focus rules.
+  web/js/render.js applies them and web/js/focus.js keeps the focus rules.
 - localStorage is one round trip per access, and so is each tick of the computer
   players' timer; fetches, timestamps and Web Locks are the worker's own (``js``):
   none. The player's calendar day is the page's (``localDate``, one round trip).
@@ -197,14 +197,15 @@ class DomHost:
     page (``pyscript.window``/``document``) is a synchronous round trip to the main
     thread. So DOM writes are not made one by one: they are queued as commands and
     sent in one batch (``flush``) when the render ends (``focus``) or the entry point
-    returns; web/host.js applies them and keeps the focus rules (a dialog's opener, the
-    fallbacks), the dialogs (``showModal``) and the Tab trap. localStorage stays
+    returns; web/js/render.js applies them, with the dialogs (``showModal``), and
+    web/js/focus.js keeps the focus rules (a dialog's opener, the fallbacks) and the Tab
+    trap. localStorage stays
     synchronous (one round trip per access), so the save after every move fails or
     succeeds where the Controller expects it. Fetches, dates and Web Locks are the
     worker's own (no round trip)."""
 
     def __init__(self):
-        self.page = window.skylineHost  # web/host.js
+        self.page = window.skylineHost  # web/js/host.js
         self._apply = self.page.apply
         self.queue = []
         self.event_fault = False  # the current event says a test set a fault
@@ -220,7 +221,7 @@ class DomHost:
         self._page_base = f"{loc.origin}{loc.pathname}{loc.search}"
 
     def command(self, *args):
-        """Queue one DOM command for web/host.js; it is sent by the next flush (the end
+        """Queue one DOM command for web/js/render.js; it is sent by the next flush (the end
         of the render or of the current entry point, at the latest the next tick)."""
         self.queue.append(args)
         if not self._flush_soon:
@@ -248,7 +249,7 @@ class DomHost:
         self.command("html", name, html)
 
     def focus(self, element_id):
-        """The end of a render: the focus settles (web/host.js) and the batch goes."""
+        """The end of a render: the focus settles (web/js/focus.js) and the batch goes."""
         self.command("focus", element_id)
         self.flush()
 
@@ -256,7 +257,7 @@ class DomHost:
         self.command("settle")
 
     def ready(self):
-        """Contract with boot.js and the e2e tests: the app is usable from here on. Says
+        """Contract with web/js/boot.js and the e2e tests: the app is usable from here on. Says
         how Python started: web/snapshot.mjs's status where the interpreter module tried
         a memory snapshot ("restored", or why not), else "boot"."""
         self.command("ready", str(getattr(js, "skylineSnapshotStatus", None) or "boot"))
@@ -293,7 +294,7 @@ class DomHost:
         return int(self.page.tzMinutes())
 
     def download(self, filename, text):
-        """Save ``text`` as a file (web/host.js: a blob: URL on an <a download>)."""
+        """Save ``text`` as a file (web/js/files.js: a blob: URL on an <a download>)."""
         self.command("download", filename, text)
 
     def can_share(self):
@@ -457,7 +458,7 @@ class DomHost:
         """Test-only fault hook: True (once) if ``window.__skylineFault == where``.
 
         Only the e2e tests set that property (e.g. "action": an exception inside
-        Python in the middle of a move); web/host.js marks the events sent while it is
+        Python in the middle of a move); web/js/early.js marks the events sent while it is
         set, so a page that never sets it makes no round trip for it."""
         return self.event_fault and bool(self.page.fault(where))
 
@@ -473,8 +474,8 @@ class DomHost:
 
 
 def dispatch(text):
-    """One page event, reduced to data by web/host.js (JSON), for the Controller.
-    Returns the render's DOM commands (JSON, or None), which web/host.js applies as
+    """One page event, reduced to data by web/js/events.js (JSON), for the Controller.
+    Returns the render's DOM commands (JSON, or None), which web/js/render.js applies as
     the answer arrives: a click costs no round trip for its render."""
     data = json.loads(text)
     kind = data.get("kind")
@@ -562,7 +563,7 @@ controller = Controller(host, tables, langs)  # mypy: DomHost satisfies host_por
 if await first_lock(host) == "busy":  # noqa: F704
     controller.handle("tab", "busy", None)
 _boot_hash = str(window.location.hash or "")
-# boot.js may have painted the last render's snapshot, inert: the page is live from the
+# web/js/paint.js may have painted the last render's snapshot, inert: the page is live from the
 # first render on (focus and showModal() there need it); the render replaces it.
 _boot_js = getattr(window, "skylineBoot", None)
 if not missing(_boot_js):

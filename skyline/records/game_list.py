@@ -104,7 +104,7 @@ INDEX_VERSION = 1
 MAX_NAME_CHARS = 60
 MAX_STAMP_CHARS = 40
 #: A longer entry is refused unread; every entry of a legal game is shorter
-#: (:func:`entry_chars_bound`). The page's import (``web/host.js``) takes files of up to
+#: (:func:`entry_chars_bound`). The page's import (``web/js/files.js``) takes files of up to
 #: 2,000,000 bytes, more than 4 UTF-8 bytes for each of these characters.
 MAX_ENTRY_CHARS = MAX_SAVE_CHARS
 #: The index is a cache of the entries, one row per game, as many as the browser stores:

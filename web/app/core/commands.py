@@ -1,5 +1,5 @@
 """Every command the page offers, named once: the views write these names into
-``data-action`` / ``data-submit``, ``web/host.js`` sends them back with each event, and
+``data-action`` / ``data-submit``, ``web/js/events.js`` sends them back with each event, and
 each feature maps the names it handles to a :class:`Command` (its handler, argument
 and guards), so no command name is a literal in more than one place.
 
@@ -68,7 +68,7 @@ class Cmd(StrEnum):
     GAME_DELETE = "game-delete"
     GAME_UNDELETE = "game-undelete"
     GAME_EXPORT = "game-export"
-    GAME_IMPORT = "game-import"  # opens the file picker (web/host.js): no handler here
+    GAME_IMPORT = "game-import"  # opens the file picker (web/js/files.js): no handler here
     GAME_IMPORT_TEXT = "game-import-text"
     REPLAY_FIRST = "replay-first"
     REPLAY_BACK = "replay-back"
@@ -128,12 +128,12 @@ class Command:
 #: The game commands the turn area lists (the screen model says whether each is offered).
 TURN_COMMANDS = (Cmd.ROLL, Cmd.BUILD, Cmd.ABANDON, Cmd.DEMOLISH, Cmd.END, Cmd.UNDO)
 
-#: The command names web/host.js needs itself (given to it by main.py on connect): the
+#: The command names web/js/ needs itself (given to it by main.py on connect): the
 #: die to focus after a render, the import of a chosen file, the commands whose element
 #: sends its whole form.
 HOST_COMMANDS = {"die": Cmd.DIE, "importText": Cmd.GAME_IMPORT_TEXT,
                  "sendsForm": [Cmd.NEW_GAME_CHANGE],
-                 # a click on these starts the clipboard write (host.js, startClickCopy)
+                 # a click on these starts the clipboard write (js/clipboard.js)
                  "copies": [Cmd.SHARE, Cmd.CORR_COPY, Cmd.DAILY_COPY]}
 
 #: Keys that step a replay.

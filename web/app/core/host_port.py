@@ -1,5 +1,5 @@
 """The host port: everything the page's Python needs from the browser, as a typed
-``Protocol``. ``main.DomHost`` implements it in the browser (through ``web/host.js``),
+``Protocol``. ``main.DomHost`` implements it in the browser (through ``web/js/``),
 ``tests/web_fakes.FakeHost`` in memory for CPython."""
 
 from __future__ import annotations
