@@ -7,11 +7,47 @@
 // evaluate {script} (an async function body; its return value, JSON), click {selector}
 // (a trusted click, as a player's), press {key}, viewport {width, height, touch},
 // screenshot {path}, close {}.
+//
+// Firefox versions: puppeteer's page.setViewport sends BiDi browsingContext.setViewport
+// together with emulation.setScreenOrientationOverride, which Firefox ESR 140 does not
+// have ("unknown command"); there the viewport is set by browsingContext.setViewport
+// alone (and checked), newer Firefox (153 seen) takes puppeteer's own call.
 import { createInterface } from "node:readline";
-import puppeteer from "puppeteer-core";
+import puppeteer, { ProtocolError } from "puppeteer-core";
 
 let browser = null;
 let page = null;
+// set once this Firefox has answered that it lacks the screen orientation override
+let noOrientationOverride = false;
+
+/** Whether `err` is the browser saying it lacks the BiDi command `command`. */
+function lacks(err, command) {
+  const message = String(err?.message ?? "");
+  return (
+    err instanceof ProtocolError &&
+    message.includes(command) &&
+    (message.includes("unknown command") || message.includes("unsupported operation"))
+  );
+}
+
+/** The viewport through browsingContext.setViewport only (Firefox without
+ * emulation.setScreenOrientationOverride), checked in the page. */
+async function viewportAlone(width, height, touch) {
+  if (touch) {
+    throw new Error(
+      "touch emulation in a Firefox without emulation.setScreenOrientationOverride " +
+        `(${await browser.version()}) is not supported by this bridge`,
+    );
+  }
+  await page.mainFrame().browsingContext.setViewport({
+    viewport: { width, height },
+    devicePixelRatio: null,
+  });
+  const inner = await page.evaluate("[innerWidth, innerHeight]");
+  if (inner[0] !== width || inner[1] !== height) {
+    throw new Error(`viewport ${width}x${height} asked, the page has ${inner[0]}x${inner[1]}`);
+  }
+}
 
 const ops = {
   async launch({ browser: kind, executablePath, userDataDir, prefs }) {
@@ -44,7 +80,14 @@ const ops = {
     await page.keyboard.press(key);
   },
   async viewport({ width, height, touch }) {
-    await page.setViewport({ width, height, hasTouch: Boolean(touch), isMobile: false });
+    if (noOrientationOverride) return await viewportAlone(width, height, touch);
+    try {
+      await page.setViewport({ width, height, hasTouch: Boolean(touch), isMobile: false });
+    } catch (err) {
+      if (!lacks(err, "emulation.setScreenOrientationOverride")) throw err;
+      noOrientationOverride = true;
+      await viewportAlone(width, height, touch);
+    }
   },
   async screenshot({ path }) {
     await page.screenshot({ path });
