@@ -44,6 +44,17 @@ Fixtures (all defined here):
     copy of dist) in a thread with the netlify headers; ``server.shutdown()`` stops it
     (offline tests). Pass the old ``port`` to bring a site back on the same origin (same
     localStorage and service worker). Stopped at teardown.
+``dated_context`` (function)
+    Factory: ``ctx = dated_context("2027-03-15")`` is ``persistent_context`` whose clock
+    stands at noon (the browser's local time) of that day: the same "today" on any day
+    and in any time zone.
+
+Workers (pytest-xdist): ``scripts/test.sh`` runs ``tests/`` and ``e2e/`` as one session
+spread over several worker processes (``-n 3 --dist loadgroup``); each worker has its
+own server, browser, ``app_context`` and temporary folder. Tests that must run in order
+in one browser share an ``xdist_group`` mark (one engine's visit in
+``test_every_engine.py``). ``pytest_collection_modifyitems`` below puts the longest
+files first, so that no worker is left with a long test at the end.
 """
 
 from __future__ import annotations
@@ -194,6 +205,35 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
+# --- the order of a session ------------------------------------------------------------
+
+# The longest files first (measured: ``--durations``), then the rest of e2e/, then
+# tests/ (short CPython tests that fill the workers' last minutes). The workers take the
+# tests in this order; a file's tests stay together and in their order.
+LONG_FIRST = (
+    "e2e/test_scoreboard_and_seats_in_view.py",
+    "e2e/test_every_engine.py",
+    "e2e/test_viewports.py",
+    "e2e/test_tutorial_walkthrough.py",
+    "e2e/test_a11y.py",
+    "tests/test_screen_walk.py",
+    "e2e/test_page_fuzz.py",
+    "e2e/test_python_snapshot.py",
+    "e2e/test_start_paint.py",
+    "e2e/test_table_review_page.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        path = item.nodeid.split("::", 1)[0]
+        if path in LONG_FIRST:
+            return 0, LONG_FIRST.index(path)
+        return (1 if path.startswith("e2e/") else 2), 0
+
+    items.sort(key=rank)  # stable: the collection's order within each rank
+
+
 # --- browser -------------------------------------------------------------------------
 
 
@@ -231,6 +271,22 @@ def persistent_context(
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.fixture
+def dated_context(
+    persistent_context: Callable[..., BrowserContext], site_url: str
+) -> Callable[[str], BrowserContext]:
+    """Factory: a persistent context (own profile) whose clock stands at noon of ``day``
+    (no zone: the browser's local noon), so the page's "today" is ``day`` wherever and
+    whenever the test runs. Its own context: the fixed clock touches no other test."""
+
+    def make(day: str) -> BrowserContext:
+        ctx = persistent_context(base_url=site_url)
+        ctx.clock.set_fixed_time(f"{day}T12:00:00")
+        return ctx
+
+    return make
 
 
 # --- site ----------------------------------------------------------------------------

@@ -141,7 +141,7 @@ def test_string_tables_have_the_same_keys() -> None:
         tables["en"]
     )
     used = set()
-    for source in web.glob("*.py"):
+    for source in web.rglob("*.py"):  # main.py and the package app/
         used |= set(re.findall(r"""\bt\(\s*["']([a-z_.0-9-]+)["']""", source.read_text()))
     assert used, "no t() calls found"
     used = {key for key in used if not key.endswith(".")}  # prefixes of dynamic keys

@@ -45,6 +45,28 @@ def wait_for_sw_control(page: Page) -> None:
     page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
 
 
+def wait_until_no_version_waits(page: Page, timeout: float = 60) -> None:
+    """Wait until the site's service worker has no waiting version left (the new one
+    activated), read through the DevTools protocol from ``page`` (about:blank): a page of
+    the site would be a client of the old version and keep the new one waiting."""
+    cdp = page.context.new_cdp_session(page)
+    status: dict[str, str] = {}
+
+    def updated(event: dict) -> None:
+        status.update({v["versionId"]: v["status"] for v in event["versions"]})
+
+    cdp.on("ServiceWorker.workerVersionUpdated", updated)
+    cdp.send("ServiceWorker.enable")
+    deadline = time.monotonic() + timeout
+    try:
+        while "activated" not in status.values() or {"installed", "activating"} & set(
+                status.values()):
+            assert time.monotonic() < deadline, f"service worker versions: {status}"
+            page.wait_for_timeout(50)  # lets the protocol's events arrive
+    finally:
+        cdp.detach()
+
+
 def sw_cache_name(site: Path) -> str:
     return json.loads(
         (site / "sw.js").read_text().split("const CACHE_NAME = ", 1)[1].split(";", 1)[0]
@@ -189,7 +211,7 @@ def test_new_build_gets_new_cache_and_old_cache_is_deleted(
     guard.attach(page)
     page.goto(url + "?blank", wait_until="commit")  # any page of the site, as a client
     page.goto("about:blank")  # ... gone again: the old version has no client left
-    page.wait_for_timeout(1000)
+    wait_until_no_version_waits(page)
     open_app(page, url)
     while cache_names(page) != [new]:  # new SW activated, old cache deleted
         assert time.monotonic() < deadline, f"caches still {cache_names(page)}"

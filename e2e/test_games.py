@@ -1,34 +1,38 @@
-"""The game list and the replay in the browser, in English and German; correspondence
-play between two devices (two browser contexts) by passing game links to the end,
-with a tampered, a stale and a diverging link."""
+"""The game list, the replay and correspondence play in the browser: what needs one.
+
+The page's decisions are proven under CPython in both languages
+(``tests/test_games_page.py``: the list's open, rename, delete, undo, export and import,
+``test_game_list_open_rename_delete_undo_export_import``; the replay's steps and jumps,
+``test_replay_steps_and_jumps_and_never_changes_the_game``; two devices passing game
+links to the end of a game with a stale, a tampered and a diverging link,
+``test_two_devices_play_a_correspondence_game_to_the_end``; a friend's link in a new tab,
+``test_a_friends_link_in_a_new_tab_applies_there_while_another_tab_has_the_game``).
+Here, in English (German for the second device): a real download and a file picked for
+import, the replay's keys and round menu, and two browser contexts passing links through
+the address bar for the first turns, with a tampered and a stale link and the lock handed
+to a new tab."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
-import pytest
 from board_helpers import (
     POLICY_STEP,
     close_first_dialog,
     new_game,
-    play_policy,
     record,
     stored_raw,
     take,
 )
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from skyline import Board
-from skyline.records.game_links import make_game_link, parse_game_link
+from skyline import Board, Options
+from skyline.players.bots import BOTS
 
-WORDS = {
-    "en": {"games": "Games", "title": "Your games", "deleted": "was deleted", "round": "Round",
-           "replay": "Replay", "move": "Move 3 of", "finished": "Finished"},
-    "de": {"games": "Spiele", "title": "Deine Spiele", "deleted": "wurde gelöscht",
-           "round": "Runde", "replay": "Wiederholung", "move": "Zug 3 von",
-           "finished": "Beendet"},
-}
+WORDS = {"games": "Games", "title": "Your games", "deleted": "was deleted", "round": "Round",
+         "replay": "Replay", "move": "Move 3 of", "finished": "Finished"}
 
 
 def rows(page: Page) -> list[str]:
@@ -42,17 +46,26 @@ def storage(page: Page) -> dict[str, str]:
                          ".filter(([key]) => key !== 'skyline.snapshot'))")
 
 
-def set_lang(page: Page, lang: str) -> None:
-    if lang == "de":
-        page.click("#btn-lang")
+def load_finished(page: Page, wait_ready) -> None:
+    """A solo game played to its end by the engine's greedy bot, stored as the single save
+    of an older version (the page moves it into its game list) and opened."""
+    board = Board(Options(("Ann",), "replay1", 0, False, None))
+    rng = random.Random(1)
+    while not board.is_game_over():
+        board.push(BOTS["greedy"](board.state, rng))
+    envelope = {"v": 1, "game": json.loads(board.to_json()), "saved_at": "2026-01-01T00:00:00Z"}
+    page.evaluate("s => localStorage.setItem('skyline.save', s)", json.dumps(envelope))
+    page.reload(wait_until="commit")
+    wait_ready(page)
+    page.locator("[data-testid=scoring]").wait_for()
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_game_list(app_page: Page, lang: str, tmp_path: Path) -> None:
+def test_game_list(app_page: Page, tmp_path: Path) -> None:
+    """Open, rename, export (a real download), delete, undo and import (a file picked in
+    the file input); German and the rest: tests/test_games_page.py."""
     page = app_page
-    w = WORDS[lang]
+    w = WORDS
     close_first_dialog(page)
-    set_lang(page, lang)
     new_game(page, ("Ann", "Bob"), seed="list1")
     take(page, "GUP")
     page.click("#act-roll")
@@ -101,19 +114,19 @@ def test_game_list(app_page: Page, lang: str, tmp_path: Path) -> None:
     assert storage(page) == before
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_replay(app_page: Page, lang: str) -> None:
+def test_replay(app_page: Page, wait_ready) -> None:
+    """A finished game (played by the engine's greedy bot, opened as a save) replayed by
+    clicks, the arrow keys and the round menu; German and every step:
+    tests/test_games_page.py."""
     page = app_page
-    w = WORDS[lang]
-    close_first_dialog(page)
-    set_lang(page, lang)
-    new_game(page, ("Ann",), seed="replay1")
-    play_policy(page)
+    w = WORDS
+    load_finished(page, wait_ready)
     stored = stored_raw(page)
     played = record(page)
     gid = json.loads(stored)["id"]
     page.click("#btn-games")
-    assert w["finished"] in rows(page)[0]
+    row = page.locator("[data-testid=game-row]", has=page.locator(f"#game-replay-{gid}"))
+    assert w["finished"] in row.inner_text()
     page.click(f"#game-replay-{gid}")
     bar = page.locator("[data-testid=replay]")
     assert w["replay"] in bar.inner_text()
@@ -177,119 +190,54 @@ def start_with_a_friend(a: Page, seed: str, friend: str | None = None) -> None:
     a.click("#ng-start-btn")
 
 
-def test_two_devices_play_a_correspondence_game_by_links(
+def test_two_devices_pass_game_links(
     app_page: Page, browser: Browser, site_url: str, guard, open_app
 ) -> None:
+    """Device A (English) and device B (German, a browser context of its own) pass the
+    first turns by links opened in the address bar: a friend's seat named as a person,
+    Share without a computer seat, a tampered link refused, the claim, the reply opened
+    in a new tab of A while the first tab has the game (the lock goes to the new tab),
+    and the first, older link refused there. The rest of a game to its end, with a
+    diverging link: tests/test_games_page.py
+    (``test_two_devices_play_a_correspondence_game_to_the_end``)."""
     a = app_page
     ctx = browser.new_context(locale="de-DE")
     try:
         b = friend_device(ctx, site_url, guard, open_app)
-        start_with_a_friend(a, "corr-e2e", "Bo")
-        lengths = []
-        link = play_turn(a)
-        lengths.append(len(link))
-        a.click("#dlg-first")  # close
-        assert "Bo" in a.locator("[data-testid=corr-text]").inner_text()
+        start_with_a_friend(a, "corr-e2e")
+        first_link = play_turn(a)
+        a.click("#dlg-first")  # close "Send your move"
+        player = a.locator("[data-testid=player-1]").inner_text()
+        assert "Player 2" in player and "plays elsewhere" in player
+        assert "seat." not in a.locator("body").inner_text()
+        assert a.locator("[data-testid=turn]").inner_text() == "Player 2's turn (plays elsewhere)"
         assert a.locator("#yard-G").is_disabled() and a.locator("#act-roll").is_disabled()
+        # Share: the same seeded game for someone else, with no computer seat in it
+        a.click("#btn-share")
+        share = a.locator("[data-testid=share-link]").input_value()
+        assert share.startswith(site_url) and "#play?" in share and "bots=" not in share
+        a.keyboard.press("Escape")
 
         # B: a tampered link is refused (in German), nothing stored changes
-        data = link.split(".")[-1]
-        tampered = link[: -len(data)] + data[:30] + ("A" if data[30] != "A" else "B") + data[31:]
+        data = first_link.split(".")[-1]
+        tampered = (first_link[: -len(data)] + data[:30]
+                    + ("A" if data[30] != "A" else "B") + data[31:])
         before = storage(b)
         open_link(b, tampered)
         bad = b.locator("[data-key='corr.bad_link']")
         assert "Prüfsumme" in bad.inner_text()
         assert storage(b) == before
         b.click("[data-key='corr.bad_link'] .x")
-        # B: the real link; it asks which seat it plays (Bo, suggested)
-        open_link(b, link)
+        # B: the real link; it asks which seat it plays (the friend's, suggested)
+        open_link(b, first_link)
         b.locator("[data-testid=dialog-claim]").wait_for()
         assert b.locator("#claim-seat1").is_checked()
-        b.click("[data-testid=dialog-claim] #dlg-first")
-        assert "Bo" in b.locator("[data-testid=turn]").inner_text()
-        first_link = link
-
-        devices = [(b, a), (a, b)]
-        turns = 0
-        while True:
-            me, other = devices[turns % 2]
-            link = play_turn(me)
-            lengths.append(len(link))
-            over = me.locator("[data-testid=scoring]").count() == 1
-            me.click("#dlg-first")
-            open_link(other, link)
-            other.locator("[data-key='corr.updated']").wait_for()
-            assert record(other) == record(me)
-            if turns == 2:  # A opens the first, older link again: refused
-                before = storage(a)
-                open_link(a, first_link)
-                stale = a.locator("[data-key='corr.stale']")
-                assert "earlier point of your game" in stale.inner_text()
-                assert storage(a) == before
-                a.click("[data-key='corr.stale'] .x")
-            turns += 1
-            if over:
-                break
-        assert a.locator("[data-testid=scoring]").count() == 1
-        assert b.locator("[data-testid=scoring]").count() == 1
-        assert a.locator("[data-testid=total-0]").inner_text() == \
-            b.locator("[data-testid=total-0]").inner_text()
-
-        # a diverging link: another continuation of the first position
-        game = parse_game_link(first_link)
-        played = Board.from_record(record(b)).actions
-        alt = None
-        for action in game.board.legal_actions():
-            trial = game.board.copy()
-            trial.push(action)
-            if trial.actions != played[: len(trial.actions)]:
-                alt = trial
-                break
-        assert alt is not None
-        alt_link = site_url.rstrip("/") + "/#" + make_game_link(alt, game.seats, game.nonce)
-        count = len(storage(b))
-        open_link(b, alt_link)
-        b.locator("[data-key='corr.diverged']").wait_for()
-        assert b.locator("[data-testid=scoring]").count() == 1  # the open game stays
-        b.click("#btn-games")
-        assert b.locator("[data-testid=game-note]").count() == 1
-        assert len(storage(b)) == count + 1
-        print(f"game link lengths (chars, whole URL): {lengths} "
-              f"min {min(lengths)} max {max(lengths)} turns {len(lengths)}")
-    finally:
-        ctx.close()
-
-
-def test_friend_seat_is_named_shared_and_its_link_applies_in_a_new_tab(
-    app_page: Page, browser: Browser, site_url: str, guard, open_app
-) -> None:
-    """A seat "a friend elsewhere": named as a person (never a computer, never a string
-    key), Share works and carries no computer seat; the friend's move, opened in a new
-    tab while the game is open in another one, applies in the new tab at once."""
-    a = app_page
-    ctx = browser.new_context(locale="de-DE")
-    try:
-        b = friend_device(ctx, site_url, guard, open_app)
-        start_with_a_friend(a, "corr-tab")
-        link = play_turn(a)
-        a.click("#dlg-first")  # close "Send your move"
-        player = a.locator("[data-testid=player-1]").inner_text()
-        assert "Player 2" in player and "plays elsewhere" in player
-        assert "seat." not in a.locator("body").inner_text()
-        assert a.locator("[data-testid=turn]").inner_text() == "Player 2's turn (plays elsewhere)"
-        # Share: the same seeded game for someone else, with no computer seat in it
-        a.click("#btn-share")
-        share = a.locator("[data-testid=share-link]").input_value()
-        assert share.startswith(site_url) and "#play?" in share and "bots=" not in share
-        a.keyboard.press("Escape")
-        # the friend (device B, German) plays and sends the move back
-        open_link(b, link)
-        b.locator("[data-testid=dialog-claim]").wait_for()
         b.click("[data-testid=dialog-claim] #dlg-first")
         assert "Computer" not in b.locator("#players").inner_text()
         reply = play_turn(b)
         b.click("#dlg-first")
-        # device A opens the reply in a new tab while its first tab has the game open
+
+        # A opens the reply in a new tab while its first tab has the game open
         tab = a.context.new_page()
         guard.attach(tab)
         tab.goto(reply, wait_until="commit")
@@ -301,6 +249,12 @@ def test_friend_seat_is_named_shared_and_its_link_applies_in_a_new_tab(
         a.locator("[data-key='notice.other_tab']").wait_for()
         turn = tab.locator("[data-testid=turn]").inner_text()
         a.locator("[data-testid=turn]", has_text=turn).wait_for()
+        # the first, older link is refused where the game is now, which stays as it is
+        before = storage(tab)
+        open_link(tab, first_link)
+        stale = tab.locator("[data-key='corr.stale']")
+        assert "earlier point of your game" in stale.inner_text()
+        assert storage(tab) == before
         tab.close()
     finally:
         ctx.close()
