@@ -8,11 +8,13 @@ intact, and the outcome is merged (by name) into ``e2e/.artifacts/faults.json``:
 
 A scenario that raises is recorded as not survived; one that never reached
 ``kept`` counts its game as lost. The report reads the file; it is a test artefact
-(git-ignored), rewritten by every run of the fault tests.
+(git-ignored), rewritten by every run of the fault tests. Several pytest-xdist workers
+may record at once: each merge holds an exclusive lock on ``faults.json.lock``.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Iterator
@@ -34,8 +36,14 @@ class Scenario:
 
 
 def record(name: str, survived: bool, games_lost: int, detail: str) -> None:
-    """Merge one scenario's outcome into FAULTS_FILE (atomic replace)."""
+    """Merge one scenario's outcome into FAULTS_FILE (atomic replace, under a lock)."""
     FAULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    with open(FAULTS_FILE.with_suffix(".json.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        _merge(name, survived, games_lost, detail)
+
+
+def _merge(name: str, survived: bool, games_lost: int, detail: str) -> None:
     try:
         data = json.loads(FAULTS_FILE.read_text(encoding="utf-8"))
         scenarios = [s for s in data["scenarios"] if s.get("name") != name]

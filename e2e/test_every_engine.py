@@ -43,7 +43,11 @@ class Site:
         self._server.shutdown()
 
 
-@pytest.fixture(scope="module", params=engines.ENGINES)
+# One engine's checks run in order in one browser: under pytest-xdist each engine is a
+# group of its own (one worker), the three engines on different workers side by side.
+@pytest.fixture(scope="module", params=[
+    pytest.param(name, marks=pytest.mark.xdist_group(f"engine-{name}"))
+    for name in engines.ENGINES])
 def engine(request: pytest.FixtureRequest, dist_dir: Path,
            serve_dir_module: Any) -> Iterator[tuple[Driver, Site]]:
     name = request.param
@@ -299,7 +303,11 @@ def test_layout_desktop_and_phone(engine: tuple[Driver, Site]) -> None:
     d, _site = engine
     for width, height in ((1280, 800), (390, 844)):
         d.viewport(width, height)
-        time.sleep(0.3)
+        # the new size applied and drawn (two frames; a page that draws no frames goes
+        # on after 1 s), then measured
+        wait_for(d, f"innerWidth === {width} && innerHeight === {height}", 10, "the size")
+        d.run("await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r));"
+              " setTimeout(r, 1000); }); return true;")
         no_overflow(d)
         skylines_are_drawn_where_measured(d)
         assert d.run("return document.querySelector('#yard-G').getBoundingClientRect().width > 0")

@@ -32,37 +32,16 @@ if [ $# -gt 0 ]; then
   # some tests only (e2e/conftest.py builds dist/ once and serves it on 127.0.0.1)
   exec python3 -m pytest -q -p no:cacheprovider "$@"
 fi
-# Every test. The site is built once first (npm ci, wheel, dist/); then two queues run
-# side by side on the 2 cores: the engine's tests (CPU-bound, one core) followed by the
-# longest whole-game browser files, and the rest of e2e/ (which mostly waits for the
-# page). Each queue is its own pytest session with its own server, browser and temp
-# folder; the WebKit/Firefox set and the fault log stay in one queue each.
+# Every test, in one pytest session spread by pytest-xdist over three worker processes
+# on the 2 cores (a browser test mostly waits for its page, a CPython test never waits):
+# --dist loadgroup keeps the tests that run in order in one browser on one worker (one
+# engine's visit in e2e/test_every_engine.py) and hands out the rest one test at a time,
+# the longest files first (e2e/conftest.py). Each worker has its own server, browser
+# and temporary folder. The site is built once first (npm ci, wheel, dist/).
 python3 scripts/build.py
-LATE=(e2e/test_scoreboard_and_seats_in_view.py e2e/test_tutorial_walkthrough.py
-      e2e/test_table_review_page.py e2e/test_games.py e2e/test_every_engine.py
-      e2e/test_board_update.py)
-ignore=()
-for f in "${LATE[@]}"; do ignore+=("--ignore=$f"); done
-late_log=$(mktemp)
-late_tmp=$(mktemp -d)
-main_tmp=$(mktemp -d)
-(
-  unit_rc=0
-  python3 -m pytest -q -p no:cacheprovider --basetemp="$late_tmp/unit" tests || unit_rc=$?
-  late_rc=0
-  SKYLINE_NO_BUILD=1 python3 -m pytest -q -p no:cacheprovider --basetemp="$late_tmp/e2e" \
-    "${LATE[@]}" || late_rc=$?
-  echo "tests/: exit $unit_rc; the long e2e files: exit $late_rc"
-  [ "$unit_rc" -eq 0 ] && [ "$late_rc" -eq 0 ]
-) >"$late_log" 2>&1 &
-late=$!
-e2e_rc=0
-SKYLINE_NO_BUILD=1 python3 -m pytest -q -p no:cacheprovider --basetemp="$main_tmp" e2e \
-  "${ignore[@]}" || e2e_rc=$?
-late_rc=0
-wait "$late" || late_rc=$?
-echo "--- tests/, then ${LATE[*]} (run beside the rest of e2e/) ---"
-cat "$late_log"
-rm -rf "$late_log" "$late_tmp" "$main_tmp"
-echo "e2e/ (the rest): exit $e2e_rc; the other queue: exit $late_rc"
-[ "$e2e_rc" -eq 0 ] && [ "$late_rc" -eq 0 ]
+tmp=$(mktemp -d)
+rc=0
+SKYLINE_NO_BUILD=1 python3 -m pytest -q -p no:cacheprovider --basetemp="$tmp" \
+  -n 3 --dist loadgroup --durations=15 tests e2e || rc=$?
+rm -rf "$tmp"
+exit "$rc"
