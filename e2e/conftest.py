@@ -22,7 +22,8 @@ Fixtures (all defined here):
     or change its permissions; use ``persistent_context`` for that.
 ``app_page`` (function)
     A fresh page in ``app_context``, opened at ``site_url`` and waited until ready, with
-    a ``Guard`` attached (see below). localStorage/sessionStorage are cleared afterwards.
+    a ``Guard`` attached (see below). Afterwards every page of the context is closed and
+    localStorage/sessionStorage are cleared (from a static page of the site).
 ``guard`` (function)
     ``Guard`` that records every request, console error, page error and CSP violation of
     the pages/contexts given to ``guard.attach(...)``; at teardown it fails the test if a
@@ -484,6 +485,12 @@ def app_page(app_context: BrowserContext, site_url: str, guard: Guard) -> Iterat
     guard.attach(page)
     _open_app(page, site_url)
     yield page
-    if not page.is_closed():
-        page.evaluate("localStorage.clear(); sessionStorage.clear()")
-        page.close()
+    # Every page of the test closed first (a page that goes away may still save), then
+    # the storage cleared from a static page of the site (rules/en.html: no app, nothing
+    # of it to save), so the next test is a first visit whatever ran before it.
+    for other in app_context.pages:
+        other.close()
+    cleaner = app_context.new_page()
+    cleaner.goto(site_url.rstrip("/") + "/rules/en.html", wait_until="domcontentloaded")
+    cleaner.evaluate("localStorage.clear(); sessionStorage.clear()")
+    cleaner.close()

@@ -72,7 +72,7 @@ def test_scenario_table_fetched_on_first_need_for_hint_and_review(
     page.reload(wait_until="commit")
     wait_ready(page)
     verdict = page.locator("[data-testid=review-scenario]")
-    verdict.wait_for(timeout=30000)
+    verdict.wait_for(timeout=60_000)  # graded in the worker
     text = verdict.inner_text()
     assert text.startswith("Scenario Tucson failed.")
     assert f"The decision that lost it: round {culprit['round']}, you chose " in text
