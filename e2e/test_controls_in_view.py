@@ -2,7 +2,7 @@
 computer's Skip bar and the Hint button stay in view at 1280×800 (point 5), a bad link on
 a first visit is visible above the welcome dialog (point 9); screenshots of a forced
 demolition, a computer's turn and a scenario game, EN and DE, 1280×800 and 360×740
-(e2e/.artifacts/issue8/)."""
+(e2e/.artifacts/controls-in-view/)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 from skyline import Board, Build, Demolish, Options, Phase, make_save
 from skyline.players.bots import BOTS
 
-SHOTS = Path(__file__).resolve().parent / ".artifacts" / "issue8"
+SHOTS = Path(__file__).resolve().parent / ".artifacts" / "controls-in-view"
 SET_LANG = "localStorage.setItem('skyline.settings', JSON.stringify({v: 1, lang: l}));"
 SIZES = {"wide": (1280, 800), "narrow": (360, 740)}
 

@@ -135,6 +135,12 @@ class TutorialState(Lesson):
         return STEPS[self.step]
 
 
+def running(session: Session) -> TutorialState | None:
+    """The tutorial's state while it runs in ``session`` (its ``Lesson``), else None."""
+    lesson = session.tutorial
+    return lesson if isinstance(lesson, TutorialState) else None
+
+
 def expect(step: Step, board: Board, page: PageState) -> Expect | None:
     """The click ``step`` wants in this position and page state (None: the solo part,
     where every legal command is the player's own)."""
@@ -205,8 +211,7 @@ class Tutorial:
 
     @property
     def state(self) -> TutorialState | None:
-        lesson = self.s.tutorial
-        return lesson if isinstance(lesson, TutorialState) else None
+        return running(self.s)
 
     # ------------------------------------------------------------------ start, leave
 

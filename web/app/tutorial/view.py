@@ -10,7 +10,14 @@ from app.core.session import Session
 from app.core.whose_turn import can_hint
 from app.core.words import LogEntry, LogView, action_text, blocked_dice
 from app.tutorial.coach import CoachButton, CoachView
-from app.tutorial.guide import ROUND_STEPS, SOLO_TURNS, STEPS, TutorialState, expect
+from app.tutorial.guide import (
+    ROUND_STEPS,
+    SOLO_TURNS,
+    STEPS,
+    TutorialState,
+    expect,
+    running,
+)
 from skyline import Phase
 from skyline.records.tutorial import SAMPLE_MOVES
 from skyline.rules.position import PositionBoard
@@ -24,8 +31,7 @@ class TutorialView:
 
     @property
     def state(self) -> TutorialState | None:
-        lesson = self.s.tutorial
-        return lesson if isinstance(lesson, TutorialState) else None
+        return running(self.s)
 
     def view(self) -> CoachView | None:
         """The coach panel of the step shown now (None without a tutorial)."""
