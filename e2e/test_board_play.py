@@ -230,3 +230,59 @@ def test_build_asks_for_the_tower_of_the_highlighted_die(
     assert saved(page)["game"]["state"]["players"][0]["columns"][3] == ["b", 2]
     page.click("#act-undo")
     assert record(page) == CHOICE_RECORD
+
+
+def test_names_typed_in_the_new_game_dialog_stay_and_reach_the_start_menu(
+    app_page: Page,
+) -> None:
+    """Typing names as a player does (click, type, Tab, type): each Tab sends the form,
+    the dialog is redrawn while the next name is being typed, and nothing typed is lost
+    or moved; the start-player menu offers the names as typed."""
+    page = app_page
+    page.locator("[data-testid=dialog-newgame]").wait_for()
+    page.select_option("#dlg-first", "3")
+    page.click("#ng-name0")
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("Ada")
+    page.keyboard.press("Tab")  # to the seat menu
+    page.keyboard.press("Tab")  # to the second name, all of it selected
+    page.keyboard.type("Ray")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.type("Zoë")
+    page.keyboard.press("Tab")
+    names = [page.input_value(f"#ng-name{i}") for i in range(3)]
+    assert names == ["Ada", "Ray", "Zoë"]
+    options = page.locator("#ng-start option").all_inner_texts()
+    assert [o.strip() for o in options][-3:] == ["Ada", "Ray", "Zoë"]
+    page.click("#ng-start-btn")
+    assert page.locator("#dialog dialog").count() == 0
+    assert "Ada" in page.locator("#players").inner_text()
+
+
+def test_a_name_typed_before_the_redraw_arrives_is_kept(app_page: Page) -> None:
+    """The redraw that answers a change arrives a moment later (Python runs in a
+    worker): whatever the player typed into the next field meanwhile stays, with its
+    caret, and the field keeps the focus."""
+    page = app_page
+    page.locator("[data-testid=dialog-newgame]").wait_for()
+    page.select_option("#dlg-first", "2")
+    kept = page.evaluate(
+        """async () => {
+          const first = document.getElementById('ng-name0');
+          const second = document.getElementById('ng-name1');
+          first.value = 'Ada';
+          second.focus();
+          first.dispatchEvent(new Event('change', {bubbles: true}));
+          second.value = 'Ray';  // typed before the answer comes back
+          second.setSelectionRange(3, 3);
+          await window.skylineHost.settled();
+          const now = document.getElementById('ng-name1');
+          return {value: now.value, focused: document.activeElement === now,
+                  caret: now.selectionStart, first: document.getElementById('ng-name0').value,
+                  start: [...document.querySelectorAll('#ng-start option')].map(o => o.text)};
+        }"""
+    )
+    assert kept == {"value": "Ray", "focused": True, "caret": 3, "first": "Ada",
+                    "start": kept["start"]}
+    assert "Ada" in kept["start"]

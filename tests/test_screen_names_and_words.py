@@ -367,3 +367,34 @@ def test_names_with_markup_in_a_link_are_still_names():
 def test_end_turn_only_legal_action_is_end():
     board = first(lambda b: b.state.phase is Phase.CONTINUE and not b.state.dice)
     assert [type(a) for a in board.legal_actions()] == [EndTurn]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_start_player_menu_follows_the_names_as_they_are_typed(lang):
+    """A name typed (or a seat changed) in the new-game dialog is sent on change, and the
+    start-player menu names the players as they are now, without another redraw."""
+    t = T(lang)
+    c, host, timer = make_page(langs=(lang,))
+    c.handle("click", "newgame", None)
+    c.handle("change", "ng-change", None, form={"count": "2"})
+    html = host.html["dialog"]
+    assert re.search(r'<input name="name0"[^>]*data-action="ng-change"', html)
+    assert re.search(r'<select name="seat1"[^>]*data-action="ng-change"', html)
+    before = [o.label for o in c.screen().dialog.start_options]
+    assert before[1:] == [t("newgame.default_name", n=1), t("newgame.default_name", n=2)]
+    c.handle("change", "ng-change", None, form={"count": "2", "name0": "Ada", "seat1": "expert"})
+    after = [o.label for o in c.screen().dialog.start_options]
+    assert after == [before[0], "Ada", t("seat.level.expert")]
+    assert ">Ada</option>" in host.html["dialog"]
+
+
+def test_a_change_leaves_the_focus_where_the_player_went():
+    """A field sends its change when the player leaves it (Tab to the next name): the
+    render that answers puts no focus back on the field left behind."""
+    c, host, _ = make_page()
+    c.handle("click", "newgame", None)
+    host.focused.clear()
+    c.handle("change", "ng-change", None, form={"count": "2", "name0": "Ada"},
+             target_id="ng-name0")
+    assert "ng-name0" not in host.focused
+    assert ">Ada</option>" in host.html["dialog"]

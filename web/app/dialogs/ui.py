@@ -193,10 +193,13 @@ def new_game_form(labels: Labels, d: NewGameView) -> str:
     L = labels
     names = "".join(
         f'<label class="field"><span>{esc(f.label)}</span>'
+        # a typed name or a changed seat is sent at once (on change): the start-player
+        # menu below names the players as they are now
         f'<input name="name{f.index}" id="ng-name{f.index}" maxlength="24" autocomplete="off" dir="auto" '
-        f'value="{esc(f.value)}" required></label>'
+        f'data-action="{Cmd.NEW_GAME_CHANGE}" value="{esc(f.value)}" required></label>'
         f'<label class="field seat"><span>{esc(f.seat_label)}</span>'
-        f'<select name="seat{f.index}" id="ng-seat{f.index}" data-testid="seat-select">'
+        f'<select name="seat{f.index}" id="ng-seat{f.index}" data-testid="seat-select" '
+        f'data-action="{Cmd.NEW_GAME_CHANGE}">'
         f"{_options(f.seat_options)}</select></label>"
         for f in d.names
     )
