@@ -93,7 +93,7 @@ def fuzz(kind: str, cases: int, seed: int, progress: bool) -> dict:
         if watchdog:
             signal.setitimer(signal.ITIMER_REAL, WATCHDOG)
         try:
-            outcome = run_case(case)
+            outcome = run_case(case, CASE_LIMIT)
         finally:
             if watchdog:
                 signal.setitimer(signal.ITIMER_REAL, 0)

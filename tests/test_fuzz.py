@@ -7,7 +7,8 @@ illegal actions, 1 MB strings, unicode, deep nesting, wrong versions, hand-edite
 snapshots), plus raw Hypothesis text. Each input must either load a complete game
 that equals the replay of its own record and round-trips, or raise the reader's
 one documented error (LinkError / RecordError / SaveError) with a code and a
-message; never another exception, never slower than ``CASE_LIMIT``; and an input
+message; never another exception (how long a reader takes is a figure of
+scripts/reliability_report.py, not a test's assertion); and an input
 that is valid by construction must give back exactly its game (nothing lost).
 Solo records are fuzzed the same way. The edges: the longest legal games through
 every reader, and every reader's limit (exactly at it a valid input loads, one
