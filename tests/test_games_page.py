@@ -516,3 +516,19 @@ def test_the_rules_say_where_games_are_kept_and_export_the_open_game(lang):
     name, text = host.files[-1]
     assert name == f"skyline-{c.entry.id}.json"
     assert read_entry(text).id == c.entry.id
+
+
+def test_the_replay_title_isolates_the_game_name():
+    """A game's name is the player's text: in the replay's title it sits in <bdi>, so a
+    right-to-left name keeps the title's words in their order."""
+    c, _, _ = make_page(bots=False)
+    start(c)
+    play_here_both(c, 2)
+    gid = c.entry.id
+    c.handle("click", "games", None)
+    c.handle("click", "game-rename", gid)
+    c.handle("submit", "game-rename-save", None, form={"id": gid, "name": "משחק 2"})
+    c.handle("click", "games", None)
+    c.handle("click", "game-replay", gid)
+    html = board_view.render(c.screen())["turn"]
+    assert "<bdi>משחק 2</bdi>" in html

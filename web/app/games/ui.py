@@ -84,6 +84,7 @@ class GamesView:
 @dataclass(frozen=True)
 class ReplayView:
     title: str
+    name: str  # the game's name in the title (a player's text: isolated in <bdi>)
     position: str
     at_start: bool
     at_end: bool
@@ -261,7 +262,7 @@ def replay_view(replay: ReplayState, board: Board, texts: Texts) -> ReplayView:
     where = t("status.over") if state.phase is Phase.OVER else t("status.round", round=state.round)
     rounds = tuple((s, t("replay.round_option", round=r), r == current_round) for r, s in starts)
     return ReplayView(
-        t("replay.title", name=replay.name),
+        t("replay.title", name=replay.name), replay.name,
         t("replay.position", step=replay.step, total=replay.total, where=where),
         replay.step <= 0, replay.step >= replay.total, rounds,
         _words(t, "replay.first", "replay.back", "replay.next", "replay.last",
@@ -409,7 +410,7 @@ def render_replay(v: ReplayView) -> str:
     )
     return (
         f'<section class="replay-bar" data-testid="replay" aria-label="{esc(v.w("replay.bar"))}">'
-        f'<h2 class="panel-title">{esc(v.title)}</h2>'
+        f'<h2 class="panel-title">{esc_names(v.title, (v.name,))}</h2>'
         f'<p class="replay-pos" data-testid="replay-position" aria-live="polite">{esc(v.position)}</p>'
         '<div class="actions">'
         + button("first", "replay.first", v.at_start) + button("back", "replay.back", v.at_start)
