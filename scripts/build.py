@@ -661,12 +661,14 @@ class PrerenderHost:
     def storage_remove(self, key: str) -> None:
         self.storage.pop(key, None)
 
-    def storage_write_if(self, key: str, expected: str | None, value: str) -> bool:
+    def storage_write_if(self, key: str, expected: str | None, value: str,
+                         also: tuple[tuple[str, str], ...] = ()) -> str:
         stored = self.storage.get(key)
         if stored is not None and stored != expected:
-            return False
+            return "conflict"
         self.storage[key] = value
-        return True
+        self.storage.update(also)
+        return "written"
 
     def storage_keys(self) -> list[str]:
         return list(self.storage)

@@ -532,3 +532,37 @@ def test_the_replay_title_isolates_the_game_name():
     c.handle("click", "game-replay", gid)
     html = board_view.render(c.screen())["turn"]
     assert "<bdi>משחק 2</bdi>" in html
+
+
+def test_a_move_is_saved_in_one_crossing_with_the_index():
+    """A move's save is one call to the page (the entry compared and written, then the
+    list's index): one round trip from the worker before the render."""
+    c, host, _ = make_page(bots=False)
+    start(c)
+    before = host.crossings
+    c.handle("click", "take", "0")
+    assert host.crossings - before == 1
+    index = read_index(host.storage[KEY_INDEX])
+    assert index.current == c.session.entry.id
+    stored = read_entry(host.storage[game_key(c.session.entry.id)])
+    assert stored.takes == "G" and stored.board.actions == c.board.actions
+
+
+def test_an_index_refused_after_its_game_was_saved_is_said_and_nothing_is_lost():
+    """The store fills between the game and the index: the game is saved, the player is
+    told nothing more can be saved, and the next save is no false conflict with
+    another tab (this tab knows what it wrote)."""
+    c, host, _ = make_page(bots=False)
+    start(c)
+    host.refuse = {KEY_INDEX}
+    c.handle("click", "take", "0")
+    gid = c.session.entry.id
+    assert read_entry(host.storage[game_key(gid)]).takes == "G"
+    assert "notice.not_saved" in [n.key for n in c.page.notices]
+    host.refuse = set()
+    c.handle("click", "take", "0")
+    assert read_entry(host.storage[game_key(gid)]).takes == "GG"
+    assert read_index(host.storage[KEY_INDEX]).current == gid
+    keys = [n.key for n in c.page.notices]
+    assert "notice.not_saved" not in keys and not any("conflict" in k or "other_tab" in k
+                                                          for k in keys)

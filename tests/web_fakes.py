@@ -32,7 +32,9 @@ class FakeHost:
         self.storage: dict[str, str] = {} if storage is None else storage
         self.fail_set: type[Exception] | None = None  # e.g. a QuotaExceededError stand-in
         self.fail_get: type[Exception] | None = None  # e.g. a SecurityError stand-in
+        self.refuse: set[str] = set()  # keys whose writes fail as when the store is full
         self.focused: list[str] = []
+        self.crossings = 0  # storage calls, each a round trip from the worker in the page
         self.announced: list[str] = []  # the live region's texts, oldest first
         self.announce_seq = 0
         self.copied: list[str] = []
@@ -67,27 +69,45 @@ class FakeHost:
             self.announce_seq = seq
             self.announced.append(text)
 
+    # Each storage_* call is one crossing from the worker to the page (``crossings``).
     def storage_get(self, key: str) -> str | None:
+        self.crossings += 1
+        return self._get(key)
+
+    def storage_set(self, key: str, value: str) -> None:
+        self.crossings += 1
+        self._set(key, value)
+
+    def _get(self, key: str) -> str | None:
         if self.fail_get:
             raise self.fail_get("blocked")
         return self.storage.get(key)
 
-    def storage_set(self, key: str, value: str) -> None:
+    def _set(self, key: str, value: str) -> None:
         if self.fail_get:
             raise self.fail_get("blocked")
-        if self.fail_set:
-            raise self.fail_set("full")
+        if self.fail_set or key in self.refuse:
+            raise (self.fail_set or OSError)("full")
         self.storage[key] = value
 
-    def storage_write_if(self, key: str, expected: str | None, value: str) -> bool:
-        """Compare and write in one call, as main.DomHost does (web/host.js)."""
-        stored = self.storage_get(key)
+    def storage_write_if(self, key: str, expected: str | None, value: str,
+                         also: tuple[tuple[str, str], ...] = ()) -> str:
+        """Compare and write in one call, then the ``also`` pairs, as main.DomHost
+        does (web/js/storage.js)."""
+        self.crossings += 1
+        stored = self._get(key)
         if stored is not None and stored != expected:
-            return False
-        self.storage_set(key, value)
-        return True
+            return "conflict"
+        self._set(key, value)
+        try:
+            for other, text in also:
+                self._set(other, text)
+        except Exception:
+            return "partial"
+        return "written"
 
     def storage_keys(self) -> list[str]:
+        self.crossings += 1
         if self.fail_get:
             raise self.fail_get("blocked")
         return list(self.storage)
@@ -115,6 +135,7 @@ class FakeHost:
         done(self.qr_ok)
 
     def storage_remove(self, key: str) -> None:
+        self.crossings += 1
         if self.fail_get:
             raise self.fail_get("blocked")
         self.storage.pop(key, None)

@@ -279,10 +279,11 @@ class DomHost:
     def storage_set(self, key, value):
         self.page.storageSet(key, value)
 
-    def storage_write_if(self, key, expected, value):
+    def storage_write_if(self, key, expected, value, also=()):
         """Write ``value`` under ``key`` unless the stored text is there and is not
-        ``expected`` (another tab wrote): True if written. One round trip."""
-        return bool(self.page.storageWriteIf(key, expected, value))
+        ``expected`` (another tab wrote), then the ``also`` pairs (the game list's
+        index): "written", "conflict" or "partial". One round trip for all of it."""
+        return str(self.page.storageWriteIf(key, expected, value, json.dumps(list(also))))
 
     def storage_remove(self, key):
         self.page.storageRemove(key)

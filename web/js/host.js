@@ -33,7 +33,8 @@ import {
  * @property {() => Promise<"granted" | "denied" | "unsupported">} persistStorage
  * @property {(key: string) => string | null} storageGet
  * @property {(key: string, value: string) => void} storageSet
- * @property {(key: string, expected: string | null, value: string) => boolean} storageWriteIf
+ * @property {(key: string, expected: string | null, value: string, also?: string)
+ *   => "written" | "conflict" | "partial"} storageWriteIf
  *   compare and write: false if another tab wrote
  * @property {(key: string) => void} storageRemove
  * @property {() => string} storageKeys every key, as JSON

@@ -13,16 +13,28 @@ export const storageGet = (key) => localStorage.getItem(key);
 export const storageSet = (key, value) => localStorage.setItem(key, value);
 
 /**
- * Compare and write in one call (store.Store.write_save): false if another tab wrote.
+ * Compare and write in one call (store.Store.write_save), then the other pairs (the game
+ * list's index): one crossing from the worker for a whole save. "conflict": another tab
+ * wrote, nothing is written; "partial": `key` is written but another pair was refused
+ * (the store is full); a refused `key` throws, as storageSet does.
  * @param {string} key
  * @param {string | null} expected the text this tab last saw (null: none)
  * @param {string} value
+ * @param {string} [also] JSON of [key, value] pairs written after `key`
+ * @returns {"written" | "conflict" | "partial"}
  */
-export function storageWriteIf(key, expected, value) {
+export function storageWriteIf(key, expected, value, also = "[]") {
   const stored = localStorage.getItem(key);
-  if (stored !== null && stored !== expected) return false;
+  if (stored !== null && stored !== expected) return "conflict";
   localStorage.setItem(key, value);
-  return true;
+  try {
+    for (const [other, text] of /** @type {[string, string][]} */ (JSON.parse(also))) {
+      localStorage.setItem(other, text);
+    }
+  } catch {
+    return "partial";
+  }
+  return "written";
 }
 
 /** @param {string} key */

@@ -151,19 +151,23 @@ class Store:
     def read_save(self) -> str | None:
         return self.get(KEY_SAVE)
 
-    def write_save(self, raw: str, key: str = KEY_SAVE) -> SaveWrite:
+    def write_save(self, raw: str, key: str = KEY_SAVE,
+                   also: tuple[tuple[str, str], ...] = ()) -> SaveWrite:
         """Write ``raw`` under ``key`` unless another tab wrote there since this tab
-        last wrote or read it (``CONFLICT``: nothing written). The host compares and
-        writes in one call (``storage_write_if``; main.DomHost: one round trip from the
-        worker instead of two)."""
+        last wrote or read it (``CONFLICT``: nothing written), then the ``also`` pairs.
+        The host compares and writes all of it in one call (``storage_write_if``;
+        main.DomHost: one round trip from the worker for the whole save)."""
         try:
-            written = self.host.storage_write_if(key, self.seen.get(key), raw)
+            outcome = self.host.storage_write_if(key, self.seen.get(key), raw, also)
         except Exception:
             self._failed()
             return SaveWrite.FAILED
-        if not written:
+        if outcome == "conflict":
             return SaveWrite.CONFLICT
         self.seen[key] = raw
+        if outcome == "partial":  # the save is stored, the rest refused (store full)
+            self._failed()
+            return SaveWrite.WRITTEN
         if not self.ok:
             self.ok = True
             if self.on_recovery is not None:
@@ -466,13 +470,22 @@ class Library:
     def write(self, entry: GameEntry, current: bool = True) -> SaveWrite:
         """Store one entry (and the index). ``CONFLICT``: another tab changed this
         game since this tab saw it; nothing is written."""
-        result = self.store.write_save(entry_to_json(entry), entry_key(entry.id))
-        if result is SaveWrite.CONFLICT:
-            return result
+        # the index as it will be, sent with the entry: one crossing for the whole save
+        before, was_current = self.games.get(entry.id), self.games.current
         self.games.put(entry)
         if current:
             self.games.current = entry.id
-        self.write_index()
+        index = self.games.index_json()
+        result = self.store.write_save(entry_to_json(entry), entry_key(entry.id),
+                                       also=((KEY_INDEX, index),))
+        if result is SaveWrite.CONFLICT:  # nothing written: the list stays as it was
+            if before is None:
+                self.games.remove(entry.id)
+            else:
+                self.games.put(before)
+            self.games.current = was_current
+        elif result is SaveWrite.FAILED:
+            self.write_index()  # the list changed in memory; its index may still fit
         return result
 
     def write_index(self) -> None:
