@@ -13,6 +13,7 @@ markup. Interactive elements are real <button>s carrying ``data-action`` (and
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from app import screen as screen_model
 from app.computer import html as computer_html
@@ -96,11 +97,23 @@ def topbar(s: Screen) -> str:
         f'<button type="button" id="btn-learn" data-action="{Cmd.TUTORIAL}">{esc(L["btn.learn"])}</button>'
         f'<button type="button" id="btn-rules" data-action="{Cmd.RULES}" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
+        + sound_switch(s) +
         f'<button type="button" id="btn-lang" class="lang" data-action="{Cmd.LANG}" data-arg="{other}">'
         f'<span lang="{other}">{esc(L["btn.lang"])}</span>'
         f'<span class="vh"> – {esc(L["btn.lang_label"])}</span></button>'
         "</nav>" + scoreboard(s)
     )
+
+
+def sound_switch(s: Screen) -> str:
+    """The Sound switch: a toggle button (aria-pressed) whose name stays "Sound"; the
+    word beside it says on or off to the eye (screen readers hear "pressed")."""
+    L = s.labels
+    on = "true" if s.sound else "false"
+    state = L["btn.sound_on"] if s.sound else L["btn.sound_off"]
+    return (f'<button type="button" id="btn-sound" class="sound" data-action="{Cmd.SOUND}" '
+            f'aria-pressed="{on}">{esc(L["btn.sound"])}'
+            f'<span class="sound-state" aria-hidden="true">{esc(state)}</span></button>')
 
 
 def scoreboard(s: Screen) -> str:
@@ -271,6 +284,7 @@ class Renderer:
         host never leaves it on <body> when a region re-render or a dialog took it)."""
         screen = self.screen()
         regions = render(screen)
+        self._send_cues()
         for name in REGIONS:
             html = regions.get(name, "")
             if self.last_html.get(name) != html:
@@ -281,6 +295,17 @@ class Renderer:
         self.s.host.focus(self.s.focus_id)
         self.s.focus_id = None
         self._reveal_choice(screen)
+
+    def _send_cues(self) -> None:
+        """What the latest actions did, once, before the regions change (the page's JS
+        keeps a picture of what is about to go, then animates and sounds it); none
+        during a replay."""
+        page = self.s.page
+        cues, page.cues = page.cues, []
+        if cues and page.replay is None:
+            self.s.host.cue(json.dumps({"sound": page.sound,
+                                        "cues": [c.as_json() for c in cues]},
+                                       separators=(",", ":")))
 
     def _reveal_choice(self, screen: screen_model.Screen) -> None:
         """A new tower or demolition choice: scroll its first target into view once."""
