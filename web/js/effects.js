@@ -4,15 +4,17 @@
 // the regions' new HTML (web/js/render.js): noteCues keeps a picture (position, size,
 // a copy) of each element the cues say is about to go; once the batch is applied,
 // playCues animates the new elements and the pictures, and plays the sounds
-// (web/js/sound.js).
+// (web/js/sound.js, loaded once the sound is on and the player has pressed something).
 //
 // The rules: only transform and opacity move (the layout never shifts: the pictures of
 // removed elements are copies in a fixed overlay that takes no space and no pointer);
 // under prefers-reduced-motion: reduce nothing moves; and motion never delays input:
 // a press or a key finishes every running animation at once, before the page's own
 // listener sees the event. Nothing here is saved: a reload shows the table still.
-
-import { playSounds, unlockSound } from "./sound.js";
+//
+// Sound: the AudioContext is created or resumed only inside a press or a key, and only
+// when the Sound switch is on or is the thing pressed: no sound, and no AudioContext,
+// before the player's first interaction.
 
 /**
  * One cue (app.core.cues.Cue.as_json): the elements as CSS selectors.
@@ -27,11 +29,16 @@ const SMOOTH = "cubic-bezier(0.2, 0.8, 0.3, 1)";
 const SPRING = "cubic-bezier(0.3, 1.5, 0.5, 1)";
 const STEP_MS = 220; // between two rows of the ranking
 const LAYER = "fx-layer";
+const SOUND_SWITCH = "btn-sound";
 
 const still = matchMedia("(prefers-reduced-motion: reduce)");
 
 /** @type {{batch: CueBatch, pictures: Map<string, Picture>} | null} */
 let pending = null;
+/** @type {AudioContext | null} */
+let audio = null;
+/** @type {Promise<typeof import("./sound.js")> | null} */
+let sounds = null;
 
 /**
  * The `cue` command, before the regions change: remember the cues, and a picture of
@@ -59,7 +66,11 @@ export function playCues() {
   if (!pending) return;
   const { batch, pictures } = pending;
   pending = null;
-  if (batch.sound) playSounds(batch.cues.map((cue) => cue.kind));
+  const ac = audio;
+  if (batch.sound && ac) {
+    const kinds = batch.cues.map((cue) => cue.kind);
+    loadSounds().then((module) => module.playSounds(ac, kinds), () => {});
+  }
   if (still.matches) return;
   for (const cue of batch.cues) MOTION[cue.kind]?.(cue, pictures);
 }
@@ -73,6 +84,30 @@ export function installEffects() {
 function onInput(event) {
   finishAll();
   unlockSound(event);
+}
+
+function loadSounds() {
+  sounds ??= import("./sound.js");
+  return sounds;
+}
+
+/**
+ * Inside a press or a key: create or resume the AudioContext when the sound is on or
+ * the Sound switch itself is pressed (about to be switched on).
+ * @param {Event} event
+ */
+function unlockSound(event) {
+  const target = event.target instanceof Element ? event.target : null;
+  const on = document.getElementById(SOUND_SWITCH)?.getAttribute("aria-pressed") === "true";
+  if (!on && !target?.closest(`#${SOUND_SWITCH}`)) return;
+  if (typeof AudioContext === "undefined") return;
+  try {
+    audio ??= new AudioContext();
+    if (audio.state === "suspended") void audio.resume();
+    void loadSounds();
+  } catch {
+    audio = null; // no sound on this device: the game plays on silently
+  }
 }
 
 /**

@@ -1,54 +1,17 @@
 // @ts-check
 // The page's sounds, made in the page with Web Audio (no audio files): a few
-// milliseconds of oscillators and noise per cue (web/js/effects.js plays them).
-// The AudioContext is created or resumed only inside a press or a key (unlockSound,
-// called from the capturing listeners of web/js/effects.js), and only when the
-// player has switched the sound on or is pressing the Sound switch: no sound, and no
-// AudioContext, before the player's first interaction.
+// milliseconds of oscillators and noise per cue. web/js/effects.js makes the
+// AudioContext inside a press and loads this module only then (a page whose sound is
+// off never downloads it).
 
-const SWITCH = "btn-sound";
 const VOLUME = 0.18;
 /** The same sound is not started again within this many ms (a computer's quick steps). */
 const AGAIN_MS = 120;
 
-/** @type {AudioContext | null} */
-let context = null;
 /** @type {AudioBuffer | null} */
 let noise = null;
 /** @type {Map<string, number>} */
 const lastPlayed = new Map();
-
-/** Whether the top bar's Sound switch is on (the last render's). */
-function switchedOn() {
-  return document.getElementById(SWITCH)?.getAttribute("aria-pressed") === "true";
-}
-
-/**
- * Inside a press or a key: create or resume the AudioContext when the sound is on or
- * the Sound switch itself is being pressed (it is about to be switched on).
- * @param {Event} event
- */
-export function unlockSound(event) {
-  const target = event.target instanceof Element ? event.target : null;
-  const onSwitch = target?.closest(`#${SWITCH}`) != null;
-  if (!switchedOn() && !onSwitch) return;
-  if (typeof AudioContext === "undefined") return;
-  try {
-    if (!context) context = new AudioContext();
-    if (context.state === "suspended") void context.resume();
-  } catch {
-    context = null; // no sound on this device: the game plays on silently
-  }
-}
-
-/**
- * The context, once a press made one. Still suspended while its resume() settles
- * (the switch was just pressed): what is scheduled then sounds when it runs.
- * @returns {AudioContext | null}
- */
-function ready() {
-  return context && context.state !== "closed" ? context : null;
-}
 
 /** @param {AudioContext} ac */
 function noiseBuffer(ac) {
@@ -160,12 +123,12 @@ const SOUNDS = {
 
 /**
  * Play the sound of each kind once (a completion sounds instead of the floor that
- * made it). Nothing when the sound is off or the page may not sound yet.
+ * made it). A context still resuming plays them when it runs.
+ * @param {AudioContext} ac
  * @param {string[]} kinds
  */
-export function playSounds(kinds) {
-  const ac = ready();
-  if (!ac) return;
+export function playSounds(ac, kinds) {
+  if (ac.state === "closed") return;
   const now = performance.now();
   const wanted = new Set(kinds);
   if (wanted.has("complete")) wanted.delete("floor");
