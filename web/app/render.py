@@ -105,15 +105,20 @@ def topbar(s: Screen) -> str:
     )
 
 
+#: the Sound switch's speaker: sound waves when on, a cross when off (besides the colour)
+SPEAKER = ('<svg class="sound-icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" '
+           'focusable="false"><path class="cone" d="M1.5 5.5h3l4-3.5v12l-4-3.5h-3z"/>{}</svg>')
+SPEAKER_ON = '<path class="mark" d="M10.5 5.2a4 4 0 0 1 0 5.6M12.6 3.2a7 7 0 0 1 0 9.6"/>'
+SPEAKER_OFF = '<path class="mark" d="M10.5 5.5l4.5 5M15 5.5l-4.5 5"/>'
+
+
 def sound_switch(s: Screen) -> str:
-    """The Sound switch: a toggle button (aria-pressed) whose name stays "Sound"; the
-    word beside it says on or off to the eye (screen readers hear "pressed")."""
-    L = s.labels
+    """The Sound switch: a toggle button (aria-pressed) named "Sound"; its speaker shows
+    the state to the eye (screen readers hear "pressed")."""
     on = "true" if s.sound else "false"
-    state = L["btn.sound_on"] if s.sound else L["btn.sound_off"]
+    icon = SPEAKER.format(SPEAKER_ON if s.sound else SPEAKER_OFF)
     return (f'<button type="button" id="btn-sound" class="sound" data-action="{Cmd.SOUND}" '
-            f'aria-pressed="{on}">{esc(L["btn.sound"])}'
-            f'<span class="sound-state" aria-hidden="true">{esc(state)}</span></button>')
+            f'aria-pressed="{on}">{icon}{esc(s.labels["btn.sound"])}</button>')
 
 
 def scoreboard(s: Screen) -> str:
