@@ -149,7 +149,8 @@ function layer() {
     el.id = LAYER;
     el.setAttribute("aria-hidden", "true");
     el.inert = true;
-    document.body.append(el);
+    // inside the app, so the copies keep the app's styles (out of flow: no space taken)
+    (document.getElementById("app") ?? document.body).append(el);
   }
   return el;
 }
