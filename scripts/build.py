@@ -691,6 +691,9 @@ class PrerenderHost:
     def set_lang(self, lang: str) -> None:
         self.lang = lang
 
+    def cue(self, cues_json: str) -> None:
+        pass  # a first visit has played nothing: nothing moves
+
     def report(self, text: str) -> None:
         raise RuntimeError(f"the page reported a fault while prerendering: {text}")
 

@@ -55,9 +55,13 @@ class FakeHost:
         self.fetched: list[str] = []  # data files asked for (fetch_data)
         self.persist_answer: str | None = "granted"  # None: the browser never answers
         self.persist_asked = 0
+        self.cues: list[dict] = []  # the cue batches sent, oldest first
 
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
+
+    def cue(self, cues_json: str) -> None:
+        self.cues.append(json.loads(cues_json))
 
     def focus(self, element_id: str | None) -> None:
         if element_id:

@@ -371,6 +371,10 @@ class DomHost:
     def set_lang(self, lang):
         self.command("lang", lang)
 
+    def cue(self, cues_json):
+        # before the regions' HTML: web/js/effects.js keeps a picture of what goes
+        self.command("cue", cues_json)
+
     def scroll_to(self, element_id):
         self.command("scroll", element_id)
 

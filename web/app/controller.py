@@ -247,8 +247,10 @@ class Controller:
             elif kind in ("click", "change", "submit") and action:
                 if action == Cmd.NEW_GAME_CHANGE and kind != "change":
                     return
-                if action != Cmd.MENU:
-                    s.page.menu_open = False  # a command from the menu (or beside it) closes it
+                if action not in (Cmd.MENU, Cmd.SOUND):
+                    # a command from the menu (or beside it) closes it; the Sound switch
+                    # keeps it open, showing the switch's new state
+                    s.page.menu_open = False
                 self.command(action, arg, form or {})
             else:
                 return

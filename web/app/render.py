@@ -13,6 +13,7 @@ markup. Interactive elements are real <button>s carrying ``data-action`` (and
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from app import screen as screen_model
 from app.computer import html as computer_html
@@ -96,11 +97,28 @@ def topbar(s: Screen) -> str:
         f'<button type="button" id="btn-learn" data-action="{Cmd.TUTORIAL}">{esc(L["btn.learn"])}</button>'
         f'<button type="button" id="btn-rules" data-action="{Cmd.RULES}" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
+        + sound_switch(s) +
         f'<button type="button" id="btn-lang" class="lang" data-action="{Cmd.LANG}" data-arg="{other}">'
         f'<span lang="{other}">{esc(L["btn.lang"])}</span>'
         f'<span class="vh"> – {esc(L["btn.lang_label"])}</span></button>'
         "</nav>" + scoreboard(s)
     )
+
+
+#: the Sound switch's speaker: sound waves when on, a cross when off (besides the colour)
+SPEAKER = ('<svg class="sound-icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" '
+           'focusable="false"><path class="cone" d="M1.5 5.5h3l4-3.5v12l-4-3.5h-3z"/>{}</svg>')
+SPEAKER_ON = '<path class="mark" d="M10.5 5.2a4 4 0 0 1 0 5.6M12.6 3.2a7 7 0 0 1 0 9.6"/>'
+SPEAKER_OFF = '<path class="mark" d="M10.5 5.5l4.5 5M15 5.5l-4.5 5"/>'
+
+
+def sound_switch(s: Screen) -> str:
+    """The Sound switch: a toggle button (aria-pressed) named "Sound"; its speaker shows
+    the state to the eye (screen readers hear "pressed")."""
+    on = "true" if s.sound else "false"
+    icon = SPEAKER.format(SPEAKER_ON if s.sound else SPEAKER_OFF)
+    return (f'<button type="button" id="btn-sound" class="sound" data-action="{Cmd.SOUND}" '
+            f'aria-pressed="{on}">{icon}{esc(s.labels["btn.sound"])}</button>')
 
 
 def scoreboard(s: Screen) -> str:
@@ -271,6 +289,7 @@ class Renderer:
         host never leaves it on <body> when a region re-render or a dialog took it)."""
         screen = self.screen()
         regions = render(screen)
+        self._send_cues()
         for name in REGIONS:
             html = regions.get(name, "")
             if self.last_html.get(name) != html:
@@ -281,6 +300,17 @@ class Renderer:
         self.s.host.focus(self.s.focus_id)
         self.s.focus_id = None
         self._reveal_choice(screen)
+
+    def _send_cues(self) -> None:
+        """What the latest actions did, once, before the regions change (the page's JS
+        keeps a picture of what is about to go, then animates and sounds it); none
+        during a replay."""
+        page = self.s.page
+        cues, page.cues = page.cues, []
+        if cues and page.replay is None:
+            self.s.host.cue(json.dumps({"sound": page.sound,
+                                        "cues": [c.as_json() for c in cues]},
+                                       separators=(",", ":")))
 
     def _reveal_choice(self, screen: screen_model.Screen) -> None:
         """A new tower or demolition choice: scroll its first target into view once."""

@@ -155,6 +155,7 @@ class Screen:
     announce: str = ""  # the live region's news about the latest action ("" = none)
     announce_seq: int = 0  # grows with each new announcement (page_state.Narration.seq)
     menu_open: bool = False  # the top bar's menu, on a narrow screen
+    sound: bool = False  # the page's sounds are on (the top bar's Sound switch)
 
     def command(self, name: str) -> Command:
         """The command called ``name`` (KeyError if the screen does not show it)."""
@@ -351,6 +352,7 @@ def build_screen(
         announce=announce,
         announce_seq=page.narration.seq if announce and page.narration is not None else 0,
         menu_open=page.menu_open,
+        sound=page.sound,
     )
 
 

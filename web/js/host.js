@@ -9,6 +9,7 @@
 
 import { bots, connect, settled, setRenderer, stats } from "./bridge.js";
 import { canShare, copy, share } from "./clipboard.js";
+import { installEffects } from "./effects.js";
 import { listen } from "./events.js";
 import { blobURL } from "./files.js";
 import { win } from "./globals.js";
@@ -47,6 +48,7 @@ import {
 choosePythonPath();
 setRenderer(apply);
 watchSkylines();
+installEffects(); // before listen(): a press finishes the motion before the page sees it
 listen();
 
 /** @type {SkylineHost} */

@@ -2,10 +2,12 @@
 // The render batch applied to the DOM: main.py's DomHost queues a render's DOM commands
 // and sends them as one batch (JSON of DomCommand[]), as the answer to an event
 // (web/js/bridge.js) or by its own call (skylineHost.apply). They are applied in order;
-// then the skyline cues are updated (web/js/layout.js).
+// then the skyline cues are updated (web/js/layout.js) and what the actions did moves
+// and sounds (web/js/effects.js: the `cue` command comes before the regions' HTML).
 
 import { playEarly } from "./bridge.js";
 import { DOM, regionId } from "./dom.js";
+import { noteCues, playCues } from "./effects.js";
 import { download } from "./files.js";
 import { focus, noteDialogClosed, noteDialogOpened, noteRegionReplaced, settleDialogFocus }
   from "./focus.js";
@@ -15,7 +17,8 @@ import { markSkylineOverflow, showActiveSeat } from "./layout.js";
  * One DOM command from main.py's DomHost (its `command(...)` calls), by name.
  * @typedef {["html", string, string] | ["announce", string] | ["focus", string | null]
  *   | ["settle"] | ["lang", string] | ["scroll", string] | ["reveal", string]
- *   | ["clearFragment"] | ["download", string, string] | ["ready", string]} DomCommand
+ *   | ["clearFragment"] | ["download", string, string] | ["ready", string]
+ *   | ["cue", string]} DomCommand
  */
 /**
  * A handler per command name, taking the command's arguments.
@@ -189,6 +192,9 @@ const COMMANDS = {
   reveal: (id) => document.getElementById(id)?.scrollIntoView({ block: "nearest", inline: "nearest" }),
   clearFragment: () => history.replaceState(null, "", location.pathname + location.search),
   download,
+  // What the latest actions did (JSON, app.core.cues): pictures of what is about to go
+  // now, the motion and the sounds once the batch is applied.
+  cue: noteCues,
   // Contract with web/js/boot.js and the e2e tests: the app is usable from here on.
   ready: (start) => {
     // how Python started (main.DomHost.ready): "restored" from the memory snapshot or not
@@ -211,4 +217,5 @@ export function apply(json) {
     handler(...args);
   }
   markSkylineOverflow();
+  playCues();
 }

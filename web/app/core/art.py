@@ -277,9 +277,11 @@ def street_html(items: Iterable[tuple[Lot, str, str]], label: str, empty: str) -
             )
         else:
             pic = f'<div class="art-pic" role="img" {data} aria-label="{name}">{svg}</div>'
+        # data-lot: the page's motion finds the lot by it (app.core.cues)
+        where = f' data-lot="{_esc(lot.dom_id)}"' if lot.dom_id else ""
         out.append(
             f'<li class="art-lot k-{lot.kind} {state}{" changed" if lot.changed else ""}'
-            f'{" hinted" if lot.hinted else ""}">{pic}'
+            f'{" hinted" if lot.hinted else ""}"{where}>{pic}'
             f'<span class="art-cap" aria-hidden="true">{_esc(cap)}</span></li>'
         )
     if not out:

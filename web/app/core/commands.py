@@ -52,6 +52,7 @@ class Cmd(StrEnum):
     RULES_EXPORT = "rules-export"  # the open game's export, offered in the rules
     MENU = "menu"  # the top bar's menu on a narrow screen: open or close
     LANG = "lang"
+    SOUND = "sound"  # the page's sounds: on or off (remembered)
     CLOSE = "close"
     DISMISS = "dismiss"
     # tabs and faults (app.games.tabs, app.dialogs.page)

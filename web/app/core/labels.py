@@ -10,7 +10,7 @@ from dataclasses import dataclass
 LABEL_KEYS = (
     "app.title", "btn.games", "btn.new_game", "btn.share", "btn.rules", "btn.lang_label",
     "btn.learn",
-    "btn.lang", "btn.menu", "scoreboard.label",
+    "btn.lang", "btn.menu", "scoreboard.label", "btn.sound",
     "btn.dismiss", "btn.cancel_choice", "btn.close", "btn.cancel", "tray.label", "tray.empty",
     "actions.label", "yard.title", "district.title", "district.empty", "skyline.empty",
     "player.start", "player.to_move", "player.points_short", "score.title", "score.player",

@@ -106,6 +106,7 @@ class Notices:
         pace = self.store.load_pace()
         if pace in PACES:
             self.page.pace = pace
+        self.page.sound = self.store.load_sound()
         self.store.probe()  # tell at once if nothing can be saved
         self.load_records()
         self.page.tz_minutes = int(self.host.tz_minutes())

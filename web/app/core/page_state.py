@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from app.core.cues import Cue
 from app.core.i18n import Text, Texts
 from skyline import Board, DieType, Options
 from skyline.records.seats import COMPUTER_LEVELS, Seat
@@ -324,6 +325,10 @@ class PageState:
     storage_kept: str | None = None
     menu_open: bool = False  # the top bar's menu on a narrow screen
     narration: Narration | None = None  # the live region's latest news
+    # what the latest actions did, for motion and sound: the next render sends them
+    # once and drops them (app.core.cues); never saved
+    cues: list[Cue] = field(default_factory=list)
+    sound: bool = False  # the page's sounds (off until the player turns them on; remembered)
 
     @property
     def friend_seats(self) -> tuple[int, ...]:

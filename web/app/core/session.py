@@ -242,6 +242,7 @@ class Session(Notices):
         self.page.selected = set()
         self.page.choice = None
         self.page.narration = None
+        self.page.cues = []  # another game: nothing of the last one moves
         self.log = None
 
     def untouched(self) -> bool:

@@ -57,6 +57,8 @@ from skyline.records.solo_records import (
 KEY_SAVE = "skyline.save"
 KEY_SETTINGS = "skyline.settings"
 KEY_SETTINGS_BROKEN = "skyline.settings.broken."
+#: the values the settings' "sound" may have (Store.save_sound)
+SOUND_VALUES = ("on", "off")
 KEY_RECORDS = "skyline.records"
 KEY_RECORDS_BROKEN = "skyline.records.broken."
 KEY_BROKEN = "skyline.save.broken."
@@ -210,8 +212,8 @@ class Store:
 
     def settings_problem(self) -> tuple[str, dict[str, str]] | None:
         """Why the stored settings cannot be read (a code of ``error.settings.*`` and its
-        params: ``json_syntax``, ``settings_format``, ``settings_lang``), None when they
-        can (or there are none)."""
+        params: ``json_syntax``, ``settings_format``, ``settings_lang``, ``settings_sound``),
+        None when they can (or there are none)."""
         raw = self.get(KEY_SETTINGS)
         if raw is None:
             return None
@@ -224,6 +226,9 @@ class Store:
         lang = data.get("lang")
         if lang is not None and lang not in LANGS:
             return "settings_lang", {"lang": str(lang)[:20]}
+        sound = data.get("sound")
+        if sound is not None and sound not in SOUND_VALUES:
+            return "settings_sound", {"sound": str(sound)[:20]}
         return None
 
     def keep_settings_aside(self) -> tuple[str, bool]:
@@ -252,6 +257,13 @@ class Store:
 
     def save_pace(self, pace: str) -> None:
         self._save_setting("pace", pace)
+
+    def load_sound(self) -> bool:
+        """The page's sounds: on only when the player turned them on."""
+        return self._setting("sound") == "on"
+
+    def save_sound(self, on: bool) -> None:
+        self._save_setting("sound", "on" if on else "off")
 
     def load_tutorial(self) -> str | None:
         """The guided first game left running (web/tutorial.py: its step as JSON)."""

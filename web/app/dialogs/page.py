@@ -4,6 +4,7 @@ dialog or a notice, and the way back after a crash or a save that could not be r
 from __future__ import annotations
 
 from app.core.commands import Arg, Cmd, Command
+from app.core.cues import Cue, CueKind
 from app.core.i18n import LANGS
 from app.core.page_state import ExportDialog, RulesDialog
 from app.core.session import Session
@@ -21,6 +22,7 @@ class PageCommands:
             Cmd.RULES_GOTO: Command(self.rules_goto, Arg.TEXT),
             Cmd.MENU: Command(self.toggle_menu),
             Cmd.LANG: Command(self.set_lang, Arg.TEXT),
+            Cmd.SOUND: Command(self.toggle_sound),
             Cmd.CLOSE: Command(self.close_dialog),
             Cmd.DISMISS: Command(self.s.dismiss, Arg.NUMBER),
             Cmd.RELOAD_SAVED: Command(self.reload_after_crash),
@@ -44,6 +46,15 @@ class PageCommands:
         texts.lang = lang if lang in LANGS else "en"
         self.s.host.set_lang(texts.lang)
         self.s.store.save_lang(texts.lang)
+
+    def toggle_sound(self) -> None:
+        """The page's sounds on or off, remembered; switched on, a short chime says so
+        (the click is the gesture that lets the page play sound)."""
+        page = self.s.page
+        page.sound = not page.sound
+        self.s.store.save_sound(page.sound)
+        if page.sound:
+            page.cues.append(Cue(CueKind.SOUND_ON))
 
     def close_dialog(self) -> None:
         """The host gives the focus back to the dialog's opener."""

@@ -9,6 +9,7 @@ from app.core.commands import Arg, Cmd, Command, Guard
 from app.core.events import ActionPlayed, Emit, TurnToFriend
 from app.core.page_state import BuildChoice, DemolishChoice, Level
 from app.core.session import Session
+from app.turn.cues import action_cues, last_pick_cue, pick_cue
 from app.turn.view import build_choice_for
 from skyline import (
     Abandon,
@@ -76,6 +77,7 @@ class Play:
         page = s.page
         state = s.game.state
         s.log_version += 1
+        page.cues += action_cues(before, action, state, lambda seat: page.seat_kind(seat).is_here)
         if describe_log:
             events = describe(before, action, state)
             s.narrate(events, before)
@@ -133,13 +135,18 @@ class Play:
             return
         if not 0 <= type_index < len(DieType):
             return
-        page.takes.append(DieType(type_index))
+        picked = DieType(type_index)
+        page.takes.append(picked)
         if len(page.takes) == 3:
             picks = page.takes
             page.takes = []
             if not self.dispatch(Take(tuple(sorted(picks)))):
                 page.takes = picks[:2]
+            else:
+                cue = last_pick_cue(self.s.game.state, picked.letter)
+                page.cues += [cue] if cue is not None else []
         else:
+            page.cues.append(pick_cue(picked.letter, len(page.takes)))
             self.s.save()
 
     def put_back(self, index: int) -> None:

@@ -1,0 +1,93 @@
+"""Motion and sound in the browser (web/js/effects.js, web/js/sound.js). Which cues each
+action sends, once and never after a reload, is proven under CPython
+(``tests/test_screen_cues.py``); here only what needs a browser: the cues move elements
+(and nothing moves under prefers-reduced-motion), a press finishes what moves, and the
+Sound switch is remembered with no AudioContext made before the player presses
+something.
+
+The page's animations run 20 times slower here (DevTools' animation playback rate), so
+a busy machine cannot let one end before it is looked at."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from board_helpers import close_first_dialog, dice, new_game, select_only, take
+from playwright.sync_api import Page
+
+# Animations that end (the hint's pulse never does), still running.
+RUNNING = """() => document.getAnimations().filter((a) => a.playState === "running"
+    && Number.isFinite(a.effect.getComputedTiming().endTime)).length"""
+# Running on a building of a skyline (a floor rising, a tile appearing).
+ON_A_BUILDING = """() => document.getAnimations().some((a) => a.playState === "running"
+    && a.effect.target instanceof Element && a.effect.target.closest("[data-lot]") !== null)"""
+
+# Counts the AudioContexts the page makes (installed before the page's scripts).
+AUDIO_SPY = """(() => {
+  window.__audioContexts = 0;
+  const Real = window.AudioContext;
+  if (!Real) return;
+  window.AudioContext = class extends Real {
+    constructor(...args) { super(...args); window.__audioContexts += 1; }
+  };
+})();"""
+
+
+def slow_motion(page: Page) -> None:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.05})
+
+
+def test_actions_move_a_press_finishes_them_and_reduced_motion_keeps_still(app_page: Page) -> None:
+    page = app_page
+    slow_motion(page)
+    close_first_dialog(page)
+    new_game(page, ("Mo",), seed="motion1")
+
+    page.emulate_media(reduced_motion="reduce")
+    take(page, "GGG")
+    page.click("#act-roll")
+    assert page.evaluate(RUNNING) == 0
+    assert page.locator("#fx-layer > *").count() == 0
+
+    page.emulate_media(reduced_motion="no-preference")
+    select_only(page, [dice(page)[0]["id"]])
+    page.click("#act-build")  # a ground floor: a new building rises
+    assert page.evaluate(ON_A_BUILDING)
+    page.click("#log-title")  # a press anywhere: everything moving is at its end
+    assert page.evaluate(RUNNING) == 0
+    select_only(page, [d["id"] for d in dice(page)])
+    page.click("#act-roll")  # the reroll tumbles, then a key finishes it too
+    assert page.evaluate(RUNNING) > 0
+    page.keyboard.press("Shift")
+    assert page.evaluate(RUNNING) == 0
+
+
+def test_the_sound_switch_is_remembered_and_no_audio_before_a_press(
+        app_page: Page, wait_ready: Callable[[Page], None]) -> None:
+    page = app_page
+    close_first_dialog(page)
+    page.add_init_script(AUDIO_SPY)
+    page.reload()
+    wait_ready(page)
+    switch = page.locator("#btn-sound")
+    assert switch.get_attribute("aria-pressed") == "false"
+    take(page, "GGG")  # presses with the sound off make no AudioContext
+    assert page.evaluate("window.__audioContexts") == 0
+
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("window.__audioContexts") == 1
+    assert json.loads(page.evaluate("localStorage.getItem('skyline.settings')"))["sound"] == "on"
+    page.click("#act-roll")  # sounds (the guard fails the test on a page error)
+
+    page.reload()
+    wait_ready(page)
+    assert switch.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("window.__audioContexts") == 0  # on, but nothing pressed yet
+    page.click("#log-title")
+    assert page.evaluate("window.__audioContexts") == 1
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "false"
