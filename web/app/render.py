@@ -118,7 +118,8 @@ def sound_switch(s: Screen) -> str:
     on = "true" if s.sound else "false"
     icon = SPEAKER.format(SPEAKER_ON if s.sound else SPEAKER_OFF)
     return (f'<button type="button" id="btn-sound" class="sound" data-action="{Cmd.SOUND}" '
-            f'aria-pressed="{on}">{icon}{esc(s.labels["btn.sound"])}</button>')
+            f'aria-pressed="{on}">{icon}<span class="sound-word">{esc(s.labels["btn.sound"])}'
+            '</span></button>')
 
 
 def scoreboard(s: Screen) -> str:
