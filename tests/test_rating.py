@@ -128,8 +128,8 @@ def test_the_statistics_page_shows_the_rating_and_how_it_is_computed(lang):
     levels = ", ".join(t("stats.rating.level", level=t("seat.level." + k), rating=r)
                        for k, r in (("beginner", 800), ("greedy", 1200), ("expert", 1700)))
     assert v.how == t("stats.rating.how", start=1200, k=32, levels=levels)
-    assert v.rows == ((t("seat.bot.greedy"), "1", "0", "0"),
-                      (t("seat.bot.expert"), "0", "0", "1"))
+    assert v.rows == ((t("seat.level.greedy"), "1", "0", "0"),
+                      (t("seat.level.expert"), "0", "0", "1"))
     html = host.html["dialog"]
     assert 'data-testid="stats-rating"' in html and "1214" in html
     assert 'data-testid="stats-rating-levels"' in html and 'data-testid="stats-rating-how"' in html

@@ -186,7 +186,7 @@ def rating_view(t, results, daily) -> RatingView:
     levels = ", ".join(t("stats.rating.level", level=t("seat.level." + name), rating=value)
                        for name, value in LEVEL_RATINGS.items())
     rows = tuple(
-        (t("seat.bot." + name), *(str(n) for n in found.tally(name)))
+        (t("seat.level." + name), *(str(n) for n in found.tally(name)))
         for name in LEVEL_RATINGS if found is not None and any(found.tally(name))
     )
     return RatingView(
