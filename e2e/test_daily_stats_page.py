@@ -9,8 +9,10 @@ daily links, bad ones and one during a game, ``test_daily_link_opens_that_challe
 the computer and solo, ``test_statistics_page_after_finished_games``). Here, in English:
 the page's own clock (the player's calendar day is read on the main thread, web/host.js
 ``localDate``), a challenge near its end (a prepared save, played by the engine's greedy
-bot in CPython) finished by clicks, the copy through the browser's clipboard, daily links
-opened in the address bar, and the statistics' chart and exported file."""
+bot in CPython) finished by clicks, the expert's game on the same dice played by the page
+in Pyodide (the same score as under CPython) and the copy with it through the browser's
+clipboard, daily links opened in the address bar, and the statistics' chart, rating and
+exported file."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from board_helpers import dice, play_policy, record, saved, stored_raw, take
 from playwright.sync_api import BrowserContext, Page
 
 from skyline import Board, Options, Phase
+from skyline.players.benchmark import expert_score
 from skyline.players.bots import BOTS
 from skyline.records import make_save
 from skyline.records.daily import daily_options, daily_result
@@ -102,12 +105,20 @@ def finish_daily_and_check_line(page: Page, site_url: str, day: str, lang: str) 
     assert line == want
     link = page.locator("[data-testid=daily-link]").input_value()
     assert link == f"{site_url}#daily?d={day}"
+    # the day's benchmark: the expert plays the same dice in Pyodide, in idle ticks, and
+    # scores what it scores under CPython
+    done = page.locator("[data-testid=daily-expert]:not(.busy)")
+    done.wait_for(timeout=120_000)
+    points = expert_score(board.options)
+    expert = (f"Expert scored {points} points on today's dice" if lang == "en"
+              else f"Der Experte erzielte mit den Würfeln des Tages {points} Punkte")
+    assert done.inner_text() == expert
     page.evaluate(STUB_CLIPBOARD)
     page.click("#daily-copy")
     status = page.locator("[data-testid=daily-status]").inner_text()
     assert status == ("The result and its link were copied to the clipboard." if lang == "en"
                       else "Das Ergebnis und sein Link wurden in die Zwischenablage kopiert.")
-    assert page.evaluate("window.__copied") == f"{line}\n{link}"
+    assert page.evaluate("window.__copied") == f"{line} · {expert}\n{link}"
     return line
 
 
@@ -165,9 +176,13 @@ def test_daily_challenge_and_statistics(dated_page: Page, site_url: str, wait_re
         "Your only solo game so far scored ")
     assert dialog.locator("[data-testid=stats-daily] tbody tr").first.inner_text().startswith(
         today)
+    # the rating: the challenge against the expert's score on its dice
+    assert dialog.locator("[data-testid=stats-rating]").inner_text().startswith("Your rating: ")
     data = export(page)
     assert [g["mode"] for g in data["history"]] == ["daily"]
     assert data["daily"][today]["plays"] == 1
+    assert data["records"]["daily"][today]["expert"] == expert_score(
+        daily_options(today, "Ann"))
 
 
 def saved_seed(page: Page) -> str:

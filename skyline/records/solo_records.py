@@ -3,14 +3,18 @@
 The page counts every finished solo game once (``web/store.Records``)::
 
     {"v": 1, "best": {"-": 84, "dubai": 61}, "levels": {"Urban Planner": 2},
-     "scenarios": {"dubai": 1}, "daily": {"2026-12-01": {"best": 84, "plays": 2}},
+     "scenarios": {"dubai": 1},
+     "daily": {"2026-12-01": {"best": 84, "plays": 2, "expert": 88}},
      "seen": ["<game key>", …]}
 
 ``best``: the best score per scenario slot (``-``: no scenario); ``levels``: how often
 each solo level was reached; ``scenarios``: how often each scenario was met; ``daily``:
-per day of a daily challenge its best score and the number of plays (older versions
-wrote no ``daily`` and no ``seen``); ``seen``: the last games counted, so none counts
-twice.
+per day of a daily challenge its best score, the number of plays and ``expert``, the
+solo expert's score on that day's dice (:mod:`skyline.players.benchmark`; older versions
+wrote no ``daily``, no ``seen`` and no ``expert``); ``seen``: the last games counted, so
+none counts twice. A day whose ``expert`` figure is damaged keeps its best and plays (the
+figure is left out, reported as a ``records_entry`` problem of ``daily``, and the page
+plays the expert's game again).
 
 :func:`read_solo_records` never raises: it returns what it could read and the first
 problem (:class:`SoloRecordsError`, None when the text is clean), so the page can keep
@@ -30,6 +34,10 @@ the page writes; every other item is read).
 True
 >>> read_solo_records('{"v": 7}')[1].params
 {'version': '7', 'newer': True}
+>>> data, problem = read_solo_records('{"v": 1, "daily": {"2026-12-01": '
+...                                   '{"best": 84, "plays": 1, "expert": "x"}}}')
+>>> data["daily"], problem.params
+({'2026-12-01': {'best': 84, 'plays': 1}}, {'field': 'daily'})
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ MAX_RECORDS_CHARS = MAX_STORED_CHARS
 MAX_SEEN = 50
 _COUNTS = ("best", "levels", "scenarios")
 _FIELDS = (*_COUNTS, "daily", "seen")
+_DAY_FIGURES = ("best", "plays", "expert")  # a day's row of the daily challenge
 _ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
@@ -76,8 +85,16 @@ def _item(name: str, key: object, value: object) -> bool:
     if name in _COUNTS:
         return isinstance(key, str) and _count(value)
     return (isinstance(key, str) and _ISO_DAY.fullmatch(key) is not None
-            and isinstance(value, dict) and set(value) <= {"best", "plays"}
+            and isinstance(value, dict) and set(value) <= set(_DAY_FIGURES)
             and all(map(_count, value.values())))
+
+
+def _day_row(value: object) -> object:
+    """A day's row without a damaged ``expert`` figure (the page plays it again), so a
+    bad figure costs the figure only, not the day's best and plays."""
+    if isinstance(value, dict) and "expert" in value and not _count(value["expert"]):
+        return {k: v for k, v in value.items() if k != "expert"}
+    return value
 
 
 def _field(name: str, value: object) -> tuple[Any, bool]:
@@ -89,9 +106,12 @@ def _field(name: str, value: object) -> tuple[Any, bool]:
         return seen[-MAX_SEEN:], len(seen) != len(value)
     if not isinstance(value, dict):
         return {}, True
-    good = {k: (dict(v) if isinstance(v, dict) else v) for k, v in value.items()
+    items = value.items()
+    if name == "daily":
+        items = {k: _day_row(v) for k, v in items}.items()
+    good = {k: (dict(v) if isinstance(v, dict) else v) for k, v in items
             if _item(name, k, v)}
-    return good, len(good) != len(value)
+    return good, len(good) != len(value) or good != value
 
 
 def read_solo_records(raw: object) -> tuple[dict[str, Any], SoloRecordsError | None]:

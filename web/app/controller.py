@@ -195,6 +195,15 @@ class Controller:
     def need_data(self, path: str, then: Callable[[], None]) -> None:
         self.computer.need_data(path, then)
 
+    def daily_expert(self, day: str) -> int | None:
+        """The expert's score on the daily challenge of ``day``, if it has been played."""
+        return self.session.records.daily_expert(day)
+
+    def keep_daily_expert(self, day: str, points: int) -> None:
+        """Keep it with the day's record (in memory only in a tab that only watches)."""
+        s = self.session
+        s.records.keep_daily_expert(day, points, s.store, write=not s.page.readonly)
+
     # ------------------------------------------------------------------ boot
 
     def boot(self, fragment: str = "") -> None:

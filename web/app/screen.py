@@ -264,11 +264,13 @@ def _notices(page: PageState, t, names=()) -> tuple[NoticeView, ...]:
     return tuple(out)
 
 
-def _daily_best(daily: Mapping[str, Any] | None, board: Board) -> int | None:
+def _daily_figure(daily: Mapping[str, Any] | None, board: Board, name: str) -> int | None:
+    """A figure of the day's record of a daily challenge: ``best``, or ``expert`` (the
+    expert's score on the day's dice)."""
     day = daily_day(board.options)
     row = (daily or {}).get(day.isoformat()) if day is not None else None
-    best = row.get("best") if isinstance(row, dict) else None
-    return best if isinstance(best, int) else None
+    figure = row.get(name) if isinstance(row, dict) else None
+    return figure if type(figure) is int and figure >= 0 else None
 
 
 def build_screen(
@@ -287,7 +289,7 @@ def build_screen(
     """Everything the player sees and may do.
 
     ``best``: the solo records' best score per scenario slot (``"-"`` = none);
-    ``daily``: the records of the daily challenges (day -> {"best", "plays"}); ``base``:
+    ``daily``: the records of the daily challenges (day -> {"best", "plays", "expert"}); ``base``:
     the page's address, for the daily challenge's link;
     ``log``: the translated game log if the caller keeps one cached, else it is made
     from ``events`` (the engine's ``Board.log()`` when not given); ``games``: the game
@@ -334,7 +336,8 @@ def build_screen(
             hint=hint_view(page, board, t, lang) if hint_ok else None,
             review=review_view(page, board, t, lang),
             scenario=scenario_view(t, state),
-            daily=daily_view(page, board, t, base, _daily_best(daily, board)),
+            daily=daily_view(page, board, t, base, _daily_figure(daily, board, "best"),
+                             _daily_figure(daily, board, "expert")),
             replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
             corr=games_ui.corr_view(page, board, texts),
             last_turn=last,

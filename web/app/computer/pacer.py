@@ -13,6 +13,8 @@ attached with ``Controller.attach`` (it implements ``app.computer.seats.Computer
 - the review of a finished solo game (``page.review``), graded decision by decision in
   ticks of at most ``CHUNK_MS``; of a finished game of 2-4 players (``page.table_review``,
   ``skyline.players.table_review``) the same way;
+- the day's benchmark (``app.computer.daily_bench``): once a daily challenge is over, the
+  expert plays the same day's dice in ticks of at most ``CHUNK_MS``;
 - ``warm``: once the solo value table has been fetched (on first need: a computer
   player, Hint or the review; ``Controller.need_data``), the rest of it is decoded one
   level per idle tick;
@@ -30,6 +32,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app.computer.daily_bench import BenchJob
 from app.core.page_state import PACES, PageState, ReviewProgress, TableReviewProgress
 from skyline import Board, Options, Phase, apply_action, new_game
 from skyline.players.bots import BOTS
@@ -77,6 +80,8 @@ class Paced(Protocol):
     def computer_turn(self) -> bool: ...
     def step_computer(self) -> float | None: ...
     def need_data(self, path: str, then: Callable[[], None]) -> None: ...
+    def daily_expert(self, day: str) -> int | None: ...
+    def keep_daily_expert(self, day: str, points: int) -> None: ...
     def render(self) -> None: ...
     def run(self, callback: Callable[[], object]) -> None: ...
 
@@ -103,6 +108,7 @@ class BotsUI:
         self.review_run: ReviewRun | None = None
         # a game of 2-4 players: the engine's TableReviewRun of page.table_review
         self.table_run: TableReviewRun | None = None
+        self.bench = BenchJob(c, self.schedule, self.fetch_table)  # the day's benchmark
 
     @property
     def think_ms(self) -> list[float]:
@@ -130,7 +136,12 @@ class BotsUI:
             self.schedule(delay if delay is not None else pace, self.tick)
         else:
             c.page.skipping = False
-            self.review_kick()
+            self.idle_kick()
+
+    def idle_kick(self) -> None:
+        """No computer is to move: grade a finished game, play the day's benchmark."""
+        self.review_kick()
+        self.bench.kick()
 
     def warm(self, steps: tuple[tuple[str, int], ...] | None = None) -> None:
         """Read and decode the solo value table while the page is idle, one small step per
@@ -182,7 +193,7 @@ class BotsUI:
             return
         if not c.computer_turn():
             c.page.skipping = False
-            self.review_kick()
+            self.idle_kick()
             c.render()
             return
         try:

@@ -304,7 +304,7 @@ def summarize(results: list[GameResult], records: dict[str, Any] | None = None) 
     daily: dict[str, list[int]] = {}
     for r in solo:
         if r.mode == "daily":
-            d = daily.setdefault(_daily_key(r), [0, 0])
+            d = daily.setdefault(daily_key(r), [0, 0])
             d[0] = max(d[0], r.score)
             d[1] += 1
     for day, row in dict(records.get("daily") or {}).items():
@@ -334,7 +334,7 @@ def summarize(results: list[GameResult], records: dict[str, Any] | None = None) 
     )
 
 
-def _daily_key(result: GameResult) -> str:
+def daily_key(result: GameResult) -> str:
     """The challenge's day of a daily result (its seed's day, not the day it was played)."""
     seed = result.id.split("|", 1)[0]
     return seed.removeprefix("daily-") if seed.startswith("daily-") else result.day

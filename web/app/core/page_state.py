@@ -257,6 +257,16 @@ class TableReviewProgress:
     result: Any = None
 
 
+@dataclass(frozen=True)
+class DailyBench:
+    """The expert playing the dice of the daily challenge of ``day`` in idle ticks
+    (``app.computer.pacer``), ``round`` reached; its score is kept with the day's record
+    (``store.Records.keep_daily_expert``) and this progress goes."""
+
+    day: str
+    round: int = 1
+
+
 # ---------------------------------------------------------------------------- narration
 
 
@@ -318,6 +328,7 @@ class PageState:
     table_review: TableReviewProgress | None = None  # a game of 2-4 players
     rolled: tuple[int, ...] = ()  # dice the last action rolled, until the next event
     daily_copied: bool | None = None  # the daily result line: copied, failed, not yet
+    daily_bench: DailyBench | None = None  # the expert playing a daily challenge's dice
     replay: ReplayState | None = None
     tz_minutes: int = 0  # the player's offset from UTC, for the list's times
     # the browser's answer to "keep this site's storage": None (not asked), "asked" (no

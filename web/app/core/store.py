@@ -281,7 +281,7 @@ class Store:
 class Records:
     """Solo records (``skyline.records.solo_records``): best score per scenario slot
     ("-" = none), levels, scenarios met, and per daily challenge (``daily``: day ->
-    {"best", "plays"}).
+    {"best", "plays", "expert"}: the expert's score on the day's dice, once played).
 
     ``load`` reads them with the total reader; records that cannot be read in full are
     copied byte for byte to ``skyline.records.broken.<time>`` and what could be read goes
@@ -348,6 +348,20 @@ class Records:
         if not self.held:
             store.set(KEY_RECORDS, solo_records_json(self.data))
         return True
+
+    def daily_expert(self, day: str) -> int | None:
+        """The expert's score on the dice of the daily challenge of ``day``, if known."""
+        row = self.data["daily"].get(day)
+        figure = row.get("expert") if isinstance(row, dict) else None
+        return figure if type(figure) is int and figure >= 0 else None
+
+    def keep_daily_expert(self, day: str, points: int, store: Store, write: bool = True) -> None:
+        """Keep the expert's score on the dice of ``day`` with the day's record (written
+        unless ``write`` is False: a tab that only watches keeps it in memory)."""
+        row = self.data["daily"].get(day)
+        self.data["daily"][day] = {**(row if isinstance(row, dict) else {}), "expert": points}
+        if write and not self.held:
+            store.set(KEY_RECORDS, solo_records_json(self.data))
 
 
 class History:

@@ -72,11 +72,13 @@ class DailyChallenge:
     def copy(self) -> None:
         s = self.s
         board = s.board
-        daily = (daily_view(s.page, board, s.t, s.host.page_base(), None)
+        day = daily_day(board.options) if board is not None else None
+        expert = s.records.daily_expert(day.isoformat()) if day is not None else None
+        daily = (daily_view(s.page, board, s.t, s.host.page_base(), None, expert)
                  if board is not None else None)
         if daily is None or daily.line is None:
             return
-        self.s.host.copy(copy_text(daily), self._copied)
+        self.s.host.copy(copy_text(daily, s.t), self._copied)
 
     def _copied(self, ok: bool) -> None:
         self.s.page.daily_copied = ok

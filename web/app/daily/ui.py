@@ -17,6 +17,9 @@ from app.core.commands import Cmd
 from app.core.game_stats import GameResult, summarize
 from app.core.html import esc
 from app.core.page_state import ConfirmDailyDialog, StatsDialog
+from app.core.rating import LEVEL_RATINGS, rating
+from app.core.rating import START as RATING_START
+from app.core.rating import K as RATING_K
 from skyline import Board
 from skyline.records.daily import daily_day, daily_fragment, daily_result
 
@@ -43,19 +46,39 @@ class DailyView:
     copy_label: str
     status: str | None  # copied / clipboard refused
     ok: bool | None
+    # "Expert scored 88 points on today's dice" once the expert has played the day's
+    # dice, its progress while it plays them (the pacer), else None
+    expert: str | None = None
+    expert_done: bool = False
 
 
 def result_line(t, board: Board) -> str:
     """"Skyline daily 2026-12-01: 84 points — Urban Planner" (the player's language)."""
     r = daily_result(board)
-    points = t("daily.points_one") if r.score == 1 else t("daily.points", n=r.score)
+    points = points_text(t, r.score)
     if r.level is None:
         return t("daily.line_no_level", day=r.day.isoformat(), points=points)
     return t("daily.line", day=r.day.isoformat(), points=points, level=t("level." + r.level))
 
 
-def daily_view(page, board: Board, t, base: str, best: int | None) -> DailyView | None:
-    """The daily panel, if ``board`` is a daily challenge (``skyline.daily.daily_day``)."""
+def points_text(t, n: int) -> str:
+    return t("daily.points_one") if n == 1 else t("daily.points", n=n)
+
+
+def expert_text(page, t, iso: str, expert: int | None) -> str | None:
+    """The expert's score on the day's dice, or its progress while it plays them."""
+    if expert is not None:
+        return t("daily.expert", points=points_text(t, expert))
+    bench = page.daily_bench
+    if bench is not None and bench.day == iso:
+        return t("daily.expert_playing", round=bench.round)
+    return None
+
+
+def daily_view(page, board: Board, t, base: str, best: int | None,
+               expert: int | None = None) -> DailyView | None:
+    """The daily panel, if ``board`` is a daily challenge (``skyline.daily.daily_day``);
+    ``expert``: the expert's score on the day's dice (the day's record), if known."""
     day = daily_day(board.options)
     if day is None:
         return None
@@ -76,12 +99,18 @@ def daily_view(page, board: Board, t, base: str, best: int | None) -> DailyView 
         copy_label=t("daily.copy"),
         status=status,
         ok=page.daily_copied if over else None,
+        expert=expert_text(page, t, iso, expert) if over else None,
+        expert_done=over and expert is not None,
     )
 
 
-def copy_text(view: DailyView) -> str:
-    """What "Copy result" puts on the clipboard: the line and the challenge's link."""
-    return f"{view.line}\n{view.link}"
+def copy_text(view: DailyView, t) -> str:
+    """What "Copy result" puts on the clipboard: the line (with the expert's score on the
+    same dice, once it is known) and the challenge's link."""
+    line = view.line
+    if view.expert is not None and view.expert_done:
+        line = t("daily.share_line", line=line, expert=view.expert)
+    return f"{line}\n{view.link}"
 
 
 @dataclass(frozen=True)
@@ -136,6 +165,40 @@ class StatsView:
     humans_only: str | None
     export_url: str | None
     export_name: str
+    rating: RatingView | None = None
+
+
+@dataclass(frozen=True)
+class RatingView:
+    """The rating against the computer levels (``app.core.rating``)."""
+
+    title: str
+    value: str | None  # "Your rating: 1214"; None before the first result
+    none: str | None  # the words instead of a number
+    how: str  # how it is computed, in one sentence
+    caption: str
+    head: tuple[str, ...]
+    rows: tuple[tuple[str, str, str, str], ...]  # level, won, drawn, lost (levels played)
+
+
+def rating_view(t, results, daily) -> RatingView:
+    found = rating(results, daily)
+    levels = ", ".join(t("stats.rating.level", level=t("seat.level." + name), rating=value)
+                       for name, value in LEVEL_RATINGS.items())
+    rows = tuple(
+        (t("seat.level." + name), *(str(n) for n in found.tally(name)))
+        for name in LEVEL_RATINGS if found is not None and any(found.tally(name))
+    )
+    return RatingView(
+        title=t("stats.rating.title"),
+        value=t("stats.rating.value", rating=found.shown) if found is not None else None,
+        none=t("stats.rating.none") if found is None else None,
+        how=t("stats.rating.how", start=RATING_START, k=RATING_K, levels=levels),
+        caption=t("stats.rating.caption"),
+        head=(t("stats.col.opponent"), t("stats.col.won"), t("stats.col.drawn"),
+              t("stats.col.lost")),
+        rows=rows,
+    )
 
 
 STATS_LABELS = (
@@ -211,6 +274,7 @@ def stats_view(d: StatsDialog, t) -> StatsView:
         else None,
         export_url=d.export_url,
         export_name=d.export_name,
+        rating=rating_view(t, results, d.records.get("daily")),
     )
 
 
@@ -229,12 +293,20 @@ def render_daily(v: DailyView, labels) -> str:
     return (
         f'<section class="daily over" data-testid="daily" aria-labelledby="daily-title">'
         f'<h2 id="daily-title">{esc(v.title)}</h2>'
-        f'<p class="daily-line" data-testid="daily-line">{esc(v.line)}</p>{best}'
+        f'<p class="daily-line" data-testid="daily-line">{esc(v.line)}</p>{_expert_line(v)}{best}'
         f'<label class="field"><span>{esc(v.link_label)}</span>'
         f'<input id="daily-link" data-testid="daily-link" readonly value="{esc(v.link)}"></label>'
         f'<div class="dlg-actions"><button type="button" class="primary" id="daily-copy" data-action="{Cmd.DAILY_COPY}">'
         f"{esc(v.copy_label)}</button></div>{status}</section>"
     )
+
+
+def _expert_line(v: DailyView) -> str:
+    """The expert's score beside the player's (announced politely when it arrives)."""
+    if v.expert is None:
+        return ""
+    cls = "daily-expert" if v.expert_done else "daily-expert busy"
+    return f'<p class="{cls}" role="status" data-testid="daily-expert">{esc(v.expert)}</p>'
 
 
 def render_confirm_daily(v: ConfirmDailyView) -> str:
@@ -291,6 +363,15 @@ def _chart_svg(c: Chart) -> str:
     )
 
 
+def _rating_html(r: RatingView) -> str:
+    figure = (f'<p class="stats-rating" data-testid="stats-rating">{esc(r.value)}</p>'
+              if r.value is not None else
+              f'<p data-testid="stats-rating-none">{esc(r.none or "")}</p>')
+    table = _table(r.caption, r.head, r.rows, "stats-rating-levels") if r.rows else ""
+    return (f'<section class="stats-sec"><h3>{esc(r.title)}</h3>{figure}{table}'
+            f'<p class="score-note" data-testid="stats-rating-how">{esc(r.how)}</p></section>')
+
+
 def render_stats(v: StatsView) -> str:
     L = v.labels
     parts = [f'<p data-testid="stats-totals">{esc(v.totals)}</p>']
@@ -339,6 +420,8 @@ def render_stats(v: StatsView) -> str:
                  v.versus, "stats-versus")
         + f"{humans}</section>"
     )
+    if v.rating is not None:
+        parts.append(_rating_html(v.rating))
     if v.export_url:  # last: the figures come first, their download after them
         parts.append(
             f'<div class="stats-export"><a class="button" id="stats-export" data-testid="stats-export" '
