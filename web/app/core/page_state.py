@@ -285,6 +285,16 @@ class ReplayState:
     seats: dict[int, Seat] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class ShownSeat:
+    """A tap on a scoreboard chip: show ``seat``'s skyline (the phone's strip turns to
+    it) during the turn ``turn`` (round, seat to move). Page state only, never saved:
+    the next turn shows the player to move again."""
+
+    seat: int
+    turn: tuple[int, int]
+
+
 # ---------------------------------------------------------------------------- page state
 
 
@@ -324,6 +334,7 @@ class PageState:
     storage_kept: str | None = None
     menu_open: bool = False  # the top bar's menu on a narrow screen
     narration: Narration | None = None  # the live region's latest news
+    shown_seat: ShownSeat | None = None  # the skyline a scoreboard chip asked for
 
     @property
     def friend_seats(self) -> tuple[int, ...]:

@@ -242,6 +242,7 @@ class Session(Notices):
         self.page.selected = set()
         self.page.choice = None
         self.page.narration = None
+        self.page.shown_seat = None  # another game starts on the player to move
         self.log = None
 
     def untouched(self) -> bool:
