@@ -113,8 +113,9 @@ def seen_as(rgb: RGB, view: str) -> RGB:
 def lab(rgb: RGB) -> RGB:
     """CIELAB (D65 white) of a linear sRGB colour.
 
-    >>> [round(v, 2) for v in lab((1.0, 1.0, 1.0))]
-    [100.0, 0.0, 0.0]
+    >>> lightness, a, b = lab((1.0, 1.0, 1.0))  # white
+    >>> round(lightness, 2), abs(a) < 1e-3, abs(b) < 1e-3
+    (100.0, True, True)
     """
     r, g, b = rgb
     x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
