@@ -140,3 +140,37 @@ def test_the_phone_folds_its_tools_into_the_menu(browser: Browser, site_url: str
         assert not page.locator("#btn-rules").is_visible()  # the menu closed
     finally:
         ctx.close()
+
+
+# The skyline's box, and whether it lies wholly inside the viewport below the top bar.
+SKYLINE_IN_VIEW = """(seat) => {
+  const r = document.getElementById(`skyline-${seat}`).getBoundingClientRect();
+  const bar = document.querySelector('.topbar').getBoundingClientRect().bottom;
+  return r.left >= 0 && r.right <= innerWidth && r.top >= bar - 1 && r.top < innerHeight;
+}"""
+
+
+def test_a_scoreboard_chip_brings_that_skyline_into_view_on_a_phone(
+    browser: Browser, site_url: str, wait_ready
+) -> None:
+    """On a 390x844 touch phone the skylines are one sideways strip: tapping a rival's
+    chip turns the strip to that skyline; the chip is a named button that works from
+    the keyboard too and keeps the focus."""
+    ctx = browser.new_context(**SIZES["phone"], locale="en-US")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{site_url}#play?p=Ann,Bo,Cy,Dee&seed=chips4&start=0", wait_until="commit")
+        wait_ready(page)
+        page.wait_for_function(TURN_START)
+        assert page.evaluate(SKYLINE_IN_VIEW, 0)
+        assert not page.evaluate(SKYLINE_IN_VIEW, 3)  # off to the side of the strip
+        chip = page.get_by_role("button", name="Dee: 0 points, 0 buildings. Show this skyline")
+        chip.tap()
+        page.wait_for_function(SKYLINE_IN_VIEW, arg=3)
+        assert not page.evaluate(SKYLINE_IN_VIEW, 0)
+        page.focus("#show-seat-1")
+        page.keyboard.press("Enter")
+        page.wait_for_function(SKYLINE_IN_VIEW, arg=1)
+        assert page.evaluate("document.activeElement.id") == "show-seat-1"
+    finally:
+        ctx.close()

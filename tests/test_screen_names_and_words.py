@@ -302,7 +302,7 @@ SAME_IN_BOTH = {
     "seat.bot_name", "rules.meta", "rules.card.points", "tile.points|one",
     "player.points_short|one", "score.completed_n|one", "newgame.count_solo",
     "scenario_status.line", "stats.mode.solo", "games.name", "hint.option",
-    "tutorial.solo.blocked", "daily.share_line", "stats.rating.level",
+    "tutorial.solo.blocked", "daily.share_line", "stats.rating.level", "last.short",
 }
 ENGLISH_WORDS = re.compile(r"\b(the|and|of|with|Player|Seed|points?|buildings?|dice|turn|"
                            r"Build|Roll|Abandon|Demolish|Undo)\b")

@@ -104,27 +104,34 @@ def bracketed(line: str) -> list[int]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_last_turn_line_adds_up_to_the_score_change(lang):
-    """The points in brackets add up to the turn's change in score (a completion's points
-    and, apart, the point of a lone low-rise ground floor built on or demolished), the
-    line's total says the same, and "built N floors" counts every die placed."""
+    """On every line of what the rivals did since the player to move last played (one
+    per rival after the first round): the points in brackets add up to that turn's
+    change in score (a completion's points and, apart, the point of a lone low-rise
+    ground floor built on or demolished), the line's total says the same, and "built N
+    floors" counts every die placed."""
     t = texts(lang).t
     kinds: set[str] = set()
     for count, bot, seed in ((2, "greedy", 7), (3, "random", 8), (4, "greedy", 9)):
         c, _, _ = page(lang)
         start_game(c, ("Ann", "Bo", "Cy", "Dee")[:count], ("human",) * count, f"sum{count}")
         for _ in turn_starts(c, bot, seed):
-            report = c.board.last_turn()
-            line = c.screen().game.last_turn.text
-            assert sum(bracketed(line)) == report.points, line
-            assert t("last.points", n=report.points, signed=f"{report.points:+d}") in line
-            builds = sum(1 for e in report.events if e["event"] == "build")
-            assert (t("last.floors", n=builds) if builds else t("last.nothing")) in line
-            if builds:
-                kinds.add("built")
-            if any(n < 0 for n in bracketed(line)):
-                kinds.add("lost")
-            if any("completed" in e for e in report.events if e["event"] == "build"):
-                kinds.add("completed")
+            reports = c.board.turns_since(c.board.state.seat)
+            lines = c.screen().game.last_turns
+            assert [line.seat for line in lines] == [r.seat for r in reports]
+            if c.board.state.round > 1:
+                assert len(lines) == count - 1
+            for report, last in zip(reports, lines, strict=True):
+                line = last.text
+                assert sum(bracketed(line)) == report.points, line
+                assert t("last.points", n=report.points, signed=f"{report.points:+d}") in line
+                builds = sum(1 for e in report.events if e["event"] == "build")
+                assert (t("last.floors", n=builds) if builds else t("last.nothing")) in line
+                if builds:
+                    kinds.add("built")
+                if any(n < 0 for n in bracketed(line)):
+                    kinds.add("lost")
+                if any("completed" in e for e in report.events if e["event"] == "build"):
+                    kinds.add("completed")
     assert kinds == {"built", "lost", "completed"}
 
 
@@ -326,7 +333,7 @@ def check_separators(c, lang: str) -> int:
     marked = MarkedTexts(TABLES, lang)
     screen = sm.build_screen(c.page, c.board, marked)
     game = screen.game
-    parts = (game.hint, game.review, game.table_review, game.last_turn)
+    parts = (game.hint, game.review, game.table_review, *game.last_turns)
     texts_ = [s for part in parts if part is not None for s in strings(part)]
     html = board_view.render(screen)
     regions = html.get("turn", "") + html.get("players", "")

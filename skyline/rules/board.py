@@ -32,7 +32,7 @@ from .bounds import (
 )
 from .building import BuildPlan, plan_build
 from .errors import IllegalActionError, OptionsError, SkylineError
-from .events import TurnReport, describe, last_turn_report
+from .events import TurnReport, describe, last_turn_report, turns_since_report
 from .legal import legal_actions
 from .options import new_game, validate_options
 from .scoring import ranking, score
@@ -173,6 +173,23 @@ class Board:
         """What the latest finished turn did (:class:`~skyline.rules.events.TurnReport`),
         or None before any turn has ended and once the game is over."""
         return last_turn_report(self._states, self._actions)
+
+    def turns_since(self, seat: int) -> tuple[TurnReport, ...]:
+        """What the other seats' turns did since ``seat`` last played (since the start
+        if it has not yet), oldest first; empty once the game is over.
+
+        >>> from skyline import Board
+        >>> board = Board.new(["Ann", "Bo", "Cy"], "since-doc")
+        >>> board.turns_since(0)
+        ()
+        >>> while (board.state.round, board.state.seat) != (2, 1):  # Ann, Bo, Cy, Ann
+        ...     board.push(board.legal_actions()[0])
+        >>> [report.seat for report in board.turns_since(1)]
+        [2, 0]
+        >>> [report.seat for report in board.turns_since(2)]  # its own turn ends the list
+        [0]
+        """
+        return turns_since_report(self._states, self._actions, seat)
 
     def log(self) -> list[dict[str, Any]]:
         """The game's events in order, as plain dicts for the page to translate.

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,24 +118,30 @@ def _shift_out(marked: set[int], index: int) -> set[int]:
     return {j if j < index else j - 1 for j in marked if j != index}
 
 
-def last_turn_report(
-    states: Sequence[GameState], actions: Sequence[Action]
-) -> TurnReport | None:
-    """The latest finished turn of a game (``states[i + 1]`` is ``actions[i]`` applied to
-    ``states[i]``), or None before the first turn has ended and once the game is over."""
-    now = states[-1]
-    if now.phase is Phase.OVER:
-        return None
-    turn = (now.round, now.seat)
-    start = len(states) - 1
-    while start > 0 and (states[start - 1].round, states[start - 1].seat) == turn:
-        start -= 1
-    if start == 0:
-        return None
-    end, first = start, start - 1
-    previous = (states[first].round, states[first].seat)
-    while first > 0 and (states[first - 1].round, states[first - 1].seat) == previous:
+def _turn_start(states: Sequence[GameState], end: int) -> int:
+    """The index of the first state of the turn that ``states[end - 1]`` belongs to."""
+    turn = (states[end - 1].round, states[end - 1].seat)
+    first = end - 1
+    while first > 0 and (states[first - 1].round, states[first - 1].seat) == turn:
         first -= 1
+    return first
+
+
+def _finished_turns(states: Sequence[GameState]) -> Iterator[tuple[int, int]]:
+    """The finished turns, newest first, as ``(first, end)``: ``states[first]`` starts
+    the turn, ``states[end]`` is the first state after it. None once the game is over."""
+    if states[-1].phase is Phase.OVER:
+        return
+    end = _turn_start(states, len(states))  # the turn now being played is not finished
+    while end > 0:
+        first = _turn_start(states, end)
+        yield first, end
+        end = first
+
+
+def _report(states: Sequence[GameState], actions: Sequence[Action], first: int,
+            end: int) -> TurnReport:
+    """What the actions from ``states[first]`` to ``states[end]`` (one turn) did."""
     seat = states[first].seat
     columns: set[int] = set()
     tiles: set[int] = set()
@@ -161,3 +167,28 @@ def last_turn_report(
     points = score(states[end].players[seat]) - score(states[first].players[seat])
     return TurnReport(seat, states[first].round, tuple(events), points, frozenset(columns),
                       frozenset(tiles))
+
+
+def last_turn_report(
+    states: Sequence[GameState], actions: Sequence[Action]
+) -> TurnReport | None:
+    """The latest finished turn of a game (``states[i + 1]`` is ``actions[i]`` applied to
+    ``states[i]``), or None before the first turn has ended and once the game is over."""
+    for first, end in _finished_turns(states):
+        return _report(states, actions, first, end)
+    return None
+
+
+def turns_since_report(
+    states: Sequence[GameState], actions: Sequence[Action], seat: int
+) -> tuple[TurnReport, ...]:
+    """The finished turns of the other seats since ``seat``'s latest finished turn (since
+    the game began if it has none), oldest first: one per rival at most, as seats take
+    turns in order. Each report's marks still hold: no turn of another seat changes a
+    player's skyline. Empty once the game is over."""
+    reports = []
+    for first, end in _finished_turns(states):
+        if states[first].seat == seat:
+            break
+        reports.append(_report(states, actions, first, end))
+    return tuple(reversed(reports))

@@ -62,6 +62,7 @@ from app.games.links import LinkRouter, link_kind
 from app.games.tabs import Tabs
 from app.render import Renderer
 from app.turn.play import Play
+from app.turn.table import Table
 from app.tutorial.guide import Tutorial
 from app.tutorial.view import TutorialView
 from skyline import Action, Board
@@ -87,6 +88,7 @@ class Controller:
         self.daily = DailyChallenge(s)
         self.newgame = NewGame(s)
         self.page_commands = PageCommands(s)
+        self.table = Table(s)
         self.tutorial = Tutorial(s, emit)
         self.renderer = Renderer(s, TutorialView(s))
         s.renderer = self.renderer.render
@@ -95,7 +97,7 @@ class Controller:
         self.commands: dict[Cmd, Command] = {}
         for feature in (self.play, self.computer, self.links, self.friends, self.library_ui,
                         self.daily, self.newgame, self.page_commands, self.tabs,
-                        self.tutorial):
+                        self.tutorial, self.table):
             self.commands.update(feature.commands())
         self.listeners: list[Callable[[Controller, Action], None]] = []
         self.timings: list[float] = []

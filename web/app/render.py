@@ -124,20 +124,31 @@ def sound_switch(s: Screen) -> str:
 
 def scoreboard(s: Screen) -> str:
     """Every player in seat order, always on screen (the top bar stays at the top):
-    the start player's star, the name, the score and the completed buildings; the player
-    to move marked. One sentence per seat for screen readers."""
+    the seat's colour and mark, the start player's star, the name, the score and the
+    completed buildings; the player to move marked. One sentence per seat for screen
+    readers. With rivals each chip is a button that brings that skyline into view."""
     if s.game is None:
         return ""
-    items = "".join(
-        f'<li class="sb{" active" if p.active else ""}" data-testid="sb-{p.seat}">'
-        f'<span aria-hidden="true">{"<span class=sb-star>★</span>" if p.start else ""}'
-        f'<bdi class="sb-name">{esc(p.name)}</bdi><b class="sb-score">{p.score}</b>'
-        f'<span class="sb-bldg">{p.buildings}</span></span>'
-        f'<span class="vh">{esc_names(p.summary, (p.name,))}</span></li>'
-        for p in s.game.players
-    )
+    table = len(s.game.players) > 1
+    items = []
+    for p in s.game.players:
+        mark = '<span class="seat-mark"></span>' if table else ""
+        face = (f'<span aria-hidden="true">{mark}'
+                f'{"<span class=sb-star>★</span>" if p.start else ""}'
+                f'<bdi class="sb-name">{esc(p.name)}</bdi><b class="sb-score">{p.score}</b>'
+                f'<span class="sb-bldg">{p.buildings}</span></span>')
+        if table:
+            face = (f'<button type="button" class="sb-show" id="show-seat-{p.seat}" '
+                    f'data-action="{Cmd.SHOW_SEAT}" data-arg="{p.seat}" '
+                    f'aria-controls="skyline-{p.seat}">{face}'
+                    f'<span class="vh">{esc_names(p.show, (p.name,))}</span></button>')
+        else:
+            face += f'<span class="vh">{esc_names(p.summary, (p.name,))}</span>'
+        seat = f" seat-{p.seat}" if table else ""
+        items.append(f'<li class="sb{seat}{" active" if p.active else ""}" '
+                     f'data-testid="sb-{p.seat}">{face}</li>')
     return (f'<ol class="scoreboard" data-testid="scoreboard" '
-            f'aria-label="{esc(s.labels["scoreboard.label"])}">{items}</ol>')
+            f'aria-label="{esc(s.labels["scoreboard.label"])}">{"".join(items)}</ol>')
 
 
 def notices(s: Screen) -> str:
@@ -171,7 +182,7 @@ def turn_panel(s: Screen, g: Game) -> str:
     parts = [turn_html.turn_head(L, turn, names)]
     if g.coach is not None:
         parts.append(coach.render_coach(g.coach))
-    parts += turn_html.turn_lines(L, turn, names, g.last_turn, g.scenario)
+    parts += turn_html.turn_lines(L, turn, names, g.last_turns, g.scenario)
     if g.replay is not None:
         parts.insert(0, games_ui.render_replay(g.replay))
         if not turn.over:
@@ -239,6 +250,7 @@ class Renderer:
         self.tutorial = tutorial
         self.last_html: dict[str, str] = {}
         self._revealed: object = None  # the choice whose target render() scrolled to
+        self._shown: object = None  # the scoreboard chip's request render() scrolled to
         self._replay_cache: tuple[tuple[str, int], Board] | None = None
         self._log_view: tuple[tuple, LogView] | None = None
 
@@ -301,6 +313,17 @@ class Renderer:
         self.s.host.focus(self.s.focus_id)
         self.s.focus_id = None
         self._reveal_choice(screen)
+        self._reveal_shown_seat(screen)
+
+    def _reveal_shown_seat(self, screen: screen_model.Screen) -> None:
+        """A tap on a scoreboard chip: that skyline into view once (on a phone the
+        strip turns to it; web/js/layout.js keeps it there while the page redraws)."""
+        shown = self.s.page.shown_seat
+        if shown is self._shown:
+            return
+        self._shown = shown
+        if any(p.shown for p in screen.players):
+            self.s.host.reveal(f"skyline-{next(p.seat for p in screen.players if p.shown)}")
 
     def _send_cues(self) -> None:
         """What the latest actions did, once, before the regions change (the page's JS

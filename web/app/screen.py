@@ -72,11 +72,11 @@ from app.turn.view import (
     district_view,
     first_target,
     just_rolled,
-    last_turn_view,
     players_view,
     prompt_key,
     scenario_view,
     scoring_view,
+    since_last_turn_view,
     turn_view,
     yard_view,
 )
@@ -138,7 +138,8 @@ class Game:
     daily: DailyView | None = None  # a daily challenge (skyline.daily): banner, result line
     replay: games_ui.ReplayView | None = None  # a replay is shown (app.games.ui)
     corr: games_ui.CorrView | None = None  # a game with friends elsewhere
-    last_turn: LastTurn | None = None  # what the latest turn that was not yours did
+    # what each rival's turn did since the player to move here last played, oldest first
+    last_turns: tuple[LastTurn, ...] = ()
     table_review: TableReviewView | None = None  # a finished game of 2-4 players
     coach: CoachView | None = None  # the guided first game's step (web/tutorial.py)
 
@@ -320,13 +321,13 @@ def build_screen(
                              tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES),
                              t("bot.pace"))
         hint_ok = can_hint(page, board)
-        last = last_turn_view(page, board, t, names)
+        since = since_last_turn_view(page, board, t, names)
         game = Game(
             solo=state.solo,
             turn=turn_view(page, board, t, names),
             yard=yard_view(page, board, t),
             district=district_view(page, board, t),
-            players=players_view(page, board, t, names, last),
+            players=players_view(page, board, t, names, since),
             scoring=scoring_view(page, board, t, dict(best or {}), names) if over else None,
             beat=t("beat.show", score=page.beat) if page.beat is not None and state.solo
             else None,
@@ -340,7 +341,7 @@ def build_screen(
                              _daily_figure(daily, board, "expert")),
             replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
             corr=games_ui.corr_view(page, board, texts),
-            last_turn=last,
+            last_turns=since,
             table_review=table_review_view(page, board, t, lang, names),
         )
         announce = _announce(page, board, t, names, game.scoring)

@@ -7,16 +7,19 @@ let shownTurn = "";
 
 /**
  * On a phone the skylines are one sideways strip in seat order (style.css, "the table
- * on a phone"): a new render of it shows the player to move. Seats never move; only
- * the strip's view does. Elsewhere the strip does not scroll and this does nothing. A
- * new turn on a phone starts at the top: the table (style.css) fits one screen there.
+ * on a phone"): a new render of it shows the player to move, or the skyline a tap on
+ * its scoreboard chip asked for (`.shown`, page state in Python). Seats never move;
+ * only the strip's view does. Elsewhere the strip does not scroll and this does
+ * nothing. A new turn on a phone starts at the top: the table (style.css) fits one
+ * screen there.
  * @param {Element} region the players' region, just rendered
  */
 export function showActiveSeat(region) {
-  const seat = /** @type {HTMLElement | null} */ (region.querySelector(".player.active"));
+  const active = /** @type {HTMLElement | null} */ (region.querySelector(".player.active"));
+  const seat = /** @type {HTMLElement | null} */ (region.querySelector(".player.shown")) ?? active;
   const strip = seat?.parentElement;
   if (!seat || !strip) return;
-  const turn = `${seat.dataset.testid} ${document.querySelector("[data-testid=round]")?.textContent}`;
+  const turn = `${active?.dataset.testid} ${document.querySelector("[data-testid=round]")?.textContent}`;
   if (turn !== shownTurn && phone.matches) scrollTo({ top: 0, behavior: "instant" });
   shownTurn = turn;
   if (strip.scrollWidth <= strip.clientWidth) return;

@@ -33,6 +33,7 @@ class Cmd(StrEnum):
     CANCEL = "cancel"
     COLUMN = "col"
     TILE = "tile"
+    SHOW_SEAT = "show-seat"  # a scoreboard chip: that player's skyline into view
     # computer players and hints (app.computer)
     BOT_SKIP = "bot-skip"
     BOT_PACE = "bot-pace"  # the computer's pace (a select: normal, fast, instant)

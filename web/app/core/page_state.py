@@ -296,6 +296,16 @@ class ReplayState:
     seats: dict[int, Seat] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class ShownSeat:
+    """A tap on a scoreboard chip: show ``seat``'s skyline (the phone's strip turns to
+    it) during the turn ``turn`` (round, seat to move). Page state only, never saved:
+    the next turn shows the player to move again."""
+
+    seat: int
+    turn: tuple[int, int]
+
+
 # ---------------------------------------------------------------------------- page state
 
 
@@ -340,6 +350,7 @@ class PageState:
     # once and drops them (app.core.cues); never saved
     cues: list[Cue] = field(default_factory=list)
     sound: bool = False  # the page's sounds (off until the player turns them on; remembered)
+    shown_seat: ShownSeat | None = None  # the skyline a scoreboard chip asked for
 
     @property
     def friend_seats(self) -> tuple[int, ...]:

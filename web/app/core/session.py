@@ -243,6 +243,7 @@ class Session(Notices):
         self.page.choice = None
         self.page.narration = None
         self.page.cues = []  # another game: nothing of the last one moves
+        self.page.shown_seat = None  # another game starts on the player to move
         self.log = None
 
     def untouched(self) -> bool:

@@ -86,6 +86,7 @@ class LogEntry:
     round: int
     event: str
     text: str
+    seat: int | None = None  # whose action (the line takes the seat's colour)
 
 
 @dataclass(frozen=True)
@@ -197,10 +198,17 @@ def event_text(t: Callable[..., str], e: dict, names) -> str:
     return kind
 
 
+#: the log's events that are the table's, not one player's (no seat colour)
+TABLE_EVENTS = frozenset({"round_end", "game_over"})
+
+
 def log_view(events: list[dict], names, texts: Texts) -> LogView:
-    """The game log, newest first (the last 300 events)."""
+    """The game log, newest first (the last 300 events); with rivals each player's
+    lines carry the seat (its colour)."""
+    table = len(names) > 1
     return LogView(tuple(
-        LogEntry(e["round"], e["event"], event_text(texts.t, e, names))
+        LogEntry(e["round"], e["event"], event_text(texts.t, e, names),
+                 e.get("seat") if table and e["event"] not in TABLE_EVENTS else None)
         for e in reversed(events[-300:])
     ))
 

@@ -42,14 +42,24 @@ def turn_head(L: Labels, turn: TurnView, names: tuple[str, ...]) -> str:
     return f'<h2 class="panel-title">{esc_names(turn.title, names)}</h2>'
 
 
-def turn_lines(L: Labels, turn: TurnView, names: tuple[str, ...], last_turn: LastTurn | None,
-               scenario: ScenarioView | None) -> list[str]:
-    """The prompt, what the last turn did, the scenario's standing and Cancel."""
+def turn_lines(L: Labels, turn: TurnView, names: tuple[str, ...],
+               last_turns: tuple[LastTurn, ...], scenario: ScenarioView | None) -> list[str]:
+    """The prompt, what the rivals' turns did since the player to move last played (a
+    line each, in the seat's colour), the scenario's standing and Cancel."""
     parts = [
         f'<p class="prompt" id="prompt" data-testid="prompt" data-phase="{turn.phase}">{esc_names(turn.prompt, names)}</p>'
     ]
-    if last_turn is not None:
-        parts.append(f'<p class="last-turn" data-testid="last-turn">{esc_names(last_turn.text, names)}</p>')
+    if last_turns:
+        # several rivals: a phone shows the short forms (the long ones stay for screen
+        # readers; the ringed buildings and the log tell the rest)
+        lines = "".join(
+            f'<li class="seat-{last.seat}" data-seat="{last.seat}"><span class="seat-mark" aria-hidden="true"></span>'
+            f'<span class="last-long">{esc_names(last.text, names)}</span>'
+            f'<span class="last-short" aria-hidden="true">{esc_names(last.short, names)}</span></li>'
+            for last in last_turns
+        )
+        many = " many" if len(last_turns) > 1 else ""
+        parts.append(f'<ul class="last-turn{many}" data-testid="last-turn">{lines}</ul>')
     if scenario is not None:
         met = " met" if scenario.met else ""
         parts.append(f'<p class="scenario{met}" data-testid="scenario">{esc(scenario.text)}</p>')
@@ -79,7 +89,7 @@ def beat(text: str) -> str:
 def player_list(L: Labels, players: tuple[PlayerView, ...], over: bool, marks: Marks) -> str:
     """The skylines in seat order, every one at the same scale: seats never move (the
     player to move is marked)."""
-    cards = "".join(player_card(L, p, marks) for p in players)
+    cards = "".join(player_card(L, p, marks, len(players) > 1) for p in players)
     return f'<div class="player-list n{len(players)}{" over" if over else ""}">{cards}</div>'
 
 
@@ -214,7 +224,8 @@ def lots(L: Labels, p: PlayerView, marks: Marks) -> list[tuple[art.Lot, str, str
     return out
 
 
-def player_card(L: Labels, p: PlayerView, marks: Marks) -> str:
+def player_card(L: Labels, p: PlayerView, marks: Marks, table: bool = True) -> str:
+    """A player's skyline; with rivals in the seat's colour and mark."""
     star_html = (
         f'<span class="star" title="{esc(L["player.start"])}" aria-label="{esc(L["player.start"])}" '
         'role="img">★</span>'
@@ -226,10 +237,14 @@ def player_card(L: Labels, p: PlayerView, marks: Marks) -> str:
         badge += f'<span class="bot-badge" data-testid="bot-badge">{esc(p.computer)}</span>'
     if p.elsewhere:
         badge += f'<span class="bot-badge friend-badge" data-testid="friend-badge">{esc(p.elsewhere)}</span>'
+    seat = f" seat-{p.seat}" if table else ""
+    mark = '<span class="seat-mark" aria-hidden="true"></span>' if table else ""
+    shown = " shown" if p.shown else ""
     return (
-        f'<section class="player{" active" if p.active else ""}" data-testid="player-{p.seat}" '
-        f'aria-label="{esc(p.label)}">'
-        f'<header class="player-head">{star_html}<h3 class="pname"><bdi>{esc(p.name)}</bdi></h3>{badge}'
+        f'<section class="player{seat}{" active" if p.active else ""}{shown}" id="skyline-{p.seat}" '
+        f'data-testid="player-{p.seat}" aria-label="{esc(p.label)}">'
+        f'<header class="player-head">{mark}{star_html}'
+        f'<h3 class="pname"><bdi>{esc(p.name)}</bdi></h3>{badge}'
         f'<span class="pscore" data-testid="score-{p.seat}" aria-label="{esc(p.score_label)}">'
         f"{p.score}\u202f<small>{esc(p.score_unit)}</small></span></header>"
         f'{art.street_html(lots(L, p, marks), p.label, L["skyline.empty"])}</section>'
@@ -274,7 +289,7 @@ def log_list(L: Labels, log: LogView, names: tuple[str, ...]) -> str:
     items = [
         # one span for the words: the line is a flex row, and a name isolated in <bdi>
         # would otherwise be an item of its own, apart from the rest of the sentence
-        f'<li class="ev ev-{e.event}"><span class="ev-round">{e.round}</span>'
+        f'<li class="ev ev-{e.event}{"" if e.seat is None else f" seat-{e.seat}"}"><span class="ev-round">{e.round}</span>'
         f'<span class="ev-text">{esc_names(e.text, key[2])}</span></li>'
         for e in log.entries
     ]

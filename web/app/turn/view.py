@@ -51,17 +51,36 @@ from skyline import (
 from skyline.rules import can_take_district as rule_can_take_district
 
 
-def last_turn_view(page: PageState, board: Board, t, names) -> LastTurn | None:
+def since_last_turn_view(page: PageState, board: Board, t, names) -> tuple[LastTurn, ...]:
+    """What each rival's turn did since the player to move here last played (oldest
+    first; one line in a game of two), until that player acts. "You" is the seat to move
+    now: in pass-and-play each person here sees what happened since their own turn."""
     state = board.state
     if (state.solo or state.phase is not Phase.TAKE or page.takes or page.replay is not None
             or not page.seat_kind(state.seat).is_here):
+        return ()
+    lines = []
+    for report in board.turns_since(state.seat):
+        name = names[report.seat]
+        points = t("last.points", n=report.points, signed=f"{report.points:+d}")
+        lines.append(LastTurn(
+            report.seat, t("last.line", name=name, parts=turn_words(t, report.events),
+                           points=points),
+            report.columns, report.tiles, t("last.short", name=name, points=points)))
+    return tuple(lines)
+
+
+def shown_seat(page: PageState, board: Board) -> int | None:
+    """The seat whose skyline a tap on its scoreboard chip asked for, while it holds:
+    in the same turn, with no tower or demolition choice pending (its targets are on
+    the skyline of the player to move)."""
+    shown = page.shown_seat
+    state = board.state
+    if (shown is None or page.choice is not None
+            or shown.turn != (state.round, state.seat)
+            or not 0 <= shown.seat < len(state.players)):
         return None
-    report = board.last_turn()
-    if report is None or report.seat == state.seat:
-        return None
-    text = t("last.line", name=names[report.seat], parts=turn_words(t, report.events),
-             points=t("last.points", n=report.points, signed=f"{report.points:+d}"))
-    return LastTurn(report.seat, text, report.columns, report.tiles)
+    return shown.seat
 
 
 def first_target(players: tuple[PlayerView, ...]) -> str | None:
@@ -340,8 +359,10 @@ def district_view(page: PageState, board: Board, t) -> District | None:
 
 
 def players_view(page: PageState, board: Board, t, names,
-             last: LastTurn | None = None) -> tuple[PlayerView, ...]:
+                 since: tuple[LastTurn, ...] = ()) -> tuple[PlayerView, ...]:
     state = board.state
+    marked = {last.seat: last for last in since}
+    shown = shown_seat(page, board)
     over = state.phase is Phase.OVER
     choice = page.choice
     scores = board.scores()
@@ -352,6 +373,7 @@ def players_view(page: PageState, board: Board, t, names,
         build_targets: set[int] = set()
         if active and isinstance(choice, BuildChoice):
             build_targets = build_target_columns(state, choice)
+        last = marked.get(seat)
         tiles = []
         for i, b in enumerate(player.buildings):
             kind = FACE_LETTERS[b.kind]
@@ -360,7 +382,7 @@ def players_view(page: PageState, board: Board, t, names,
             tiles.append(TileView(i, kind, b.height, b.points, label,
                                   t("tile.points", points=b.points), demolish,
                                   t("target.demolish", what=label),
-                                  last is not None and last.seat == seat and i in last.tiles))
+                                  last is not None and i in last.tiles))
         columns = []
         for i, col in enumerate(player.columns):
             kind = FACE_LETTERS[col.kind]
@@ -371,7 +393,7 @@ def players_view(page: PageState, board: Board, t, names,
             as_tile = t("tile.points", points=1) if over and scores_as_tile(col) else None
             columns.append(ColumnView(i, kind, col.height, label, target, t(what, what=label),
                                       as_tile,
-                                      last is not None and last.seat == seat and i in last.columns))
+                                      last is not None and i in last.columns))
         score = scores[seat]
         # the final scoring's count (lone low-rise ground floors included), as the score is
         buildings = completed_count(player)
@@ -395,6 +417,7 @@ def players_view(page: PageState, board: Board, t, names,
             elsewhere=t("player.elsewhere") if seat_kind.is_friend else None,
             score_unit=t("player.points_short", n=score),
             buildings=buildings, summary=", ".join(summary),
+            show=t("scoreboard.show", seat=", ".join(summary)), shown=seat == shown,
         ))
     return tuple(out)
 

@@ -83,7 +83,7 @@ class TileView:
     points_text: str
     target: bool  # a demolition target
     target_label: str
-    changed: bool = False  # completed in the last turn shown (LastTurn)
+    changed: bool = False  # completed in a rival's turn shown (LastTurn)
 
 
 @dataclass(frozen=True)
@@ -99,18 +99,20 @@ class ColumnView:
     # at the end, what it scores where it scores ("1 pt": a low-rise ground floor); else
     # the skyline's caption says "unfinished"
     points_text: str | None = None
-    changed: bool = False  # built on in the last turn shown (LastTurn)
+    changed: bool = False  # built on in a rival's turn shown (LastTurn)
 
 
 @dataclass(frozen=True)
 class LastTurn:
-    """The latest turn that was not the viewer's (a rival here, a computer, a friend's
-    link), shown until the player to move acts: one line, and its buildings marked."""
+    """A rival's turn since the player to move last played (a person here, a computer,
+    a friend's link), shown until the player to move acts: one line, and its buildings
+    marked."""
 
     seat: int
     text: str
     columns: frozenset[int]
     tiles: frozenset[int]
+    short: str = ""  # "Robo: +4 points": a phone shows this when several rivals moved
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,8 @@ class PlayerView:
     score_unit: str = ""  # "pts" / "pt" after the score
     buildings: int = 0  # completed, lone low-rise ground floors included (completed_count)
     summary: str = ""  # the scoreboard's sentence: "Ann: 12 points, 2 buildings, to move"
+    show: str = ""  # the scoreboard chip's name as a button: the sentence, "show skyline"
+    shown: bool = False  # the skyline a tap on its chip asked for (the phone's strip turns)
 
 
 @dataclass(frozen=True)

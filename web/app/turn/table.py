@@ -1,0 +1,30 @@
+"""The table's own command: a tap on a scoreboard chip brings that player's skyline into
+view (on a phone the skylines' strip turns to it). Which skyline is shown is page state
+(``PageState.shown_seat``), read by the turn's view; it is never saved, and the next
+turn shows the player to move again."""
+
+from __future__ import annotations
+
+from app.core.commands import Arg, Cmd, Command
+from app.core.page_state import ShownSeat
+from app.core.session import Session
+
+
+class Table:
+    """Which skyline the table shows."""
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+
+    def commands(self) -> dict[Cmd, Command]:
+        # no guard: looking at a skyline changes no game, so it works during a
+        # computer's turn, a friend's, a replay and in a tab that only watches
+        return {Cmd.SHOW_SEAT: Command(self.show_seat, Arg.NUMBER)}
+
+    def show_seat(self, seat: int) -> None:
+        board = self.s.board
+        if board is None or not 0 <= seat < len(board.state.players):
+            return  # a stale or made-up chip: nothing to show
+        state = board.state
+        # a new value each tap: the renderer scrolls to it even when it is shown already
+        self.s.page.shown_seat = ShownSeat(seat, (state.round, state.seat))
