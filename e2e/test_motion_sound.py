@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from board_helpers import close_first_dialog, dice, new_game, select_only, take
+from board_helpers import POLICY_STEP, close_first_dialog, dice, new_game, select_only, take
 from playwright.sync_api import Page
 
 # Animations that end (the hint's pulse never does), still running.
@@ -23,13 +23,26 @@ RUNNING = """() => document.getAnimations().filter((a) => a.playState === "runni
 ON_A_BUILDING = """() => document.getAnimations().some((a) => a.playState === "running"
     && a.effect.target instanceof Element && a.effect.target.closest("[data-lot]") !== null)"""
 
-# Counts the AudioContexts the page makes (installed before the page's scripts).
+# A completed building's points floating up ("+N"), moving, while its tile moves too.
+COMPLETION_MOVING = """() => [...document.querySelectorAll('#fx-layer .fx-points:not(.lost)')]
+    .some((el) => /^\\+\\d+$/.test(el.textContent) && el.getAnimations().some(
+      (a) => a.playState === 'running')) && (""" + ON_A_BUILDING + """)()"""
+
+# Counts the AudioContexts the page makes and the Web Audio sources it starts (every
+# sound is oscillators and noise buffers started at a time), installed before the
+# page's scripts.
 AUDIO_SPY = """(() => {
   window.__audioContexts = 0;
+  window.__audioStarts = 0;
   const Real = window.AudioContext;
   if (!Real) return;
   window.AudioContext = class extends Real {
     constructor(...args) { super(...args); window.__audioContexts += 1; }
+  };
+  const start = AudioScheduledSourceNode.prototype.start;
+  AudioScheduledSourceNode.prototype.start = function (...args) {
+    window.__audioStarts += 1;
+    return start.apply(this, args);
   };
 })();"""
 
@@ -65,6 +78,22 @@ def test_actions_move_a_press_finishes_them_and_reduced_motion_keeps_still(app_p
     assert page.evaluate(RUNNING) == 0
 
 
+def test_a_completion_moves_its_tile_and_floats_its_points(app_page: Page) -> None:
+    """A whole solo game played by clicks until a building is completed: its tile
+    moves into place and its points float up from it."""
+    page = app_page
+    slow_motion(page)
+    close_first_dialog(page)
+    new_game(page, ("Mo",), seed="motion2")
+    for _ in range(600):
+        step = page.evaluate(POLICY_STEP)
+        assert step not in ("over", "stuck"), f"no completion moved before the {step}"
+        if step == "build" and page.evaluate(COMPLETION_MOVING):
+            break
+    else:
+        raise AssertionError("no building was completed")
+
+
 def test_the_sound_switch_is_remembered_and_no_audio_before_a_press(
         app_page: Page, wait_ready: Callable[[Page], None]) -> None:
     page = app_page
@@ -74,14 +103,19 @@ def test_the_sound_switch_is_remembered_and_no_audio_before_a_press(
     wait_ready(page)
     switch = page.locator("#btn-sound")
     assert switch.get_attribute("aria-pressed") == "false"
-    take(page, "GGG")  # presses with the sound off make no AudioContext
-    assert page.evaluate("window.__audioContexts") == 0
+    take(page, "GGG")  # presses with the sound off make no AudioContext, no sound
+    page.click("#act-roll")
+    assert page.evaluate("[window.__audioContexts, window.__audioStarts]") == [0, 0]
 
     switch.click()
     assert switch.get_attribute("aria-pressed") == "true"
     assert page.evaluate("window.__audioContexts") == 1
     assert json.loads(page.evaluate("localStorage.getItem('skyline.settings')"))["sound"] == "on"
-    page.click("#act-roll")  # sounds (the guard fails the test on a page error)
+    started = page.evaluate("window.__audioStarts")  # the switch's own blip
+    for _ in range(30):  # play on until a floor is built or the dice roll again
+        if page.evaluate(POLICY_STEP) in ("build", "roll"):
+            break
+    assert page.evaluate("window.__audioStarts") > started
 
     page.reload()
     wait_ready(page)
