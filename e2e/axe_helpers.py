@@ -16,6 +16,10 @@ from playwright.sync_api import Page
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 
 _RUN = """async (include) => {
+  // the page at rest: what moves (web/js/effects.js fades and slides) is at its end
+  for (const a of document.getAnimations()) {
+    if (Number.isFinite(a.effect?.getComputedTiming().endTime)) a.finish();
+  }
   const result = await axe.run(include ? {include: [include]} : document,
                                {resultTypes: ["violations"]});
   return result.violations.map(v => ({

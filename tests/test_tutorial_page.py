@@ -48,7 +48,7 @@ def is_marked(host, dom_id: str) -> bool:
     """The element wears the mark (a building: its lot does)."""
     if "hinted" in element(host, dom_id).get("class", "").split():
         return True
-    lot = r'<li class="[^"]*\bhinted\b[^"]*"><button[^>]*\bid="' + re.escape(dom_id) + '"'
+    lot = r'<li class="[^"]*\bhinted\b[^"]*"[^>]*><button[^>]*\bid="' + re.escape(dom_id) + '"'
     return re.search(lot, html(host)) is not None
 
 
