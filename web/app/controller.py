@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app import screen as screen_model
+from app.computer.chances import Chances
 from app.computer.seats import Computer, ComputerDriver
 from app.core.commands import REPLAY_KEYS, Arg, Cmd, Command, Guard
 from app.core.events import (
@@ -41,6 +42,7 @@ from app.core.events import (
     Event,
     OpenGameLink,
     OpenNewGame,
+    OpenReplay,
     PlayAction,
     ShowHint,
     StartDaily,
@@ -80,6 +82,7 @@ class Controller:
         emit = self.route
         self.play = Play(s, emit)
         self.computer = Computer(s, emit)
+        self.chances = Chances(s, emit)
         self.friends = Friends(s)
         self.tabs = Tabs(s, emit)
         self.links = LinkRouter(s, emit, self.tabs, self.friends)
@@ -93,9 +96,9 @@ class Controller:
         s.guard = self.run
         #: every command the page offers, from the features that handle them
         self.commands: dict[Cmd, Command] = {}
-        for feature in (self.play, self.computer, self.links, self.friends, self.library_ui,
-                        self.daily, self.newgame, self.page_commands, self.tabs,
-                        self.tutorial):
+        for feature in (self.play, self.computer, self.chances, self.links, self.friends,
+                        self.library_ui, self.daily, self.newgame, self.page_commands,
+                        self.tabs, self.tutorial):
             self.commands.update(feature.commands())
         self.listeners: list[Callable[[Controller, Action], None]] = []
         self.timings: list[float] = []
@@ -173,6 +176,8 @@ class Controller:
                 self.newgame.open()
             case ShowHint():
                 self.computer.show_hint()
+            case OpenReplay(step):
+                self.library_ui.replay_open_game(step)
         return None
 
     def share_link(self) -> str:
@@ -194,6 +199,9 @@ class Controller:
 
     def need_data(self, path: str, then: Callable[[], None]) -> None:
         self.computer.need_data(path, then)
+
+    def chances_wanted(self) -> bool:
+        return self.chances.wanted()
 
     # ------------------------------------------------------------------ boot
 

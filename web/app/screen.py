@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from app.computer.chances_view import ChancesView, chances_view
 from app.computer.view import (
     BotBar,
     HintView,
@@ -141,6 +142,7 @@ class Game:
     last_turn: LastTurn | None = None  # what the latest turn that was not yours did
     table_review: TableReviewView | None = None  # a finished game of 2-4 players
     coach: CoachView | None = None  # the guided first game's step (web/tutorial.py)
+    chances: ChancesView | None = None  # the chances as the game goes, beside the log
 
 
 @dataclass(frozen=True)
@@ -338,6 +340,7 @@ def build_screen(
             corr=games_ui.corr_view(page, board, texts),
             last_turn=last,
             table_review=table_review_view(page, board, t, lang, names),
+            chances=chances_view(page, board, t, lang, names, current),
         )
         announce = _announce(page, board, t, names, game.scoring)
     return Screen(

@@ -13,6 +13,9 @@ attached with ``Controller.attach`` (it implements ``app.computer.seats.Computer
 - the review of a finished solo game (``page.review``), graded decision by decision in
   ticks of at most ``CHUNK_MS``; of a finished game of 2-4 players (``page.table_review``,
   ``skyline.players.table_review``) the same way;
+- the chances as the game goes (``page.chances``, ``app.computer.chances``): after every
+  turn, valued in idle ticks of at most ``CHANCES_CHUNK_MS``, each turn once, from the
+  end of the first turn on (before that nothing is fetched for it);
 - ``warm``: once the solo value table has been fetched (on first need: a computer
   player, Hint or the review; ``Controller.need_data``), the rest of it is decoded one
   level per idle tick;
@@ -30,17 +33,26 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from app.core.page_state import PACES, PageState, ReviewProgress, TableReviewProgress
+from app.core.page_state import (
+    PACES,
+    ChancesProgress,
+    PageState,
+    ReviewProgress,
+    TableReviewProgress,
+)
 from skyline import Board, Options, Phase, apply_action, new_game
 from skyline.players.bots import BOTS
 
 if TYPE_CHECKING:  # imported when first needed (the page keeps it off the start-up path)
+    from skyline.players.chances import ChancesRun
     from skyline.players.review import ReviewRun
     from skyline.players.table_review import TableReviewRun
 
 PACE_MS = PACES["normal"]  # a dialog open: look again this often
 SKIP_MS = 15
 CHUNK_MS = 60
+CHANCES_IDLE_MS = 40  # the pause before each chunk of the chart's values: clicks go first
+CHANCES_CHUNK_MS = 30
 WARM_MS = 1500  # start decoding the solo table this long after boot, one level per tick
 
 
@@ -77,6 +89,7 @@ class Paced(Protocol):
     def computer_turn(self) -> bool: ...
     def step_computer(self) -> float | None: ...
     def need_data(self, path: str, then: Callable[[], None]) -> None: ...
+    def chances_wanted(self) -> bool: ...
     def render(self) -> None: ...
     def run(self, callback: Callable[[], object]) -> None: ...
 
@@ -103,6 +116,9 @@ class BotsUI:
         self.review_run: ReviewRun | None = None
         # a game of 2-4 players: the engine's TableReviewRun of page.table_review
         self.table_run: TableReviewRun | None = None
+        # the chances chart: the engine's ChancesRun of page.chances, and a chunk is due
+        self.chances_run: ChancesRun | None = None
+        self.chances_job = False
 
     @property
     def think_ms(self) -> list[float]:
@@ -131,6 +147,7 @@ class BotsUI:
         else:
             c.page.skipping = False
             self.review_kick()
+        self.chances_kick()
 
     def warm(self, steps: tuple[tuple[str, int], ...] | None = None) -> None:
         """Read and decode the solo value table while the page is idle, one small step per
@@ -281,6 +298,50 @@ class BotsUI:
         else:
             self.review_job = True
             self.schedule(0, self.table_review_step)
+        c.render()
+
+    # ------------------------------------------------------------------ the chances chart
+
+    def chances_kick(self) -> None:
+        """Value the turns of the open game not valued yet, in idle ticks, when its chart
+        is on: a chunk is scheduled (never run here, so no click waits for it)."""
+        c = self.c
+        b = c.board
+        if self.chances_job or b is None or not c.chances_wanted():
+            return
+        progress = c.page.chances
+        run = self.chances_run
+        if progress is None or progress.key != b.options or run is None or run.options != b.options:
+            from skyline.players.chances import ChancesRun
+
+            run = self.chances_run = ChancesRun(b.options)
+            c.page.chances = progress = ChancesProgress(b.options, run.kind)
+        progress.done = run.done(b.actions)
+        if progress.done or not run.first_turn_over(b.state):
+            return
+        self.chances_job = True
+        self.schedule(CHANCES_IDLE_MS, self.chances_step)
+
+    def chances_step(self) -> None:
+        """One chunk of the chart's values (at most ``CHANCES_CHUNK_MS`` of valuing)."""
+        self.chances_job = False
+        c = self.c
+        b = c.board
+        run = self.chances_run
+        progress = c.page.chances
+        if (b is None or run is None or progress is None or progress.key != b.options
+                or not c.chances_wanted()):
+            return
+        try:
+            done = run.advance(b.actions, CHANCES_CHUNK_MS)
+        except LookupError as exc:  # a value table not fetched yet: on when it is here
+            progress.points = tuple(run.points)
+            self.fetch_table(exc)
+            return
+        progress.points, progress.done = tuple(run.points), done
+        if not done:
+            self.chances_job = True
+            self.schedule(CHANCES_IDLE_MS, self.chances_step)
         c.render()
 
     # ------------------------------------------------------------------ measurements
