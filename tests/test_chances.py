@@ -230,12 +230,17 @@ def test_the_chart_is_worked_out_in_idle_ticks_in_chunks_never_in_a_click(monkey
     c.handle("click", "menu", None)  # a click: the chart is scheduled, never worked out here
     assert len(calls) == before
     assert c.page.chances is not None and not c.page.chances.done
+    assert c.screen().game.chances.note == c.t("chances.waiting")
     ticks = 0
     while not c.page.chances.done:
         assert timer.step()
         ticks += 1
-        assert len(c.page.chances.points) <= len(calls)
+        points = c.page.chances.points
+        assert len(points) <= len(calls)
+        if len(points) == 3:  # catching up with a game opened mid-way: said so
+            assert c.screen().game.chances.note == c.t("chances.working", turn=2)
     assert ticks >= 7 and len(c.page.chances.points) == 7 == len(calls)
+    assert c.screen().game.chances.note == ""
     c.handle("click", "menu", None)  # nothing left: nothing valued again
     timer.run(limit=50)
     assert len(calls) == 7

@@ -115,7 +115,9 @@ def chances_view(page: PageState, board: Board, t: Callable[..., str], lang: str
     points = progress.points if progress is not None and progress.key == board.options else ()
     if len(points) < 2:
         note = t("chances.waiting")
-    elif progress is not None and not progress.done and page.replay is None:
+    elif (progress is not None and not progress.done and page.replay is None
+          and points[-1].round < board.state.round - 1):
+        # catching up (a game opened mid-way): said; a turn or two behind during play is not
         note = t("chances.working", turn=points[-1].turn)
     else:
         note = ""
@@ -191,7 +193,8 @@ def render_chances(v: ChancesView | None, names: tuple[str, ...]) -> str:
         f'<button type="button" class="chances-switch" id="chances-switch" role="switch" '
         f'aria-checked="{"true" if v.shown else "false"}" data-action="{Cmd.CHANCES_SHOW}" '
         f'data-arg="{"off" if v.shown else "on"}" data-testid="chances-switch">'
-        f'<span class="knob" aria-hidden="true"></span>{esc(v.switch)}</button>'
+        f'<span class="knob" aria-hidden="true"></span>{esc(v.switch)}'
+        f'<span class="vh">: {esc(v.title)}</span></button>'
     )
     head = (f'<div class="chances-head"><h3 class="chances-title" id="chances-title">{esc(v.title)}</h3>'
             f'{switch}</div>')
