@@ -87,11 +87,6 @@ class ChancesRun:
         self._actions: list[Action] = []  # the actions followed so far
         self._state = start
 
-    def first_turn_over(self, state: GameState) -> bool:
-        """The game's first turn has ended by ``state`` (a position of this game): the
-        first point after the start is due."""
-        return state.phase is Phase.OVER or (state.round, state.seat) != (1, self._turns[0][1])
-
     def done(self, actions: Sequence[Action]) -> bool:
         """Every turn of ``actions`` (the game so far) has its point."""
         return (len(self.points) == len(self._turns) and len(self._actions) == len(actions)

@@ -116,9 +116,7 @@ class BotsUI:
         self.review_run: ReviewRun | None = None
         # a game of 2-4 players: the engine's TableReviewRun of page.table_review
         self.table_run: TableReviewRun | None = None
-        # the chances chart: the engine's ChancesRun of page.chances, and a chunk is due
-        self.chances_run: ChancesRun | None = None
-        self.chances_job = False
+        self.chances = ChancesWork(c, self.schedule, self.fetch_table)  # the chart's values
 
     @property
     def think_ms(self) -> list[float]:
@@ -147,7 +145,7 @@ class BotsUI:
         else:
             c.page.skipping = False
             self.review_kick()
-        self.chances_kick()
+        self.chances.kick()
 
     def warm(self, steps: tuple[tuple[str, int], ...] | None = None) -> None:
         """Read and decode the solo value table while the page is idle, one small step per
@@ -300,50 +298,6 @@ class BotsUI:
             self.schedule(0, self.table_review_step)
         c.render()
 
-    # ------------------------------------------------------------------ the chances chart
-
-    def chances_kick(self) -> None:
-        """Value the turns of the open game not valued yet, in idle ticks, when its chart
-        is on: a chunk is scheduled (never run here, so no click waits for it)."""
-        c = self.c
-        b = c.board
-        if self.chances_job or b is None or not c.chances_wanted():
-            return
-        progress = c.page.chances
-        run = self.chances_run
-        if progress is None or progress.key != b.options or run is None or run.options != b.options:
-            from skyline.players.chances import ChancesRun
-
-            run = self.chances_run = ChancesRun(b.options)
-            c.page.chances = progress = ChancesProgress(b.options, run.kind)
-        progress.done = run.done(b.actions)
-        if progress.done or not run.first_turn_over(b.state):
-            return
-        self.chances_job = True
-        self.schedule(CHANCES_IDLE_MS, self.chances_step)
-
-    def chances_step(self) -> None:
-        """One chunk of the chart's values (at most ``CHANCES_CHUNK_MS`` of valuing)."""
-        self.chances_job = False
-        c = self.c
-        b = c.board
-        run = self.chances_run
-        progress = c.page.chances
-        if (b is None or run is None or progress is None or progress.key != b.options
-                or not c.chances_wanted()):
-            return
-        try:
-            done = run.advance(b.actions, CHANCES_CHUNK_MS)
-        except LookupError as exc:  # a value table not fetched yet: on when it is here
-            progress.points = tuple(run.points)
-            self.fetch_table(exc)
-            return
-        progress.points, progress.done = tuple(run.points), done
-        if not done:
-            self.chances_job = True
-            self.schedule(CHANCES_IDLE_MS, self.chances_step)
-        c.render()
-
     # ------------------------------------------------------------------ measurements
 
     def js_api(self, command: str = "think", arg: str = "") -> str:
@@ -399,6 +353,71 @@ class BotsUI:
                 for e in js.performance.getEntriesByType("resource")
             ])
         return json.dumps({"think_ms": self.think_ms})
+
+
+class ChancesWork:
+    """The chances chart's values (``page.chances``), worked out in idle ticks: ``kick``
+    after every handled event and computer step only schedules a chunk; each chunk values
+    turns for at most ``CHANCES_CHUNK_MS`` (one turn at least) and schedules the next,
+    until every turn of the game so far has its point."""
+
+    def __init__(self, c: Paced, schedule: Schedule,
+                 fetch_table: Callable[[LookupError], None]) -> None:
+        self.c = c
+        self.schedule = schedule
+        self.fetch_table = fetch_table  # a value table not fetched yet: on when it is here
+        self.run: ChancesRun | None = None  # the engine's run behind page.chances
+        self.job = False  # a chunk is scheduled
+        self._start_seat: tuple[Options, int] | None = None
+
+    def kick(self) -> None:
+        """Schedule a chunk if the open game's chart is on and a turn is not valued yet."""
+        c = self.c
+        b = c.board
+        if self.job or b is None or not c.chances_wanted():
+            return
+        if not self._first_turn_over(b):
+            return  # nothing to draw yet: the engine's chances stay off the start path
+        progress = c.page.chances
+        run = self.run
+        if progress is None or progress.key != b.options or run is None or run.options != b.options:
+            from skyline.players.chances import ChancesRun
+
+            run = self.run = ChancesRun(b.options)
+            c.page.chances = progress = ChancesProgress(b.options, run.kind)
+        progress.done = run.done(b.actions)
+        if not progress.done:
+            self.job = True
+            self.schedule(CHANCES_IDLE_MS, self.step)
+
+    def _first_turn_over(self, b: Board) -> bool:
+        """The game's first turn has ended (its start seat kept per game)."""
+        if self._start_seat is None or self._start_seat[0] != b.options:
+            self._start_seat = (b.options, new_game(b.options).seat)
+        state = b.state
+        return state.phase is Phase.OVER or (state.round, state.seat) != (1, self._start_seat[1])
+
+    def step(self) -> None:
+        """One chunk of the chart's values."""
+        self.job = False
+        c = self.c
+        b = c.board
+        run = self.run
+        progress = c.page.chances
+        if (b is None or run is None or progress is None or progress.key != b.options
+                or not c.chances_wanted()):
+            return
+        try:
+            done = run.advance(b.actions, CHANCES_CHUNK_MS)
+        except LookupError as exc:
+            progress.points = tuple(run.points)
+            self.fetch_table(exc)
+            return
+        progress.points, progress.done = tuple(run.points), done
+        if not done:
+            self.job = True
+            self.schedule(CHANCES_IDLE_MS, self.step)
+        c.render()
 
 
 def exercise_imports(names: list[str]) -> dict:
