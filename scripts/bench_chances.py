@@ -54,7 +54,8 @@ def main() -> None:
     for kind, (names, scenario) in KINDS.items():
         times: list[float] = []
         for i in range(args.games):
-            board = greedy_game(Options(names, f"{args.seed}-{kind}-{i}", 0, False, scenario))
+            seed = f"{args.seed}-{kind.replace(' ', '')}-{i}"
+            board = greedy_game(Options(names, seed, 0, False, scenario))
             if scenario:  # the scenario's table, read before the clock starts (a fetch on the page)
                 sv.load_scenario_table(scenario, "standard").prepare()
             sv.load_table().prepare("standard")
