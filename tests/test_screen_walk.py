@@ -86,7 +86,8 @@ GAME_ACTIONS = {str(name) for name, cmd in Controller(FakeHost(), tables()).comm
 VIEW_ACTIONS = {"rules", "rules-goto", "newgame", "ng-change", "close", "stats", "share",
                 "games", "corr-send", "corr-copy", "corr-share", "corr-qr",
                 "daily-copy", "game-rename", "game-rename-cancel", "game-export",
-                "export-save", "game-replay", "replay-close", "replay-round", "dismiss"}
+                "export-save", "game-replay", "replay-close", "replay-round", "dismiss",
+                "chances-open"}
 # the main line's weights among the enabled game commands
 WEIGHTS = {"take": 3, "district": 1, "die": 2, "roll": 4, "build": 5, "demolish": 1,
            "end": 2, "col": 3, "tile": 3, "abandon": 0.3, "undo": 0.2, "untake": 0.2,
@@ -273,6 +274,13 @@ def seat_kind(c, seat: int) -> str:
     return {"here": "human", "human": "human", "friend": "friend"}.get(kind, "computer")
 
 
+_CHART = re.compile(r'<section class="chances.*?</section>', re.S)
+
+
+def _without_chart(html: str | None) -> str | None:
+    return _CHART.sub("", html) if html else html
+
+
 @dataclass
 class Device:
     name: str
@@ -305,8 +313,10 @@ class Device:
         return other
 
     def _same(self, other: Device) -> bool:
-        return all(other.host.html.get(k) == v for k, v in self.host.html.items()
-                   if k != "notices")
+        """The same page, but for the notices and the chances chart (worked out in idle
+        ticks: a copy may be ahead of the page in it, or behind)."""
+        return all(_without_chart(other.host.html.get(k)) == _without_chart(v)
+                   for k, v in self.host.html.items() if k != "notices")
 
     def copy(self) -> Device:
         """A page like this one (the newest snap that gives it, else the known one)."""

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app import screen as screen_model
+from app.computer.chances import Chances
 from app.computer.seats import Computer, ComputerDriver
 from app.core.commands import REPLAY_KEYS, Arg, Cmd, Command, Guard
 from app.core.events import (
@@ -41,6 +42,7 @@ from app.core.events import (
     Event,
     OpenGameLink,
     OpenNewGame,
+    OpenReplay,
     PlayAction,
     ShowHint,
     StartDaily,
@@ -81,6 +83,7 @@ class Controller:
         emit = self.route
         self.play = Play(s, emit)
         self.computer = Computer(s, emit)
+        self.chances = Chances(s, emit)
         self.friends = Friends(s)
         self.tabs = Tabs(s, emit)
         self.links = LinkRouter(s, emit, self.tabs, self.friends)
@@ -95,9 +98,9 @@ class Controller:
         s.guard = self.run
         #: every command the page offers, from the features that handle them
         self.commands: dict[Cmd, Command] = {}
-        for feature in (self.play, self.computer, self.links, self.friends, self.library_ui,
-                        self.daily, self.newgame, self.page_commands, self.tabs,
-                        self.tutorial, self.table):
+        for feature in (self.play, self.computer, self.chances, self.links, self.friends,
+                        self.library_ui, self.daily, self.newgame, self.page_commands,
+                        self.tabs, self.tutorial, self.table):
             self.commands.update(feature.commands())
         self.listeners: list[Callable[[Controller, Action], None]] = []
         self.timings: list[float] = []
@@ -108,29 +111,13 @@ class Controller:
     def board(self) -> Board | None:
         return self.session.board
 
-    @property
-    def page(self):
-        return self.session.page
-
-    @property
-    def entry(self):
-        return self.session.entry
-
-    @property
-    def texts(self):
-        return self.session.texts
-
-    @property
-    def store(self):
-        return self.session.store
-
-    @property
-    def library(self):
-        return self.session.library
-
-    @property
-    def history(self):
-        return self.session.history
+    # the session's parts, as the features' ports name them
+    page = property(lambda self: self.session.page)
+    entry = property(lambda self: self.session.entry)
+    texts = property(lambda self: self.session.texts)
+    store = property(lambda self: self.session.store)
+    library = property(lambda self: self.session.library)
+    history = property(lambda self: self.session.history)
 
     @property
     def think_ms(self) -> list[float]:
@@ -175,6 +162,8 @@ class Controller:
                 self.newgame.open()
             case ShowHint():
                 self.computer.show_hint()
+            case OpenReplay(step):
+                self.library_ui.replay_open_game(step)
         return None
 
     def share_link(self) -> str:
@@ -205,6 +194,9 @@ class Controller:
         """Keep it with the day's record (in memory only in a tab that only watches)."""
         s = self.session
         s.records.keep_daily_expert(day, points, s.store, write=not s.page.readonly)
+
+    def chances_wanted(self) -> bool:
+        return self.chances.wanted()
 
     # ------------------------------------------------------------------ boot
 

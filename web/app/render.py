@@ -17,6 +17,7 @@ import json
 
 from app import screen as screen_model
 from app.computer import html as computer_html
+from app.computer.chances_view import render_chances
 from app.core.commands import Cmd
 from app.core.dom import REGIONS
 from app.core.html import esc
@@ -65,7 +66,8 @@ def render(s: Screen) -> dict[str, str]:
     out["turn"] = turn_panel(s, s.game)
     out["supply"] = turn_html.supply(s.labels, s.game.yard, s.game.district, marks_of(s.game))
     out["players"] = players(s, s.game)
-    out["log"] = turn_html.log_panel(s.labels, s.game.log, names_of(s))
+    out["log"] = turn_html.log_panel(s.labels, s.game.log, names_of(s),
+                                     render_chances(s.game.chances, names_of(s)))
     return out
 
 
@@ -291,7 +293,7 @@ class Renderer:
         if self.s.tutorial is not None and screen.game is not None:
             coach = self.tutorial.view()
             text, seq = self.tutorial.announce(screen.announce, screen.announce_seq)
-            game = dataclasses.replace(screen.game, coach=coach,
+            game = dataclasses.replace(screen.game, coach=coach, chances=None,
                                        log=self.tutorial.log(screen.game.log))
             screen = dataclasses.replace(screen, game=game, announce=text, announce_seq=seq)
         return screen

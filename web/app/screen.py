@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from app.computer.chances_view import ChancesView, chances_view
 from app.computer.view import (
     BotBar,
     HintView,
@@ -142,6 +143,7 @@ class Game:
     last_turns: tuple[LastTurn, ...] = ()
     table_review: TableReviewView | None = None  # a finished game of 2-4 players
     coach: CoachView | None = None  # the guided first game's step (web/tutorial.py)
+    chances: ChancesView | None = None  # the chances as the game goes, beside the log
 
 
 @dataclass(frozen=True)
@@ -343,6 +345,7 @@ def build_screen(
             corr=games_ui.corr_view(page, board, texts),
             last_turns=since,
             table_review=table_review_view(page, board, t, lang, names),
+            chances=chances_view(page, board, t, lang, names, current),
         )
         announce = _announce(page, board, t, names, game.scoring)
     return Screen(

@@ -15,6 +15,9 @@ attached with ``Controller.attach`` (it implements ``app.computer.seats.Computer
   ``skyline.players.table_review``) the same way;
 - the day's benchmark (``app.computer.daily_bench``): once a daily challenge is over, the
   expert plays the same day's dice in ticks of at most ``CHUNK_MS``;
+- the chances as the game goes (``page.chances``, ``app.computer.chances``): after every
+  turn, valued in idle ticks of at most ``CHANCES_CHUNK_MS``, each turn once, from the
+  end of the first turn on (before that nothing is fetched for it);
 - ``warm``: once the solo value table has been fetched (on first need: a computer
   player, Hint or the review; ``Controller.need_data``), the rest of it is decoded one
   level per idle tick;
@@ -33,17 +36,26 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.computer.daily_bench import BenchJob
-from app.core.page_state import PACES, PageState, ReviewProgress, TableReviewProgress
+from app.core.page_state import (
+    PACES,
+    ChancesProgress,
+    PageState,
+    ReviewProgress,
+    TableReviewProgress,
+)
 from skyline import Board, Options, Phase, apply_action, new_game
 from skyline.players.bots import BOTS
 
 if TYPE_CHECKING:  # imported when first needed (the page keeps it off the start-up path)
+    from skyline.players.chances import ChancesRun
     from skyline.players.review import ReviewRun
     from skyline.players.table_review import TableReviewRun
 
 PACE_MS = PACES["normal"]  # a dialog open: look again this often
 SKIP_MS = 15
 CHUNK_MS = 60
+CHANCES_IDLE_MS = 40  # the pause before each chunk of the chart's values: clicks go first
+CHANCES_CHUNK_MS = 30
 WARM_MS = 1500  # start decoding the solo table this long after boot, one level per tick
 
 
@@ -82,6 +94,7 @@ class Paced(Protocol):
     def need_data(self, path: str, then: Callable[[], None]) -> None: ...
     def daily_expert(self, day: str) -> int | None: ...
     def keep_daily_expert(self, day: str, points: int) -> None: ...
+    def chances_wanted(self) -> bool: ...
     def render(self) -> None: ...
     def run(self, callback: Callable[[], object]) -> None: ...
 
@@ -109,6 +122,7 @@ class BotsUI:
         # a game of 2-4 players: the engine's TableReviewRun of page.table_review
         self.table_run: TableReviewRun | None = None
         self.bench = BenchJob(c, self.schedule, self.fetch_table)  # the day's benchmark
+        self.chances = ChancesWork(c, self.schedule, self.fetch_table)  # the chart's values
 
     @property
     def think_ms(self) -> list[float]:
@@ -137,6 +151,7 @@ class BotsUI:
         else:
             c.page.skipping = False
             self.idle_kick()
+        self.chances.kick()
 
     def idle_kick(self) -> None:
         """No computer is to move: grade a finished game, play the day's benchmark."""
@@ -349,6 +364,71 @@ class BotsUI:
                 for e in js.performance.getEntriesByType("resource")
             ])
         return json.dumps({"think_ms": self.think_ms})
+
+
+class ChancesWork:
+    """The chances chart's values (``page.chances``), worked out in idle ticks: ``kick``
+    after every handled event and computer step only schedules a chunk; each chunk values
+    turns for at most ``CHANCES_CHUNK_MS`` (one turn at least) and schedules the next,
+    until every turn of the game so far has its point."""
+
+    def __init__(self, c: Paced, schedule: Schedule,
+                 fetch_table: Callable[[LookupError], None]) -> None:
+        self.c = c
+        self.schedule = schedule
+        self.fetch_table = fetch_table  # a value table not fetched yet: on when it is here
+        self.run: ChancesRun | None = None  # the engine's run behind page.chances
+        self.job = False  # a chunk is scheduled
+        self._start_seat: tuple[Options, int] | None = None
+
+    def kick(self) -> None:
+        """Schedule a chunk if the open game's chart is on and a turn is not valued yet."""
+        c = self.c
+        b = c.board
+        if self.job or b is None or not c.chances_wanted():
+            return
+        if not self._first_turn_over(b):
+            return  # nothing to draw yet: the engine's chances stay off the start path
+        progress = c.page.chances
+        run = self.run
+        if progress is None or progress.key != b.options or run is None or run.options != b.options:
+            from skyline.players.chances import ChancesRun
+
+            run = self.run = ChancesRun(b.options)
+            c.page.chances = progress = ChancesProgress(b.options, run.kind)
+        progress.done = run.done(b.actions)
+        if not progress.done:
+            self.job = True
+            self.schedule(CHANCES_IDLE_MS, self.step)
+
+    def _first_turn_over(self, b: Board) -> bool:
+        """The game's first turn has ended (its start seat kept per game)."""
+        if self._start_seat is None or self._start_seat[0] != b.options:
+            self._start_seat = (b.options, new_game(b.options).seat)
+        state = b.state
+        return state.phase is Phase.OVER or (state.round, state.seat) != (1, self._start_seat[1])
+
+    def step(self) -> None:
+        """One chunk of the chart's values."""
+        self.job = False
+        c = self.c
+        b = c.board
+        run = self.run
+        progress = c.page.chances
+        if (b is None or run is None or progress is None or progress.key != b.options
+                or not c.chances_wanted()):
+            return
+        try:
+            done = run.advance(b.actions, CHANCES_CHUNK_MS)
+        except LookupError as exc:
+            progress.points = tuple(run.points)
+            self.fetch_table(exc)
+            return
+        progress.points, progress.done = tuple(run.points), done
+        if not done:
+            self.job = True
+            self.schedule(CHANCES_IDLE_MS, self.step)
+        c.render()
 
 
 def exercise_imports(names: list[str]) -> dict:

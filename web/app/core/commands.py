@@ -38,6 +38,8 @@ class Cmd(StrEnum):
     BOT_SKIP = "bot-skip"
     BOT_PACE = "bot-pace"  # the computer's pace (a select: normal, fast, instant)
     BOT_HINT = "bot-hint"
+    CHANCES_SHOW = "chances-show"  # the chances chart beside the log: on or off
+    CHANCES_OPEN = "chances-open"  # a point of the chart: the replay at that turn
     # games and dialogs (app.dialogs, app.daily, app.games.links)
     NEW_GAME = "newgame"
     NEW_GAME_CHANGE = "ng-change"

@@ -75,8 +75,15 @@ class ShowHint:
     """Show the hint for the player to move."""
 
 
+@dataclass(frozen=True)
+class OpenReplay:
+    """Replay the open game from ``step`` actions in (a point of the chances chart)."""
+
+    step: int
+
+
 Event = (PlayAction | ActionPlayed | TurnToFriend | TabLock | TookControl | OpenGameLink
-         | StartDaily | OpenNewGame | ShowHint)
+         | StartDaily | OpenNewGame | ShowHint | OpenReplay)
 
 #: How a feature emits an event; the answer is the route's (only PlayAction has one).
 Emit = Callable[[Event], object]

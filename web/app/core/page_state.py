@@ -266,6 +266,18 @@ class DailyBench:
     day: str
     round: int = 1
 
+@dataclass
+class ChancesProgress:
+    """The chances as the game goes (``skyline.players.chances``), valued in idle ticks by
+    the pacer: ``key`` is the game followed (its options), ``kind`` what a point holds
+    (``table``, ``score``, ``scenario``), ``points`` every turn valued so far (kept: a
+    turn is valued once), ``done`` every turn of the game so far has its point."""
+
+    key: Any
+    kind: str
+    points: tuple = ()
+    done: bool = False
+
 
 # ---------------------------------------------------------------------------- narration
 
@@ -312,6 +324,11 @@ class ShownSeat:
 #: The computer's pace: the pause before each of its actions, in ms (web/bots_ui.py).
 PACES = {"normal": 600, "fast": 200, "instant": 15}
 
+#: The chances chart by game kind: shown unless the player turned it off (solo, a game
+#: with a computer), hidden unless turned on where only people play each other (there
+#: it would advise one player against another).
+CHANCES_KINDS = {"solo": True, "computers": True, "humans": False}
+
 
 class Lesson:
     """A guided lesson's state while it runs (``Session.tutorial``): its board is never
@@ -351,6 +368,9 @@ class PageState:
     cues: list[Cue] = field(default_factory=list)
     sound: bool = False  # the page's sounds (off until the player turns them on; remembered)
     shown_seat: ShownSeat | None = None  # the skyline a scoreboard chip asked for
+    chances: ChancesProgress | None = None  # the chart beside the log (app.computer.chances)
+    # the chart shown or not, by game kind (solo, computers, humans; remembered)
+    chances_shown: dict[str, bool] = field(default_factory=dict)
 
     @property
     def friend_seats(self) -> tuple[int, ...]:

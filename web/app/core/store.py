@@ -265,6 +265,14 @@ class Store:
     def save_sound(self, on: bool) -> None:
         self._save_setting("sound", "on" if on else "off")
 
+    def load_chances(self, kind: str) -> bool | None:
+        """Whether the chances chart is shown in games of ``kind`` (None: not chosen yet,
+        or a value this page does not know)."""
+        return {"on": True, "off": False}.get(self._setting("chances." + kind) or "")
+
+    def save_chances(self, kind: str, shown: bool) -> None:
+        self._save_setting("chances." + kind, "on" if shown else "off")
+
     def load_tutorial(self) -> str | None:
         """The guided first game left running (web/tutorial.py: its step as JSON)."""
         return self._setting("tutorial")

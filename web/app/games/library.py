@@ -211,6 +211,20 @@ class GameLibrary:
         s.page.choice = None
         return None
 
+    def replay_open_game(self, step: int) -> None:
+        """The open game replayed from ``step`` actions in (a point of the chances chart)."""
+        s = self.s
+        if s.board is None or s.tutorial is not None:
+            return
+        shown = s.entry_now()
+        total = len(shown.board.actions)
+        s.page.replay = ReplayState(
+            shown.id, self._title(shown), shown.board.record(), total,
+            max(0, min(total, step)), seats_of_entry(shown.seats))
+        s.page.dialog = None
+        s.page.choice = None
+        s.focus_id = "replay-back" if step >= total else "replay-next"
+
     def replay_close(self) -> bool | None:
         if self.s.page.replay is None:
             return False

@@ -304,7 +304,8 @@ def log_list(L: Labels, log: LogView, names: tuple[str, ...]) -> str:
     return html
 
 
-def log_panel(L: Labels, log: LogView, names: tuple[str, ...]) -> str:
+def log_panel(L: Labels, log: LogView, names: tuple[str, ...], beside: str = "") -> str:
+    """The game log; ``beside``: what goes above its list (the chances chart's block)."""
     return (
-        f'<h2 class="panel-title" id="log-title">{esc(L["log.title"])}</h2>{log_list(L, log, names)}'
+        f'<h2 class="panel-title" id="log-title">{esc(L["log.title"])}</h2>{beside}{log_list(L, log, names)}'
     )

@@ -1,0 +1,83 @@
+"""The chances as the game goes: the chart beside the log, its switch and its points.
+
+After every turn, how each player stands as the computer players see it
+(``skyline.players.chances``): in a game of 2-4 players each seat's chance of finishing
+first (the table expert's, as its review's turning points have them), in solo the
+expected final score against the solo levels, in a scenario the chance of meeting it.
+The pacer (``app.computer.pacer``) values the turns in idle ticks and keeps them in the
+page state (``page.chances``), each turn once; no click waits for it.
+
+Shown by default in solo and against a computer; hidden by default where only people
+play each other (it would advise one against another). The switch beside the chart
+turns it on or off for games of that kind, remembered like the computer's pace.
+A point of the chart (or its row in the chart's table) replays the game from that turn.
+"""
+
+from __future__ import annotations
+
+from app.core.commands import Arg, Cmd, Command
+from app.core.events import Emit, OpenReplay
+from app.core.page_state import CHANCES_KINDS, PageState
+from app.core.session import Session
+from skyline import Board
+
+
+def game_kind(page: PageState, board: Board) -> str:
+    """``solo``, ``computers`` (a computer has a seat) or ``humans`` (only people, here
+    or elsewhere): the kinds the switch is remembered for."""
+    if board.state.solo:
+        return "solo"
+    seats = range(len(board.state.players))
+    return "computers" if any(page.seat_kind(i).is_computer for i in seats) else "humans"
+
+
+def chances_shown(page: PageState, board: Board) -> bool:
+    """Whether the chart is on for this game (the player's choice for its kind, else the
+    kind's default)."""
+    kind = game_kind(page, board)
+    return page.chances_shown.get(kind, CHANCES_KINDS[kind])
+
+
+class Chances:
+    """The chart's commands: the switch and a point (the replay from that turn)."""
+
+    def __init__(self, session: Session, emit: Emit) -> None:
+        self.s = session
+        self.emit = emit
+
+    def commands(self) -> dict[Cmd, Command]:
+        return {
+            Cmd.CHANCES_SHOW: Command(self.show, Arg.TEXT, focus="chances-switch"),
+            Cmd.CHANCES_OPEN: Command(self.open, Arg.NUMBER),
+        }
+
+    def wanted(self) -> bool:
+        """The chart is to be worked out now: a game is open and shown with it (not the
+        guided first game, whose board is a lesson)."""
+        s = self.s
+        return (s.board is not None and s.tutorial is None
+                and chances_shown(s.page, s.board))
+
+    def show(self, arg: str | None) -> bool | None:
+        """The switch: ``on`` or ``off`` for games of this kind, from now on."""
+        s = self.s
+        if s.board is None or arg not in ("on", "off"):
+            return False
+        kind = game_kind(s.page, s.board)
+        shown = arg == "on"
+        s.page.chances_shown[kind] = shown
+        s.store.save_chances(kind, shown)
+        return None
+
+    def open(self, step: int) -> bool | None:
+        """A point of the chart: the open game replayed from ``step`` actions in (a
+        point's turn end); anything else (an old point, a bad number) does nothing."""
+        s = self.s
+        progress = s.page.chances
+        if (s.board is None or s.tutorial is not None or progress is None
+                or progress.key != s.board.options or s.page.dialog is not None
+                or not any(p.step == step for p in progress.points)
+                or not 0 <= step <= len(s.board.actions)):
+            return False
+        self.emit(OpenReplay(step))
+        return None
