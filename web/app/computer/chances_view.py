@@ -258,5 +258,7 @@ def _table(c: ChanceChart, names: tuple[str, ...]) -> str:
         + "".join(f'<td class="num">{esc(value)}</td>' for value in tg.values) + "</tr>"
         for tg in c.targets
     )
-    return (f'<table class="chances-table" data-testid="chances-table"><caption>{esc(c.caption)}</caption>'
-            f'<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>')
+    # the table in a box of its own: a box (not a table) can be hidden and scroll
+    return (f'<div class="chances-rows"><table class="chances-table" data-testid="chances-table">'
+            f'<caption>{esc(c.caption)}</caption>'
+            f'<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>')
