@@ -41,6 +41,10 @@ TURN_START = """() => !document.querySelector('[data-testid=taken]') &&
 # the sticky top bar, as test_scoreboard_and_seats_in_view.py's TABLE measures them.
 MEASURE = """async () => {
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  // the page at rest: what moves (web/js/effects.js, transforms only) is at its end
+  for (const a of document.getAnimations()) {
+    if (Number.isFinite(a.effect?.getComputedTiming().endTime)) a.finish();
+  }
   const q = (s) => document.querySelector(s);
   const all = (s) => [...document.querySelectorAll(s)];
   const bar = q('.topbar').getBoundingClientRect();

@@ -18,7 +18,8 @@ const fallbackSelectors = () => [
   `${region("turn")} .cmd.primary:not([disabled])`,
   `${region("supply")} button:not([disabled])`,
   `${region("turn")} button:not([disabled])`,
-  `${region("log")} button:not([disabled])`,
+  // the log's own commands (not the chances chart's switch or points, further down)
+  `${region("log")} button:not([disabled]):not(.chances-switch):not([data-action^=chances])`,
   "#btn-new",
 ];
 const FOCUSABLE =
