@@ -176,7 +176,7 @@ def test_against_a_computer_the_chart_is_on_with_a_row_per_turn_in_both_language
     assert len(points) == 6 and c.page.chances.kind == "table"
     view = c.screen().game.chances
     assert view is not None and view.shown and view.chart is not None
-    assert view.title == c.t("chances.title_table")
+    assert view.title == c.t("chances.title.table")
     assert view.title == {"en": "Chances of winning", "de": "Gewinnchancen"}[lang]
     assert view.legend == ("Ann", "Robo")
     html = host.html["log"]

@@ -106,7 +106,7 @@ def chances_view(page: PageState, board: Board, t: Callable[..., str], lang: str
         return None
     kind = "table" if not board.state.solo else "scenario" if board.options.scenario else "score"
     scenario = t("scenario." + board.options.scenario) if board.options.scenario else ""
-    title = t("chances.title_" + kind, scenario=scenario)
+    title = t("chances.title." + kind, scenario=scenario)
     shown = chances_shown(page, board)
     if not shown:
         note = t("chances.off_humans") if game_kind(page, board) == "humans" else ""
