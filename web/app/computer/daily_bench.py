@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from app.computer.seats import value_table_ready
 from app.core.page_state import DailyBench, PageState
-from skyline import Board, new_game
+from skyline import Board
 from skyline.records.daily import daily_day
 
 if TYPE_CHECKING:  # imported when first needed (off the page's start-up path)
@@ -64,12 +65,7 @@ class BenchJob:
         day = daily_day(b.options) if b is not None and b.is_game_over() else None
         if b is None or day is None or self.c.daily_expert(day.isoformat()) is not None:
             return
-        from skyline.players import solo_value as sv
-
-        try:
-            sv.value(sv.position(new_game(b.options)))  # the table, fetched on first need
-        except LookupError as exc:
-            self.fetch_table(exc)
+        if not value_table_ready(b.options, self.fetch_table):
             return
         from skyline.players.benchmark import ExpertGame
 

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.computer.daily_bench import BenchJob
+from app.computer.seats import value_table_ready
 from app.core.page_state import (
     PACES,
     ChancesProgress,
@@ -277,12 +278,7 @@ class BotsUI:
         key = (b.options, tuple(b.actions))
         if c.page.table_review is not None and c.page.table_review.key == key:
             return
-        from skyline.players import solo_value as sv
-
-        try:
-            sv.value(sv.position(new_game(b.options)))  # the table, fetched on first need
-        except LookupError as exc:
-            self.fetch_table(exc)
+        if not value_table_ready(b.options, self.fetch_table):
             return
         from skyline.players.table_review import TableReviewRun
 

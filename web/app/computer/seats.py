@@ -13,6 +13,7 @@ from app.core.events import Emit, PlayAction
 from app.core.page_state import PACES, HintResult, Level
 from app.core.session import Session
 from app.core.whose_turn import can_hint, computer_turn
+from skyline import Options, new_game
 
 
 class ComputerDriver(Protocol):
@@ -137,3 +138,16 @@ class Computer:
 
         # the answer comes later, outside any click: through the controller's crash path
         self.s.host.fetch_data(path, lambda ok: self.s.guard(lambda: arrived(ok)))
+
+
+def value_table_ready(options: Options, fetch_table: Callable[[LookupError], None]) -> bool:
+    """Whether the solo value table a game of ``options`` needs is here; if not, it is
+    fetched (``fetch_table``: on again when it arrives) and the caller waits."""
+    from skyline.players import solo_value as sv  # kept off the start path
+
+    try:
+        sv.value(sv.position(new_game(options)))
+    except LookupError as exc:
+        fetch_table(exc)
+        return False
+    return True
