@@ -1,5 +1,5 @@
 """scenario_progress (a solo scenario's standing during play) and build_blocker (why a
-die cannot be built): the engine's judgement the page shows (issue 8, points 1 and 2)."""
+die cannot be built): the engine's judgement the page shows."""
 
 from __future__ import annotations
 

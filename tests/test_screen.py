@@ -224,7 +224,7 @@ def test_tower_choice(lang):
     c.handle("click", "build", None)
     assert isinstance(c.page.choice, BuildChoice)
     s = c.screen()
-    # issue 8 B 8: the first highlighted tower is scrolled into view, once per choice
+    # the first highlighted tower is scrolled into view, once per choice
     seat = c.board.state.seat
     first = next(col for p in s.players if p.active for col in p.columns if col.target)
     assert host.focused.count(f"reveal:col-{seat}-{first.index}") == 1
@@ -638,7 +638,7 @@ def test_hint_and_solo_review(lang):
 
 
 def check_compact_review(review: sm.ReviewView, html: str, board: Board) -> None:
-    """Issue 8 B 11: the review shows the accuracy, the few decisions that cost points
+    """The review shows the accuracy, the few decisions that cost points
     (worst first), one cell per round, and every decision only on demand."""
     lost = [row for row in review.rows if row.lost]
     assert len(review.costly) == min(len(lost), sm.COSTLY_SHOWN)

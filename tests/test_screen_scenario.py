@@ -1,4 +1,4 @@
-"""Issue 12 on the page: in a solo scenario game Hint and the review use the scenario's own
+"""In a solo scenario game Hint and the review use the scenario's own
 values (skyline/data/scenarios, loaded from the package under CPython); outside scenarios
 nothing changes. The page's Python runs on the fake host (tests/web_fakes.py)."""
 
