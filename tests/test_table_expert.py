@@ -188,13 +188,17 @@ def test_ahead_of_a_weak_opponent_takes_the_safe_dice(monkeypatch):
                    (Building(P, 2), Building(B, 2), Building(B, 2), Building(P, 2),
                     Building(B, 3), Building(O, 5), Building(P, 2), Building(P, 2)))
     state = duel(me, other, phase=Phase.TAKE, round_=9, seat=0)
-    te._CACHE.clear()
+    def fresh() -> None:  # the searches and the options known, weighed again
+        te._CACHE.clear()
+        te._table_options.cache_clear()
+
+    fresh()
     best = table_options(state)[0]
     assert best.action == Take((U, U, U))
     monkeypatch.setattr(te, "TREND_PRIOR", -1.0)
-    te._CACHE.clear()
+    fresh()
     naive = table_options(state)[0]
-    te._CACHE.clear()
+    fresh()
     assert naive.action == Take((U, U, PH))
     assert naive.value > best.value  # more points, taken only against a stronger opponent
 

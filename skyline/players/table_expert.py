@@ -53,6 +53,7 @@ I/O.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -443,6 +444,17 @@ def _search(state: GameState, bonus: float = 0.0) -> tuple[_Search, tuple[int, .
 
 def table_options(state: GameState) -> list[TableOption]:
     """Every choice considered at this decision (2-4 players), best win chance first."""
+    return list(_table_options(state))
+
+
+# The same position is weighed again when a game is reviewed after the expert played it,
+# or reviewed again after a reload: a few hundred positions cover a game.
+@functools.lru_cache(maxsize=1024)
+def _table_options(state: GameState) -> tuple[TableOption, ...]:
+    return tuple(_options(state))
+
+
+def _options(state: GameState) -> list[TableOption]:
     phase = state.phase
     if phase is Phase.OVER or state.solo:
         return []

@@ -51,6 +51,11 @@ class RecordError(SkylineError):
     ``json_*``), the message in plain English."""
 
 
+# The last records read, as boards: a page reads its saved game more than once as it
+# starts, and a replay reads the game it shows; replaying the record is what costs.
+_READ: dict[str, Board] = {}
+
+
 class Board:
     """A game in progress: the current state, the actions that led to it, undo.
 
@@ -63,6 +68,10 @@ class Board:
         self._states: list[GameState] = [new_game(self.options)]
         self._actions: list[Action] = []
         self._floor = 0  # actions before this index cannot be undone
+        # each action's notation and events, filled on demand: the page saves and logs
+        # the game after every click, so neither replays the whole game each time
+        self._notation: list[str] = []
+        self._events: list[list[dict[str, Any]]] = []
 
     @classmethod
     def new(
@@ -127,6 +136,8 @@ class Board:
                 "no_undo", "nothing to undo: a roll or a finished turn is final"
             )
         self._states.pop()
+        del self._notation[len(self._actions) - 1:]
+        del self._events[len(self._actions) - 1:]
         return self._actions.pop()
 
     def build_selection(
@@ -165,6 +176,26 @@ class Board:
         other._states = list(self._states)
         other._actions = list(self._actions)
         other._floor = self._floor
+        other._notation = list(self._notation)
+        other._events = list(self._events)
+        return other
+
+    def at(self, step: int) -> Board:
+        """A new board with this game after its first ``step`` actions (clamped), as a
+        replay shows it; this board is untouched. Nothing of it can be undone.
+
+        >>> b = Board.new(["Ada", "Bo"], seed="s1"); b.push_text("tGGU"); b.push_text("r0.1.2")
+        >>> [len(b.at(n).actions) for n in (-1, 1, 9)], b.at(1).state == b._states[1]
+        ([0, 1, 2], True)
+        """
+        step = max(0, min(step, len(self._actions)))
+        other = Board.__new__(Board)
+        other.options = self.options
+        other._states = self._states[: step + 1]
+        other._actions = self._actions[:step]
+        other._floor = step
+        other._notation = self._notation[:step]
+        other._events = self._events[:step]
         return other
 
     # ------------------------------------------------------------------ log
@@ -196,11 +227,10 @@ class Board:
 
         Each has ``event``, ``round`` and ``seat``; further keys depend on the event.
         """
-        events: list[dict[str, Any]] = []
-        states = self._states
-        for before, action, after in zip(states, self._actions, states[1:], strict=False):
-            events.extend(describe(before, action, after))
-        return events
+        states, known = self._states, self._events
+        for i in range(len(known), len(self._actions)):
+            known.append(describe(states[i], self._actions[i], states[i + 1]))
+        return [dict(e) for group in known for e in group]
 
     # ------------------------------------------------------------------ record
 
@@ -219,7 +249,9 @@ class Board:
             f"nine={int(o.all_nine)}",
             f"scenario={o.scenario or '-'}",
         ]
-        return " ".join(head) + " | " + " ".join(str(a) for a in self._actions)
+        notation = self._notation
+        notation.extend(str(a) for a in self._actions[len(notation):])
+        return " ".join(head) + " | " + " ".join(notation)
 
     @classmethod
     def from_record(cls, text: object) -> Board:
@@ -230,6 +262,18 @@ class Board:
         """
         if not isinstance(text, str):
             raise RecordError("record_type", "a record must be text")
+        known = _READ.get(text)
+        if known is not None:
+            return known.copy()
+        board = cls._read_record(text)
+        if type(board) is Board:
+            if len(_READ) >= 8:
+                del _READ[next(iter(_READ))]
+            _READ[text] = board.copy()
+        return board
+
+    @classmethod
+    def _read_record(cls, text: str) -> Board:
         if len(text) > MAX_RECORD_CHARS:
             raise RecordError(
                 "record_size", f"the record is longer than {MAX_RECORD_CHARS} characters, "

@@ -276,6 +276,21 @@ def _daily_figure(daily: Mapping[str, Any] | None, board: Board, name: str) -> i
     return figure if type(figure) is int and figure >= 0 else None
 
 
+#: the static words per string table and language: the same after every click
+_labels: dict[tuple[int, str], tuple[dict, Labels]] = {}
+
+
+def labels_of(texts: Texts) -> Labels:
+    """The static words (``LABEL_KEYS``) in the language of ``texts``."""
+    key = (id(texts.tables), texts.lang)
+    known = _labels.get(key)
+    if known is None or known[0] is not texts.tables:  # the id of a table gone
+        t = texts.t
+        known = _labels[key] = (texts.tables,
+                                Labels(texts.lang, MappingProxyType({k: t(k) for k in LABEL_KEYS})))
+    return known[1]
+
+
 def build_screen(
     page: PageState,
     board: Board | None,
@@ -301,7 +316,7 @@ def build_screen(
     ``board`` is the replayed game at its step."""
     t = texts.t
     lang = texts.lang
-    labels = Labels(lang, MappingProxyType({k: t(k) for k in LABEL_KEYS}))
+    labels = labels_of(texts)
     game = None
     announce = ""
     names: tuple[str, ...] = ()

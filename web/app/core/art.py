@@ -30,6 +30,7 @@ Design, so a die and a building read without colour:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
@@ -143,6 +144,7 @@ def _storey_pattern(kind: str, x: int, y: int, w: int) -> str:
     return f'<rect class="band" x="{x + 3}" y="{y + 5}" width="{w - 6}" height="3.5"/>'
 
 
+@functools.lru_cache(maxsize=256)  # a few dozen shapes, drawn after every click
 def building_svg(kind: str, height: int, completed: bool) -> str:
     """One building to scale: ``height`` storeys of ``kind`` (p, b or o).
 

@@ -69,11 +69,12 @@ class Texts:
         self.lang = lang if lang in tables else "en"
 
     def t(self, key: str, /, **params: object) -> str:
-        n = next((params[p] for p in COUNT_PARAMS if p in params), None)
-        if isinstance(n, int) and not isinstance(n, bool) and n in (0, 1):
-            variant = key + ("|zero" if n == 0 else "|one")
-            if self.has(variant):
-                key = variant
+        if params:
+            n = next((params[p] for p in COUNT_PARAMS if p in params), None)
+            if isinstance(n, int) and not isinstance(n, bool) and n in (0, 1):
+                variant = key + ("|zero" if n == 0 else "|one")
+                if self.has(variant):
+                    key = variant
         text = self.tables.get(self.lang, {}).get(key)
         if text is None:
             if STRICT:

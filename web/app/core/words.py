@@ -202,15 +202,28 @@ def event_text(t: Callable[..., str], e: dict, names) -> str:
 TABLE_EVENTS = frozenset({"round_end", "game_over"})
 
 
+#: the log's lines already worded, by language, names and event: a click adds one or
+#: two events to a log of hundreds, and the page words the log again after every click
+_worded: dict[tuple, LogEntry] = {}
+
+
 def log_view(events: list[dict], names, texts: Texts) -> LogView:
     """The game log, newest first (the last 300 events); with rivals each player's
     lines carry the seat (its colour)."""
     table = len(names) > 1
-    return LogView(tuple(
-        LogEntry(e["round"], e["event"], event_text(texts.t, e, names),
-                 e.get("seat") if table and e["event"] not in TABLE_EVENTS else None)
-        for e in reversed(events[-300:])
-    ))
+    if len(_worded) > 4000:
+        _worded.clear()
+    context = (texts.lang, id(texts.tables), tuple(names))
+    entries = []
+    for e in reversed(events[-300:]):
+        key = (context, repr(e))
+        entry = _worded.get(key)
+        if entry is None:
+            entry = _worded[key] = LogEntry(
+                e["round"], e["event"], event_text(texts.t, e, names),
+                e.get("seat") if table and e["event"] not in TABLE_EVENTS else None)
+        entries.append(entry)
+    return LogView(tuple(entries))
 
 
 def action_text(t: Callable[..., str], state: GameState, action) -> str:

@@ -18,6 +18,7 @@ Pure functions like ``screen.py`` and ``board_view.py`` (no browser, runs under 
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,7 +34,7 @@ from app.core.page_state import (
     ReplayState,
     SendDialog,
 )
-from skyline import Board, Phase, Seat, game_summary
+from skyline import Board, Phase, Seat, apply_action, game_summary
 from skyline.records.daily import daily_day
 from skyline.records.game_list import GameEntry, default_name
 
@@ -233,25 +234,27 @@ def games_view(page: PageState, dialog: GamesDialog, games: Sequence[GameEntry],
     )
 
 
+@functools.lru_cache(maxsize=4)  # the replay asks on every step of the game it shows
+def _recorded(record: str) -> Board:
+    return Board.from_record(record)
+
+
+@functools.lru_cache(maxsize=4)
 def round_starts(record: str) -> tuple[tuple[int, int], ...]:
     """(round, first step of it) for every round of a recorded game."""
-    board = Board.from_record(record)
-    replay = Board(board.options)
-    starts = [(replay.state.round, 0)]
-    for i, action in enumerate(board.actions):
-        replay.push(action)
-        if replay.state.round != starts[-1][0] and replay.state.phase is not Phase.OVER:
-            starts.append((replay.state.round, i + 1))
+    board = _recorded(record)
+    state = board.at(0).state
+    starts = [(state.round, 0)]
+    for i, action in enumerate(board.actions, 1):
+        state = apply_action(state, action)
+        if state.round != starts[-1][0] and state.phase is not Phase.OVER:
+            starts.append((state.round, i))
     return tuple(starts)
 
 
 def board_at(record: str, step: int) -> Board:
     """The game after its first ``step`` actions (a new Board: the game is untouched)."""
-    full = Board.from_record(record)
-    board = Board(full.options)
-    for action in full.actions[: max(0, step)]:
-        board.push(action)
-    return board
+    return _recorded(record).at(step)
 
 
 def replay_view(replay: ReplayState, board: Board, texts: Texts) -> ReplayView:

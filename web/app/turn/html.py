@@ -7,12 +7,14 @@ marks; ``names`` the players' names as shown (sentences isolate them in ``<bdi>`
 
 from __future__ import annotations
 
+import functools
+
 from app.core import art
 from app.core.commands import Cmd
 from app.core.html import attr_disabled, esc
 from app.core.labels import Labels
 from app.core.names import esc_names
-from app.core.words import LogView
+from app.core.words import LogEntry, LogView
 from app.turn.views import (
     DieView,
     District,
@@ -282,17 +284,21 @@ def scoring(L: Labels, sc: Scoring, names: tuple[str, ...]) -> str:
 _log_cache: list = [None, ""]  # (LogView, language, names) -> HTML of the log list
 
 
+@functools.lru_cache(maxsize=2048)
+def _log_line(e: LogEntry, names: tuple[str, ...]) -> str:
+    """One line of the log (a click adds a line or two to hundreds)."""
+    # one span for the words: the line is a flex row, and a name isolated in <bdi>
+    # would otherwise be an item of its own, apart from the rest of the sentence
+    seat = "" if e.seat is None else f" seat-{e.seat}"
+    return (f'<li class="ev ev-{e.event}{seat}"><span class="ev-round">{e.round}</span>'
+            f'<span class="ev-text">{esc_names(e.text, names)}</span></li>')
+
+
 def log_list(L: Labels, log: LogView, names: tuple[str, ...]) -> str:
     key = (log, L.lang, names)
     if _log_cache[0] is not None and _log_cache[0][0] is key[0] and _log_cache[0][1:] == key[1:]:
         return _log_cache[1]
-    items = [
-        # one span for the words: the line is a flex row, and a name isolated in <bdi>
-        # would otherwise be an item of its own, apart from the rest of the sentence
-        f'<li class="ev ev-{e.event}{"" if e.seat is None else f" seat-{e.seat}"}"><span class="ev-round">{e.round}</span>'
-        f'<span class="ev-text">{esc_names(e.text, key[2])}</span></li>'
-        for e in log.entries
-    ]
+    items = [_log_line(e, names) for e in log.entries]
     if not items:
         items.append(f'<li class="ev">{esc(L["log.empty"])}</li>')
     # The list scrolls: tabindex lets keyboard users reach it and scroll it with the arrows.
