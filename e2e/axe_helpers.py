@@ -15,13 +15,18 @@ from playwright.sync_api import Page
 
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 
-_RUN = """async (include) => {
+# What a colour scheme changes: the colours only (the DOM, names and roles are the same
+# in both), so the second scheme needs only the rules that look at colours.
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
+
+_RUN = """async ([include, rules]) => {
   // the page at rest: what moves (web/js/effects.js fades and slides) is at its end
   for (const a of document.getAnimations()) {
     if (Number.isFinite(a.effect?.getComputedTiming().endTime)) a.finish();
   }
-  const result = await axe.run(include ? {include: [include]} : document,
-                               {resultTypes: ["violations"]});
+  const options = {resultTypes: ["violations"]};
+  if (rules) options.runOnly = {type: "rule", values: rules};
+  const result = await axe.run(include ? {include: [include]} : document, options);
   return result.violations.map(v => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map(n => ({target: n.target.join(" "), summary: n.failureSummary})),
@@ -29,12 +34,14 @@ _RUN = """async (include) => {
 }"""
 
 
-def run_axe(page: Page, include: str | None = None) -> list[dict[str, Any]]:
-    """The axe violations of the page (or of the elements matching ``include``)."""
+def run_axe(page: Page, include: str | None = None,
+            rules: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+    """The axe violations of the page (or of the elements matching ``include``): of
+    every rule, or of ``rules`` only (e.g. ``COLOUR_RULES`` in the second scheme)."""
     assert AXE.is_file(), f"{AXE} missing: run npm ci (axe-core is a dev dependency)"
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
-    return page.evaluate(_RUN, include)
+    return page.evaluate(_RUN, [include, list(rules) if rules else None])
 
 
 def describe(violations: list[dict[str, Any]]) -> str:

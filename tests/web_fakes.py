@@ -110,6 +110,17 @@ class FakeHost:
             return "partial"
         return "written"
 
+    def storage_later(self, key: str, value: str | None) -> None:
+        """With the render's batch (web/js/render.js): no crossing; a failure is
+        ignored there."""
+        try:
+            if value is None:
+                self.storage.pop(key, None)
+            else:
+                self._set(key, value)
+        except Exception:
+            pass
+
     def storage_keys(self) -> list[str]:
         self.crossings += 1
         if self.fail_get:

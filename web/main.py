@@ -206,7 +206,15 @@ class DomHost:
 
     def __init__(self):
         self.page = window.skylineHost  # web/js/host.js
+        # The page's functions fetched once: from the worker, reading an attribute of a
+        # page object is a round trip of its own (and a check of what came back another),
+        # on top of the call's.
         self._apply = self.page.apply
+        self._get = self.page.storageGet
+        self._set = self.page.storageSet
+        self._write_if = self.page.storageWriteIf
+        self._remove = self.page.storageRemove
+        self._keys = self.page.storageKeys
         self.queue = []
         self.event_fault = False  # the current event says a test set a fault
         self.in_event = False  # dispatch is running: its commands go back as its result
@@ -273,23 +281,26 @@ class DomHost:
         self.command("announce", text + ("\u00a0" if self._announce_flip else ""))
 
     def storage_get(self, key):
-        value = self.page.storageGet(key)
+        value = self._get(key)
         return value if isinstance(value, str) else None
 
     def storage_set(self, key, value):
-        self.page.storageSet(key, value)
+        self._set(key, value)
 
     def storage_write_if(self, key, expected, value, also=()):
         """Write ``value`` under ``key`` unless the stored text is there and is not
         ``expected`` (another tab wrote), then the ``also`` pairs (the game list's
         index): "written", "conflict" or "partial". One round trip for all of it."""
-        return str(self.page.storageWriteIf(key, expected, value, json.dumps(list(also))))
+        return str(self._write_if(key, expected, value, json.dumps(list(also))))
 
     def storage_remove(self, key):
-        self.page.storageRemove(key)
+        self._remove(key)
+
+    def storage_later(self, key, value):
+        self.command("store", key, value)
 
     def storage_keys(self):
-        return [str(k) for k in json.loads(str(self.page.storageKeys()))]
+        return [str(k) for k in json.loads(str(self._keys()))]
 
     def tz_minutes(self):
         return int(self.page.tzMinutes())

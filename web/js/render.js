@@ -12,13 +12,14 @@ import { download } from "./files.js";
 import { focus, noteDialogClosed, noteDialogOpened, noteRegionReplaced, settleDialogFocus }
   from "./focus.js";
 import { markSkylineOverflow, showActiveSeat } from "./layout.js";
+import { storageRemove, storageSet } from "./storage.js";
 
 /**
  * One DOM command from main.py's DomHost (its `command(...)` calls), by name.
  * @typedef {["html", string, string] | ["announce", string] | ["focus", string | null]
  *   | ["settle"] | ["lang", string] | ["scroll", string] | ["reveal", string]
  *   | ["clearFragment"] | ["download", string, string] | ["ready", string]
- *   | ["cue", string]} DomCommand
+ *   | ["cue", string] | ["store", string, string | null]} DomCommand
  */
 /**
  * A handler per command name, taking the command's arguments.
@@ -192,6 +193,16 @@ const COMMANDS = {
   reveal: (id) => document.getElementById(id)?.scrollIntoView({ block: "nearest", inline: "nearest" }),
   clearFragment: () => history.replaceState(null, "", location.pathname + location.search),
   download,
+  // What may be lost without harm (the dice selected), kept with the render: no round
+  // trip from the worker; a full or blocked store only loses it.
+  store: (key, value) => {
+    try {
+      if (value === null) storageRemove(key);
+      else storageSet(key, value);
+    } catch {
+      // nothing to say: the game's own save reports a store that fails
+    }
+  },
   // What the latest actions did (JSON, app.core.cues): pictures of what is about to go
   // now, the motion and the sounds once the batch is applied.
   cue: noteCues,

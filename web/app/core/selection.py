@@ -76,10 +76,7 @@ class Selection:
         if raw == self._kept:
             return
         self._kept = raw
-        if raw is None:
-            s.store.remove(KEY_SELECTION)
-        else:
-            s.store.set(KEY_SELECTION, raw)
+        s.store.later(KEY_SELECTION, raw)  # a click on a die waits for no round trip
 
     def alive(self) -> tuple[int, ...]:
         """The selected dice still in play, in order."""

@@ -121,6 +121,11 @@ class Store:
             return False
         return True
 
+    def later(self, key: str, value: str | None) -> None:
+        """Write (``None``: remove) ``key`` with the render, for what may be lost without
+        harm: no round trip from the worker, and a failure is not a store failure."""
+        self.host.storage_later(key, value)
+
     def keys(self) -> list[str]:
         """Every key in the store (none if it cannot be read)."""
         try:
