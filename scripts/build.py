@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from html import escape
 from pathlib import Path, PurePosixPath
 from types import ModuleType
@@ -669,6 +670,19 @@ class PrerenderHost:
         self.storage[key] = value
         self.storage.update(also)
         return "written"
+
+    def storage_write_soon(self, key: str, expected: str | None, value: str,
+                           also: tuple[tuple[str, str], ...],
+                           trouble: Callable[[str], None]) -> None:
+        outcome = self.storage_write_if(key, expected, value, also)
+        if outcome != "written":
+            trouble(outcome)
+
+    def storage_later(self, key: str, value: str | None) -> None:
+        if value is None:
+            self.storage.pop(key, None)
+        else:
+            self.storage[key] = value
 
     def storage_keys(self) -> list[str]:
         return list(self.storage)

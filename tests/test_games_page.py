@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -534,18 +535,53 @@ def test_the_replay_title_isolates_the_game_name():
     assert "<bdi>משחק 2</bdi>" in html
 
 
-def test_a_move_is_saved_in_one_crossing_with_the_index():
-    """A move's save is one call to the page (the entry compared and written, then the
-    list's index): one round trip from the worker before the render."""
+def test_a_move_is_saved_with_its_render_and_no_crossing():
+    """A move's save goes to the page with the render's batch (the entry compared and
+    written, then the list's index): the worker waits for no round trip."""
     c, host, _ = make_page(bots=False)
     start(c)
     before = host.crossings
     c.handle("click", "take", "0")
-    assert host.crossings - before == 1
+    assert host.crossings == before
     index = read_index(host.storage[KEY_INDEX])
     assert index.current == c.session.entry.id
     stored = read_entry(host.storage[game_key(c.session.entry.id)])
     assert stored.takes == "G" and stored.board.actions == c.board.actions
+
+
+class LateAnswers(FakeHost):
+    """Saves answered as the page answers them: after the render, as an event."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting: list[tuple[Callable[[str], None], str]] = []
+
+    def storage_write_soon(self, key, expected, value, also, trouble) -> None:
+        super().storage_write_soon(key, expected, value, also,
+                                   lambda outcome: self.waiting.append((trouble, outcome)))
+
+
+def test_a_save_another_tab_refused_is_heard_after_the_render():
+    """Another tab moved in the same game: this tab's move is drawn, then the page's
+    answer (nothing written) makes this tab show the other tab's game, read-only, with
+    the notice and its button; the stored game is the other tab's."""
+    host = LateAnswers()
+    c, host, _ = make_page(host=host, bots=False)
+    start(c)
+    key = game_key(c.session.entry.id)
+    board = read_entry(host.storage[key]).board
+    board.push(board.legal_actions()[-1])  # the other tab took other dice
+    theirs = entry_to_json(read_entry(host.storage[key])._replace(board=board))
+    host.storage[key] = theirs  # the other tab's save
+    c.handle("click", "take", "0")
+    assert not c.page.readonly and host.waiting  # drawn; the answer is on its way
+    trouble, outcome = host.waiting.pop()
+    assert outcome == "conflict"
+    c.answer(lambda: trouble(outcome))
+    assert c.page.readonly
+    assert "notice.save_conflict" in [n.key for n in c.page.notices]
+    assert host.storage[key] == theirs
+    assert 'data-action="take-control"' in host.html["notices"]
 
 
 def test_an_index_refused_after_its_game_was_saved_is_said_and_nothing_is_lost():

@@ -110,6 +110,19 @@ class FakeHost:
             return "partial"
         return "written"
 
+    def storage_write_soon(self, key: str, expected: str | None, value: str,
+                           also: tuple[tuple[str, str], ...],
+                           trouble: Callable[[str], None]) -> None:
+        """With the render's batch (web/js/render.js): no crossing; an outcome other
+        than "written" is told to ``trouble`` (the page sends it back as an event)."""
+        self.crossings -= 1  # storage_write_if counts one; this one is not a crossing
+        try:
+            outcome = self.storage_write_if(key, expected, value, also)
+        except Exception:
+            outcome = "failed"
+        if outcome != "written":
+            trouble(outcome)
+
     def storage_later(self, key: str, value: str | None) -> None:
         """With the render's batch (web/js/render.js): no crossing; a failure is
         ignored there."""

@@ -18,13 +18,13 @@ trip costs 0.1-5 ms, so this module makes few:
   regions' innerHTML, the dialog, the focus, the live region) and sends them in one
   batch, for an event as ``dispatch``'s result (no round trip), else in one call;
   web/js/render.js applies them and web/js/focus.js keeps the focus rules.
-- localStorage is one round trip per access, and so is each tick of the computer
-  players' timer; fetches, timestamps and Web Locks are the worker's own (``js``):
-  none. The player's calendar day is the page's (``localDate``, one round trip).
+- localStorage: a move's save and the dice selected go with the render's batch (no
+  round trip; only a save that was not written comes back, as a "saved" event); any
+  other access is one round trip, as is each tick of the computer players' timer.
+  Fetches, timestamps and Web Locks are the worker's own (``js``): none.
 
-The skyline wheel is unpacked into site-packages by pyscript.json's [files] entry, and
-the other web/*.py (controller, board_view, rules_panel, i18n) are copied into the
-interpreter's home folder by the build.
+The skyline wheel is unpacked into site-packages by pyscript.json's [files] entry; the
+page's package ``app`` is copied into the interpreter's home folder by the build.
 """
 
 import asyncio
@@ -35,10 +35,12 @@ import json
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import js  # the worker's own globals (fetch, setTimeout, Date, navigator.locks)
 from app.controller import KEY_SAVE, Controller
 from app.core.commands import HOST_COMMANDS
+from app.core.page_storage import PageStorage
 from app.core.store import KEY_GAME
 from app.games import ui as games_ui
 from pyodide.ffi import create_once_callable, create_proxy
@@ -190,31 +192,23 @@ async def install_wheel(url, wheel):
         archive.extractall(sysconfig.get_paths()["purelib"])
 
 
-class DomHost:
+class DomHost(PageStorage):
     """Everything the Controller needs from the browser, from inside the worker.
 
-    This module runs in a Web Worker (PyScript worker mode), where every access to the
-    page (``pyscript.window``/``document``) is a synchronous round trip to the main
-    thread. So DOM writes are not made one by one: they are queued as commands and
-    sent in one batch (``flush``) when the render ends (``focus``) or the entry point
-    returns; web/js/render.js applies them, with the dialogs (``showModal``), and
-    web/js/focus.js keeps the focus rules (a dialog's opener, the fallbacks) and the Tab
-    trap. localStorage stays
-    synchronous (one round trip per access), so the save after every move fails or
-    succeeds where the Controller expects it. Fetches, dates and Web Locks are the
-    worker's own (no round trip)."""
+    In the worker every access to the page is a synchronous round trip (about 13 ms
+    on this machine's Chromium, as the main thread answers between its tasks), so DOM
+    writes, a move's save and the dice selected are queued as commands and sent in one
+    batch (``flush``) when the render ends (``focus``) or the entry point returns;
+    web/js/render.js applies them and web/js/focus.js keeps the focus rules."""
 
     def __init__(self):
         self.page = window.skylineHost  # web/js/host.js
-        # The page's functions fetched once: from the worker, reading an attribute of a
-        # page object is a round trip of its own (and a check of what came back another),
-        # on top of the call's.
+        # fetched once: reading a page object's attribute costs round trips of its own
         self._apply = self.page.apply
-        self._get = self.page.storageGet
-        self._set = self.page.storageSet
-        self._write_if = self.page.storageWriteIf
-        self._remove = self.page.storageRemove
-        self._keys = self.page.storageKeys
+        page = self.page
+        super().__init__(SimpleNamespace(
+            get=page.storageGet, set=page.storageSet, write_if=page.storageWriteIf,
+            remove=page.storageRemove, keys=page.storageKeys), self._soon)
         self.queue = []
         self.event_fault = False  # the current event says a test set a fault
         self.in_event = False  # dispatch is running: its commands go back as its result
@@ -229,9 +223,11 @@ class DomHost:
         self._page_base = f"{loc.origin}{loc.pathname}{loc.search}"
 
     def command(self, *args):
-        """Queue one DOM command for web/js/render.js; it is sent by the next flush (the end
-        of the render or of the current entry point, at the latest the next tick)."""
+        """Queue one DOM command for web/js/render.js, sent by the next flush."""
         self.queue.append(args)
+        self._soon()
+
+    def _soon(self):
         if not self._flush_soon:
             self._flush_soon = True
             asyncio.get_event_loop().call_soon(self.flush)
@@ -240,13 +236,13 @@ class DomHost:
         """Send the queued commands to the page now (one round trip), unless an event is
         being handled: ``dispatch`` returns them instead (no round trip at all)."""
         self._flush_soon = False
-        if self.queue and not self.in_event:
-            batch, self.queue = self.queue, []
+        if (self.queue or self.writes) and not self.in_event:
+            batch, self.queue = [*self.take_writes(), *self.queue], []
             self._apply(json.dumps(batch))
 
     def take(self):
         """The queued commands as JSON (None if there are none), for ``dispatch``."""
-        batch, self.queue = self.queue, []
+        batch, self.queue = [*self.take_writes(), *self.queue], []
         return json.dumps(batch) if batch else None
 
     def url(self, path):
@@ -280,28 +276,6 @@ class DomHost:
         self._announce_flip = not self._announce_flip
         self.command("announce", text + ("\u00a0" if self._announce_flip else ""))
 
-    def storage_get(self, key):
-        value = self._get(key)
-        return value if isinstance(value, str) else None
-
-    def storage_set(self, key, value):
-        self._set(key, value)
-
-    def storage_write_if(self, key, expected, value, also=()):
-        """Write ``value`` under ``key`` unless the stored text is there and is not
-        ``expected`` (another tab wrote), then the ``also`` pairs (the game list's
-        index): "written", "conflict" or "partial". One round trip for all of it."""
-        return str(self._write_if(key, expected, value, json.dumps(list(also))))
-
-    def storage_remove(self, key):
-        self._remove(key)
-
-    def storage_later(self, key, value):
-        self.command("store", key, value)
-
-    def storage_keys(self):
-        return [str(k) for k in json.loads(str(self._keys()))]
-
     def tz_minutes(self):
         return int(self.page.tzMinutes())
 
@@ -310,8 +284,7 @@ class DomHost:
         self.command("download", filename, text)
 
     def can_share(self):
-        """The system share sheet (Web Share API) exists in this browser (asked once:
-        every render asks)."""
+        """The system share sheet exists (asked once: every render asks)."""
         if self._can_share is None:
             self._can_share = bool(self.page.canShare())
         return self._can_share
@@ -327,8 +300,7 @@ class DomHost:
         asyncio.ensure_future(run())
 
     def persist_storage(self, done):
-        """navigator.storage.persist(), asked on the page: "granted", "denied" or
-        "unsupported" (no such API, e.g. an old browser)."""
+        """navigator.storage.persist(): "granted", "denied" or "unsupported"."""
 
         async def run():
             try:
@@ -369,8 +341,7 @@ class DomHost:
         return str(js.Date.new().toISOString())
 
     def local_date(self):
-        """The player's calendar day (local time zone) as YYYY-MM-DD, by the page's clock
-        (one round trip; asked only when a day matters: the daily challenge, the history)."""
+        """The player's calendar day by the page's clock, YYYY-MM-DD (one round trip)."""
         return str(self.page.localDate())
 
     def page_base(self):
@@ -390,8 +361,7 @@ class DomHost:
         self.command("scroll", element_id)
 
     def reveal(self, element_id):
-        """Scroll just enough that the element is on screen (a build target below the
-        fold on a phone, or beyond the edge of a sideways-scrolling skyline)."""
+        """Scroll just enough that the element is on screen (a build target)."""
         self.command("reveal", element_id)
 
     def request_lock(self, steal, on_result, wait_ms=0):
@@ -502,6 +472,8 @@ def dispatch(text):
             controller.handle("hashchange", None, str(data.get("hash") or ""))
         elif kind == "storage":
             on_storage(str(data.get("key")))
+        elif kind == "saved":
+            controller.answer(lambda: host.saved(int(data["id"]), str(data["outcome"])))
         elif kind == "submit":
             controller.handle("submit", data["action"], None, form=data.get("form") or {})
         elif kind == "keydown":

@@ -274,6 +274,12 @@ class Controller:
             self._crash(exc)
             self.session.render()
 
+    def answer(self, callback: Callable[[], object]) -> None:
+        """The page's late answer about a save (refused: another tab wrote, the store is
+        full): through the crash path, then drawn."""
+        self.run(callback)
+        self.session.render()
+
     def _crash(self, exc: Exception) -> None:
         """An unexpected exception inside an action: the game in memory may be half
         updated, so it is not saved; the player may reload the last save."""

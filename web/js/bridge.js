@@ -46,9 +46,13 @@ import { site } from "./site.js";
  * @typedef {{kind: "hashchange", hash: string} | {kind: "storage", key: string}} WindowEvent
  */
 /**
+ * The answer to a save sent with a render that was not written (web/js/render.js).
+ * @typedef {{kind: "saved", id: number, outcome: string}} SaveEvent
+ */
+/**
  * One page event as main.py's dispatch() reads it (JSON). `fault` is the test-only
  * hint that window.__skylineFault is set (main.DomHost.fault).
- * @typedef {(CommandEvent | SubmitEvent | KeyEvent | WindowEvent) & {fault?: true}} PageEvent
+ * @typedef {(CommandEvent | SubmitEvent | KeyEvent | WindowEvent | SaveEvent) & {fault?: true}} PageEvent
  */
 /**
  * main.py's entry points (PyScript proxies; from the worker their answers are promises).

@@ -5,21 +5,22 @@
 // then the skyline cues are updated (web/js/layout.js) and what the actions did moves
 // and sounds (web/js/effects.js: the `cue` command comes before the regions' HTML).
 
-import { playEarly } from "./bridge.js";
+import { playEarly, send } from "./bridge.js";
 import { DOM, regionId } from "./dom.js";
 import { noteCues, playCues } from "./effects.js";
 import { download } from "./files.js";
 import { focus, noteDialogClosed, noteDialogOpened, noteRegionReplaced, settleDialogFocus }
   from "./focus.js";
 import { markSkylineOverflow, showActiveSeat } from "./layout.js";
-import { storageRemove, storageSet } from "./storage.js";
+import { storageRemove, storageSet, storageWriteIf } from "./storage.js";
 
 /**
  * One DOM command from main.py's DomHost (its `command(...)` calls), by name.
  * @typedef {["html", string, string] | ["announce", string] | ["focus", string | null]
  *   | ["settle"] | ["lang", string] | ["scroll", string] | ["reveal", string]
  *   | ["clearFragment"] | ["download", string, string] | ["ready", string]
- *   | ["cue", string] | ["store", string, string | null]} DomCommand
+ *   | ["cue", string] | ["store", string, string | null]
+ *   | ["save", number, string, string | null, string, string]} DomCommand
  */
 /**
  * A handler per command name, taking the command's arguments.
@@ -195,6 +196,18 @@ const COMMANDS = {
   download,
   // What may be lost without harm (the dice selected), kept with the render: no round
   // trip from the worker; a full or blocked store only loses it.
+  // The move's save (main.DomHost.storage_write_soon): compare and write as a round trip
+  // would, and tell Python only what was not written (another tab wrote; store full).
+  save: (id, key, expected, value, also) => {
+    /** @type {string} */
+    let outcome;
+    try {
+      outcome = storageWriteIf(key, expected, value, also);
+    } catch {
+      outcome = "failed";
+    }
+    if (outcome !== "written") send({ kind: "saved", id, outcome }, new Event("skyline:saved"));
+  },
   store: (key, value) => {
     try {
       if (value === null) storageRemove(key);

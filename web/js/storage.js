@@ -13,6 +13,13 @@ export const storageGet = (key) => localStorage.getItem(key);
 export const storageSet = (key, value) => localStorage.setItem(key, value);
 
 /**
+ * Per key, the last write the store refused, and what was stored (expected) then: saves
+ * go with the render, so the next may be sent expecting the refused one.
+ * @type {Map<string, {value: string, expected: string | null}>}
+ */
+const unwritten = new Map();
+
+/**
  * Compare and write in one call (store.Store.write_save), then the other pairs (the game
  * list's index): one crossing from the worker for a whole save. "conflict": another tab
  * wrote, nothing is written; "partial": `key` is written but another pair was refused
@@ -25,8 +32,17 @@ export const storageSet = (key, value) => localStorage.setItem(key, value);
  */
 export function storageWriteIf(key, expected, value, also = "[]") {
   const stored = localStorage.getItem(key);
-  if (stored !== null && stored !== expected) return "conflict";
-  localStorage.setItem(key, value);
+  // a save sent before Python heard that the one before it was refused expects that one
+  const refused = unwritten.get(key);
+  const base = refused && expected === refused.value ? refused.expected : expected;
+  if (stored !== null && stored !== base) return "conflict";
+  try {
+    localStorage.setItem(key, value);
+  } catch (err) {
+    unwritten.set(key, { value, expected: base });
+    throw err;
+  }
+  unwritten.delete(key);
   try {
     for (const [other, text] of /** @type {[string, string][]} */ (JSON.parse(also))) {
       localStorage.setItem(other, text);

@@ -33,6 +33,12 @@ class Host(Protocol):
     # with the render's batch, no round trip and nothing said if it fails: for what may
     # be lost without harm (the dice selected); ``value`` None removes the key
     def storage_later(self, key: str, value: str | None) -> None: ...
+    # ``storage_write_if`` with the render's batch (no round trip): ``trouble`` is
+    # called later with the outcome if it is not "written" ("conflict", "partial", or
+    # "failed": the store refused ``key``)
+    def storage_write_soon(self, key: str, expected: str | None, value: str,
+                           also: tuple[tuple[str, str], ...],
+                           trouble: Callable[[str], None]) -> None: ...
 
     # the clock and the player's calendar
     def now_iso(self) -> str: ...

@@ -102,14 +102,23 @@ class Session(Notices):
         if self.tutorial is not None:
             return  # the tutorial's board is a lesson: the game waiting is never written
         entry = self.entry_now()
-        if self.library.write(entry) is SaveWrite.CONFLICT:
-            page.readonly = True
-            self.reload_saved()
-            self.notify("notice.save_conflict", Level.WARN, sticky=True,
-                        button=("take-control", "", "btn.play_here"))
-        else:
-            self.entry = entry
-            self.keep_games()
+        if self.store.ok:  # with the render; a store in trouble is written and heard at once
+            self.library.write_soon(entry, self.save_refused)
+        elif self.library.write(entry) is SaveWrite.CONFLICT:
+            self.save_refused()
+            return
+        self.entry = entry
+        self.keep_games()
+
+    def save_refused(self) -> None:
+        """Another tab saved this game since this tab last saw it, so this tab's save was
+        not written: this tab shows that game, read-only, instead of overwriting it."""
+        if self.page.readonly:
+            return  # a later save of the same moves, refused too
+        self.page.readonly = True
+        self.reload_saved()
+        self.notify("notice.save_conflict", Level.WARN, sticky=True,
+                    button=("take-control", "", "btn.play_here"))
 
     def keep_games(self) -> None:
         """Once a game is in the list (more than the untouched game of a first visit),

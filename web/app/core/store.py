@@ -1,27 +1,22 @@
 """What the page keeps in the browser, behind the host port (``main.DomHost``).
 
-- ``Store``: localStorage through the host, never raising: a failing store
-  (``QuotaExceededError``, ``SecurityError``) is reported once through ``on_failure``
-  and the game goes on in memory; once a game is saved again (space was freed) it is
-  reported through ``on_recovery``, and a later failure is reported anew. It writes the
-  save only over the text it last wrote or read (``write_save``), keeps unreadable saves
-  aside, and stores the settings (the computer seats of the old single save,
-  ``skyline.seats``, are only read once, when it migrates into the game list).
+- ``Store``: localStorage through the host, never raising: a failing store is reported
+  once (``on_failure``), the game goes on in memory, and a save that works again is
+  reported (``on_recovery``). A save goes only over the text last written or read
+  (``write_save``; with the render, ``write_save_soon``); unreadable saves are kept
+  aside; the settings are stored here (the old single save's seats read once).
 - ``Library``: the game list (``skyline.games``): one key per game,
   ``skyline.game.<id>``, plus the index ``skyline.games``; the single save of older
   versions migrates into it; unreadable entries are kept aside like broken saves.
   ``finished_games(store)`` lists the finished games (for results pages).
-- ``Records``: the solo records (best score per scenario, levels reached, scenarios met,
-  the best score of each daily challenge), read by the total
-  ``skyline.records.solo_records.read_solo_records``; records that cannot be read in
-  full are kept aside like the history, and records of a newer version are never
-  written over.
+- ``Records``: the solo records (best scores, levels reached, scenarios met, daily
+  challenges), read by the total ``read_solo_records``; records that cannot be read in
+  full are kept aside, and records of a newer version are never written over.
 - ``History``: every finished game (``game_stats.GameResult``), versioned JSON read by the
   total ``game_stats.read_history``; a history that cannot be read in full is kept aside
   (like a broken save) and the page goes on with what could be read.
-- ``TabLock``: one tab at a time may move (Web Locks in ``DomHost``).
-
-Nothing here imports the browser, so it runs under CPython with a fake host.
+- ``TabLock``: one tab at a time may move (Web Locks in ``DomHost``). Nothing here
+  imports the browser, so it runs under CPython with a fake host.
 """
 
 from __future__ import annotations
@@ -180,6 +175,27 @@ class Store:
             if self.on_recovery is not None:
                 self.on_recovery()
         return SaveWrite.WRITTEN
+
+    def write_save_soon(self, raw: str, key: str, also: tuple[tuple[str, str], ...],
+                        on_conflict: Callable[[], None],
+                        on_failed: Callable[[], None]) -> None:
+        """``write_save`` sent with the render (no round trip), taken as written; the host
+        tells later what was not: ``on_conflict``, ``on_failed`` (store full or blocked)."""
+        expected, self.seen[key] = self.seen.get(key), raw
+
+        def trouble(outcome: str) -> None:
+            if outcome == "partial":  # the save is stored, the index refused
+                self._failed()
+                return
+            if self.seen.get(key) == raw:  # nothing written: the store holds what it held
+                self.seen[key] = expected  # (web/js/storage.js knows it too)
+            if outcome == "conflict":
+                on_conflict()
+            else:
+                self._failed()
+                on_failed()
+
+        self.host.storage_write_soon(key, expected, raw, also, trouble)
 
     def keep_aside(self, raw: str, key: str = KEY_SAVE,
                    prefix: str = KEY_BROKEN) -> tuple[str, bool]:
@@ -526,6 +542,14 @@ class Library:
         elif result is SaveWrite.FAILED:
             self.write_index()  # the list changed in memory; its index may still fit
         return result
+
+    def write_soon(self, entry: GameEntry, on_conflict: Callable[[], None]) -> None:
+        """``write`` sent with the render; ``on_conflict``: another tab had saved it."""
+        self.games.put(entry)
+        self.games.current = entry.id
+        index = ((KEY_INDEX, self.games.index_json()),)
+        self.store.write_save_soon(entry_to_json(entry), entry_key(entry.id), index,
+                                   on_conflict, self.write_index)
 
     def write_index(self) -> None:
         self.store.set(KEY_INDEX, self.games.index_json())
