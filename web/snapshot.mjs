@@ -28,7 +28,7 @@ const CHECK_HEADER = "x-skyline-check";
 const PAGE = 4096;
 /**
  * Pyodide restores a snapshot into a heap of the snapshot's size, and a heap that had
- * grown past the 30 MiB default does not restore (Pyodide issue 6418): such a snapshot
+ * grown past the 30 MiB default does not restore in the Pyodide the page pins: such a snapshot
  * is never stored. 30 MiB plus Pyodide's header.
  */
 export const MAX_SNAPSHOT_BYTES = 30 * 1024 * 1024 + 4096;

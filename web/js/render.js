@@ -194,8 +194,6 @@ const COMMANDS = {
   reveal: (id) => document.getElementById(id)?.scrollIntoView({ block: "nearest", inline: "nearest" }),
   clearFragment: () => history.replaceState(null, "", location.pathname + location.search),
   download,
-  // What may be lost without harm (the dice selected), kept with the render: no round
-  // trip from the worker; a full or blocked store only loses it.
   // The move's save (main.DomHost.storage_write_soon): compare and write as a round trip
   // would, and tell Python only what was not written (another tab wrote; store full).
   save: (id, key, expected, value, also) => {
@@ -208,6 +206,8 @@ const COMMANDS = {
     }
     if (outcome !== "written") send({ kind: "saved", id, outcome }, new Event("skyline:saved"));
   },
+  // What may be lost without harm (the dice selected), kept with the render: no round
+  // trip from the worker; a full or blocked store only loses it.
   store: (key, value) => {
     try {
       if (value === null) storageRemove(key);
