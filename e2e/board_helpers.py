@@ -149,3 +149,26 @@ def held_runtime(page: Page) -> Iterator[Callable[[], None]]:
     finally:
         release()
         page.unroute("**/pyodide.asm.wasm")
+
+
+def play_turn(page: Page) -> str:
+    """Play this device's turn (the e2e policy) until "Send your move" opens; the link."""
+    for _ in range(400):
+        if page.locator("[data-testid=dialog-send]").count():
+            return page.locator("#send-link").input_value()
+        step = page.evaluate(POLICY_STEP)
+        assert step not in ("stuck", "over"), step
+    raise AssertionError("the turn never went to the friend")
+
+
+def start_with_a_friend(a: Page, seed: str, friend: str | None = None) -> None:
+    """On device A: a new 2-player game, Ann here and seat 2 a friend elsewhere."""
+    close_first_dialog(a)
+    a.click("#btn-new")
+    a.select_option("#dlg-first", "2")
+    a.fill("#ng-name0", "Ann")
+    if friend is not None:
+        a.fill("#ng-name1", friend)
+    a.select_option("#ng-seat1", "friend")
+    a.fill("#ng-seed", seed)
+    a.click("#ng-start-btn")

@@ -19,10 +19,11 @@ import random
 from pathlib import Path
 
 from board_helpers import (
-    POLICY_STEP,
     close_first_dialog,
     new_game,
+    play_turn,
     record,
+    start_with_a_friend,
     stored_raw,
     take,
 )
@@ -154,16 +155,6 @@ def test_replay(app_page: Page, wait_ready) -> None:
 # ---------------------------------------------------------------------------- two devices
 
 
-def play_turn(page: Page) -> str:
-    """Play this device's turn (the e2e policy) until "Send your move" opens; the link."""
-    for _ in range(400):
-        if page.locator("[data-testid=dialog-send]").count():
-            return page.locator("#send-link").input_value()
-        step = page.evaluate(POLICY_STEP)
-        assert step not in ("stuck", "over"), step
-    raise AssertionError("the turn never went to the friend")
-
-
 def open_link(page: Page, link: str) -> None:
     page.goto(link)  # same document: a hashchange
 
@@ -175,19 +166,6 @@ def friend_device(ctx: BrowserContext, site_url: str, guard, open_app) -> Page:
     open_app(b, site_url)
     close_first_dialog(b)
     return b
-
-
-def start_with_a_friend(a: Page, seed: str, friend: str | None = None) -> None:
-    """On device A: a new 2-player game, Ann here and seat 2 a friend elsewhere."""
-    close_first_dialog(a)
-    a.click("#btn-new")
-    a.select_option("#dlg-first", "2")
-    a.fill("#ng-name0", "Ann")
-    if friend is not None:
-        a.fill("#ng-name1", friend)
-    a.select_option("#ng-seat1", "friend")
-    a.fill("#ng-seed", seed)
-    a.click("#ng-start-btn")
 
 
 def test_two_devices_pass_game_links(
@@ -244,7 +222,9 @@ def test_two_devices_pass_game_links(
         tab.locator("[data-key='corr.updated']").wait_for()
         assert record(tab) == record(b)
         assert tab.locator("[data-key='notice.other_tab']").count() == 0
-        assert not tab.locator("#yard-G").is_disabled()  # Ann's turn, played here
+        # B's turn plays on the board (tests/test_screen_cues.py), then it is Ann's, here
+        tab.locator("[data-testid=bot-bar]").wait_for(state="detached")
+        assert not tab.locator("#yard-G").is_disabled()
         # the first tab steps aside: read-only, showing the same game
         a.locator("[data-key='notice.other_tab']").wait_for()
         turn = tab.locator("[data-testid=turn]").inner_text()

@@ -11,10 +11,24 @@ a busy machine cannot let one end before it is looked at."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 
-from board_helpers import POLICY_STEP, close_first_dialog, dice, new_game, select_only, take
+from board_helpers import (
+    POLICY_STEP,
+    close_first_dialog,
+    dice,
+    new_game,
+    play_turn,
+    record,
+    select_only,
+    start_with_a_friend,
+    take,
+)
 from playwright.sync_api import Page
+
+from skyline.players.bots import get_bot
+from skyline.records.game_links import make_game_link, parse_game_link
 
 # Animations that end (the hint's pulse never does), still running.
 RUNNING = """() => document.getAnimations().filter((a) => a.playState === "running"
@@ -92,6 +106,40 @@ def test_a_completion_moves_its_tile_and_floats_its_points(app_page: Page) -> No
             break
     else:
         raise AssertionError("no building was completed")
+
+
+def friends_reply(link: str) -> tuple[str, str]:
+    """The friend's turn played elsewhere (the greedy computer's choices) on the game a
+    link carries: the reply link's fragment and the game's record after it."""
+    sent = parse_game_link("#" + link.split("#", 1)[1])
+    board = sent.board
+    seat = board.state.seat
+    rng = random.Random(7)
+    while board.state.seat == seat:
+        board.push(get_bot("greedy")(board.state, rng))
+    return make_game_link(board, sent.seats, sent.nonce), board.record()
+
+
+def test_a_friends_turn_by_link_plays_on_the_board_and_skip_ends_it(
+        app_page: Page, site_url: str) -> None:
+    """Bo's turn arrives by link: the board shows it action by action at the pace (the
+    bar says whose turn it shows, with Skip), things move; Skip shows the game as it is
+    at once. Which actions are cued is proven under CPython (tests/test_screen_cues.py)."""
+    page = app_page
+    slow_motion(page)
+    start_with_a_friend(page, "motion-link", friend="Bo")
+    link = play_turn(page)
+    page.click("#dlg-first")  # close "Send your move"
+    reply, after = friends_reply(link)
+    page.goto(site_url + "#" + reply)  # the same document: a hashchange
+    bar = page.locator("[data-testid=bot-bar]")
+    bar.get_by_text("Bo's turn, as it came in the link").wait_for()
+    assert page.locator("#yard-G").is_disabled()  # the board as it was: Bo to move
+    page.wait_for_function(f"({RUNNING})() > 0")  # Bo's actions move on the board
+    page.click("#bot-skip")
+    assert bar.count() == 0
+    assert not page.locator("#yard-G").is_disabled()  # Ann's turn, as the game is now
+    assert record(page) == after
 
 
 def test_the_sound_switch_is_remembered_and_no_audio_before_a_press(

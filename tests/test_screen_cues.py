@@ -278,3 +278,106 @@ def test_cue_kinds_match_the_page_scripts_motions_and_sounds():
     script = (root / "effects.js").read_text() + (root / "sound.js").read_text()
     for kind in CueKind:
         assert re.search(rf"^\s+{kind.value}: \(", script, re.M), kind
+
+
+# ------------------------------------------------------------------ a friend's turn by link
+
+
+def play_turn(c, rng: random.Random) -> str:
+    """The person to move plays their turn out (random engine actions); returns the
+    link the send dialog offers once the turn went to the friend."""
+    seat = c.board.state.seat
+    while c.board.state.seat == seat and not c.board.is_game_over():
+        c.dispatch(rng.choice(c.board.legal_actions()))
+    c.render()
+    link = c.page.dialog.link
+    c.handle("click", "close", None)
+    return "#" + link.split("#", 1)[1]
+
+
+def friends_turn_arrives(lang: str = "en"):
+    """Ada (here, with the pacer) and Bo (a friend elsewhere) have played a turn each;
+    Bo's link has just been opened on Ada's page. Returns (page, host, timer, Bo's page)."""
+    host = CueHost()
+    c, _, timer = make_page(host=host, langs=(lang,))
+    start_game(c, ("Ada", "Bo"), ("human", "friend"), "link-turn")
+    rng = random.Random(5)
+    link = play_turn(c, rng)
+    bo, _, _ = make_page(bots=False)
+    bo.handle("hashchange", None, link)
+    bo.handle("submit", "corr-claim", None, form={"seat1": "on"})
+    reply = play_turn(bo, rng)
+    c.handle("hashchange", None, reply)
+    return c, host, timer, bo
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_friends_turn_by_link_plays_on_the_board_action_by_action(lang):
+    c, host, timer, bo = friends_turn_arrives(lang)
+    assert c.board.actions == bo.board.actions  # the game is already the updated one
+    playback = c.page.playback
+    assert playback is not None and playback.total == len(bo.board.actions)
+    shown_from = playback.step
+    assert 0 < shown_from < playback.total
+    name = "Bo"
+    seen = len(host.cues)
+    screen = c.screen()
+    # the board shows the game as this device last saw it, with the friend's bar
+    assert screen.status.turn == TABLES[lang]["status.turn_friend"].format(name=name)
+    bar = screen.game.bot_bar
+    assert bar is not None and bar.text == TABLES[lang]["corr.playback"].format(name=name)
+    assert bar.skip_enabled and screen.game.corr is None
+    steps, first = 0, seen
+    while c.page.playback is not None:
+        step = c.page.playback.step
+        assert timer.step()
+        now = c.page.playback.step if c.page.playback is not None else playback.total
+        assert now - step <= 1, "one action per tick"
+        steps += now - step
+        assert len(host.cues) <= seen + 1
+        seen = check_new_batches(host, seen)
+    assert steps == len(bo.board.actions) - shown_from
+    played = [k for b in host.cues[first:] for k in kinds(b)]
+    assert "take" in played and "roll" in played
+    assert host.cues[-1]["cues"][-1]["kind"] == "your_turn"  # Ada's turn again: a chime
+    screen = c.screen()
+    assert screen.status.turn == TABLES[lang]["status.turn"].format(name="Ada")
+    assert screen.game.bot_bar is None
+    c.handle("click", "take", "0")  # Ada plays on
+    assert len(c.page.takes) == 1
+
+
+@pytest.mark.parametrize("how", ["skip", "click", "escape"])
+def test_a_click_or_skip_shows_a_friends_turn_as_it_is_at_once(how):
+    c, host, timer, bo = friends_turn_arrives()
+    assert c.page.playback is not None
+    seen = len(host.cues)
+    if how == "skip":
+        c.handle("click", "bot-skip", None)
+        assert not c.page.skipping  # Skip ended the playback and did nothing else
+    elif how == "click":
+        c.handle("click", "menu", None)
+        assert c.page.menu_open  # the click did what it does, on the game as it is
+    else:
+        c.handle("keydown", None, None, key="Escape")
+    assert c.page.playback is None
+    assert c.screen().status.turn == TABLES["en"]["status.turn"].format(name="Ada")
+    timer.run(limit=50)
+    assert len(host.cues) == seen, "nothing plays after the click"
+
+
+def test_the_pace_may_change_while_a_friends_turn_plays_and_a_reload_shows_it_still():
+    c, host, timer, bo = friends_turn_arrives()
+    c.handle("change", "bot-pace", None, form={"value": "fast"})
+    assert c.page.playback is not None and c.page.pace == "fast"
+    shown_at = []  # when each action was shown
+    while c.page.playback is not None:
+        step = c.page.playback.step
+        timer.step()
+        if c.page.playback is None or c.page.playback.step != step:
+            shown_at.append(timer.now)
+    gaps = {b - a for a, b in zip(shown_at, shown_at[1:], strict=False)}
+    assert gaps == {200}, "the actions after the first come at the fast pace"
+    reloaded, _, _ = make_page(storage=dict(c.host.storage))
+    assert reloaded.page.playback is None
+    assert reloaded.board.actions == bo.board.actions

@@ -64,6 +64,7 @@ from app.games.links import LinkRouter, link_kind
 from app.games.tabs import Tabs
 from app.render import Renderer
 from app.turn.play import Play
+from app.turn.playback import PlaybackSteps
 from app.turn.table import Table
 from app.tutorial.guide import Tutorial
 from app.tutorial.view import TutorialView
@@ -82,6 +83,7 @@ class Controller:
         self.session = s = Session(host, tables)
         emit = self.route
         self.play = Play(s, emit)
+        self.playback = PlaybackSteps(s)
         self.computer = Computer(s, emit)
         self.chances = Chances(s, emit)
         self.friends = Friends(s)
@@ -183,6 +185,8 @@ class Controller:
     def step_computer(self) -> float | None:
         return self.computer.step()
 
+    step_playback = property(lambda self: self.playback.step)  # a friend's turn from a link
+
     def need_data(self, path: str, then: Callable[[], None]) -> None:
         self.computer.need_data(path, then)
 
@@ -254,7 +258,8 @@ class Controller:
                     # a command from the menu (or beside it) closes it; the Sound switch
                     # keeps it open, showing the switch's new state
                     s.page.menu_open = False
-                self.command(action, arg, form or {})
+                if not self.playback.stopped_by(action):
+                    self.command(action, arg, form or {})
             else:
                 return
         except Exception as exc:  # a bug must not cost the saved game
@@ -299,8 +304,8 @@ class Controller:
             if page.dialog is not None:
                 self.page_commands.close_dialog()
                 return True
-            if page.replay is not None:
-                page.replay = None
+            if page.replay is not None or page.playback is not None:
+                page.replay = page.playback = None  # a friend's turn: the game as it is
                 return True
             if page.choice:
                 page.choice = None

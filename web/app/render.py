@@ -29,6 +29,7 @@ from app.dialog_table import render_body
 from app.games import ui as games_ui
 from app.screen import Game, Screen
 from app.turn import html as turn_html
+from app.turn.playback import board_shown
 from app.turn.view import first_target
 from app.tutorial import coach
 from app.tutorial.view import TutorialView
@@ -269,10 +270,23 @@ class Renderer:
 
     def screen(self) -> screen_model.Screen:
         """What the player sees and may do now (see app.screen). During a replay the
-        board shown is the replayed game at its step (the game itself is untouched)."""
+        board shown is the replayed game at its step, and while a friend's turn from a
+        link plays back the game at that step (the game itself is untouched)."""
         games = tuple(self.s.library.games.ordered())
         current = self.s.entry.id if self.s.entry is not None else None
         r = self.s.page.replay
+        playback = self.s.page.playback
+        if playback is not None and r is None:
+            key = (playback.record, playback.step)
+            if self._replay_cache is None or self._replay_cache[0] != key:
+                self._replay_cache = (key, board_shown(playback.record, playback.step))
+            page = dataclasses.replace(self.s.page, takes=[], selected=set(), choice=None,
+                                       hint=None)
+            return screen_model.build_screen(page, self._replay_cache[1], self.s.texts,
+                                             self.s.records.best, games=games,
+                                             current=current, can_share=self.s.can_share(),
+                                             daily=self.s.records.data["daily"],
+                                             base=self.s.host.page_base())
         if r is not None:
             key = (r.record, r.step)
             if self._replay_cache is None or self._replay_cache[0] != key:

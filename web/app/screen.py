@@ -337,6 +337,10 @@ def build_screen(
             bot_bar = BotBar(text, not page.skipping and not page.readonly,
                              tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES),
                              t("bot.pace"))
+        elif page.playback is not None:  # a friend's turn from a link, played on the board
+            bot_bar = BotBar(t("corr.playback", name=names[state.seat]), True,
+                             tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES),
+                             t("bot.pace"))
         hint_ok = can_hint(page, board)
         since = since_last_turn_view(page, board, t, names)
         game = Game(
@@ -357,7 +361,7 @@ def build_screen(
             daily=daily_view(page, board, t, base, _daily_figure(daily, board, "best"),
                              _daily_figure(daily, board, "expert")),
             replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
-            corr=games_ui.corr_view(page, board, texts),
+            corr=games_ui.corr_view(page, board, texts) if page.playback is None else None,
             last_turns=since,
             table_review=table_review_view(page, board, t, lang, names),
             chances=chances_view(page, board, t, lang, names, current),

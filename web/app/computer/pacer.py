@@ -10,6 +10,8 @@ attached with ``Controller.attach`` (it implements ``app.computer.seats.Computer
   "Skip" (``page.skipping``) plays the remaining actions at ``SKIP_MS`` intervals, one
   action (a few ms of thinking) per tick, so the board keeps rendering and never
   freezes. The computer waits while a dialog is open or a choice is pending.
+- a friend's turn that came by link (``page.playback``, ``app.turn.playback``): one
+  action per tick at the same pace, before any computer moves;
 - the review of a finished solo game (``page.review``), graded decision by decision in
   ticks of at most ``CHUNK_MS``; of a finished game of 2-4 players (``page.table_review``,
   ``skyline.players.table_review``) the same way;
@@ -92,6 +94,7 @@ class Paced(Protocol):
     def attach(self, driver: Any) -> None: ...
     def computer_turn(self) -> bool: ...
     def step_computer(self) -> float | None: ...
+    def step_playback(self) -> bool: ...
     def need_data(self, path: str, then: Callable[[], None]) -> None: ...
     def daily_expert(self, day: str) -> int | None: ...
     def keep_daily_expert(self, day: str, points: int) -> None: ...
@@ -141,11 +144,16 @@ class BotsUI:
     # ------------------------------------------------------------------ the timer
 
     def wake(self, delay: int | None = None) -> None:
-        """Arm the timer if a computer is to move; else grade a finished solo game."""
+        """Arm the timer if a friend's turn from a link is being played back or a
+        computer is to move; else grade a finished game."""
         c = self.c
         if self.armed:
             return
-        if c.computer_turn():
+        if c.page.playback is not None:  # a friend's turn from a link, at the same pace
+            self.armed = True
+            self.schedule(delay if delay is not None else PACES.get(c.page.pace, PACE_MS),
+                          self.tick)
+        elif c.computer_turn():
             self.armed = True
             pace = SKIP_MS if c.page.skipping else PACES.get(c.page.pace, PACE_MS)
             self.schedule(delay if delay is not None else pace, self.tick)
@@ -206,6 +214,10 @@ class BotsUI:
             # a dialog is open: the computer waits (checked again at the next tick)
             self.armed = True
             self.schedule(PACE_MS, self.tick)
+            return
+        if c.step_playback():
+            c.render()
+            self.wake()
             return
         if not c.computer_turn():
             c.page.skipping = False

@@ -296,6 +296,18 @@ class Narration:
 
 
 @dataclass
+class Playback:
+    """A friend's turn that came by link, played on the board one action at a time at
+    the computer's pace (``app.turn.playback``): ``step`` actions of ``record`` are
+    shown, of ``total``. The game itself is already the updated one; a click or Skip
+    shows it at once. Page state only, never saved: a reload shows the board still."""
+
+    record: str
+    step: int
+    total: int
+
+
+@dataclass
 class ReplayState:
     """A game of the list replayed move by move: ``step`` actions of ``record`` are
     shown. The replay holds its own copy of the record; the game is never changed."""
@@ -357,6 +369,7 @@ class PageState:
     daily_copied: bool | None = None  # the daily result line: copied, failed, not yet
     daily_bench: DailyBench | None = None  # the expert playing a daily challenge's dice
     replay: ReplayState | None = None
+    playback: Playback | None = None  # a friend's turn from a link, played on the board
     tz_minutes: int = 0  # the player's offset from UTC, for the list's times
     # the browser's answer to "keep this site's storage": None (not asked), "asked" (no
     # answer yet, e.g. a prompt left open), "granted", "denied", "unsupported"

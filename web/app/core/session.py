@@ -170,6 +170,7 @@ class Session(Notices):
         page.review = None
         page.skipping = False
         page.replay = None
+        page.playback = None
         self.selection.on_open()  # the dice selected before a reload stay selected
         if self.library.games.current != entry.id and entry.id in self.library.games:
             self.library.games.current = entry.id
@@ -278,6 +279,7 @@ class Session(Notices):
         page.skipping = False
         page.daily_copied = None
         page.replay = None
+        page.playback = None
         now = self.host.now_iso()
         self.entry = make_entry(board, self.entry_seats(len(options.names)),
                                 nonce=random_seed(), created=now, updated=now, beat=beat)

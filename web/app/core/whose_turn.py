@@ -18,9 +18,11 @@ from skyline import (
 
 
 def computer_turn(page: PageState, board: Board | None) -> bool:
-    """A computer seat is to move in a game not over (never during a replay)."""
+    """A computer seat is to move in a game not over (never during a replay, nor while
+    a friend's turn from a link is played back: the computer moves after it)."""
     return (
         board is not None and board.state.phase is not Phase.OVER and page.replay is None
+        and page.playback is None
         and page.seat_kind(board.state.seat).is_computer
     )
 

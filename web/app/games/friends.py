@@ -10,7 +10,7 @@ from typing import Any
 
 from app.core.commands import Arg, Cmd, Command, Guard
 from app.core.i18n import Text
-from app.core.page_state import ClaimDialog, Level, SendDialog
+from app.core.page_state import ClaimDialog, Level, Playback, SendDialog
 from app.core.session import Session
 from app.core.store import SaveWrite
 from app.games import ui as games_ui
@@ -77,6 +77,10 @@ class Friends:
                 return
             s.page.dialog = None
             s.open_entry(entry)
+            seen = len(stored.board.actions) if stored is not None else len(entry.board.actions)
+            if len(entry.board.actions) > seen:
+                # the friend's turn is played on the board before the game shows as it is
+                s.page.playback = Playback(entry.board.record(), seen, len(entry.board.actions))
             s.notify("corr.updated", **self.turn_params(entry))
             return
         # diverged: both continuations are kept, side by side

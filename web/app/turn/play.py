@@ -63,6 +63,7 @@ class Play:
         s = self.s
         if s.page.readonly or s.page.crashed or s.board is None:
             return False
+        s.page.playback = None  # a move shows the game as it is
         before = s.board.state
         try:
             s.board.push(action)

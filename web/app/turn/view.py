@@ -143,6 +143,8 @@ def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]
         return {name: (False, "why.readonly") for name in GAME_COMMANDS}  # "Play here" moves
     if computer_turn(page, board):
         return {name: (False, "why.computer") for name in GAME_COMMANDS}
+    if page.playback is not None:
+        return {name: (False, "why.playback") for name in GAME_COMMANDS}
     if friend_turn(page, board):
         return {name: (False, "why.friend") for name in GAME_COMMANDS}
     alive = {d.id for d in state.dice}
@@ -199,6 +201,8 @@ def prompt_key(page: PageState, board: Board, t: Callable[..., str] | None = Non
         return "prompt.choose_tower", {}
     if isinstance(page.choice, DemolishChoice):
         return "prompt.choose_demolish", {}
+    if page.playback is not None:
+        return "prompt.playback", {"name": state.player.name}
     if page.seat_kind(state.seat).is_friend:
         return "prompt.friend", {"name": state.player.name}
     if page.seat_kind(state.seat).is_computer:
