@@ -10,7 +10,7 @@ import re
 
 import pytest
 from app.computer import pacer
-from web_fakes import make_page, start_game, tables
+from web_fakes import FakeTimer, make_page, start_game, tables
 
 from skyline import Board, Options, Phase, apply_action, new_game, score
 from skyline.players import chances as engine_chances
@@ -244,6 +244,26 @@ def test_the_chart_is_worked_out_in_idle_ticks_in_chunks_never_in_a_click(monkey
     c.handle("click", "menu", None)  # nothing left: nothing valued again
     timer.run(limit=50)
     assert len(calls) == 7
+
+
+def test_the_idle_work_has_its_own_timer_and_the_computers_moves_the_pages():
+    """In the browser the idle work's timer is the worker's own, so a click that kicks
+    the chart schedules no round trip to the page (web/main.py, schedule_idle); the
+    computer's moves stay on the page's timer (a hidden tab pauses them)."""
+    c, _, _ = make_page(bots=False)
+    page_timer, idle_timer = FakeTimer(), FakeTimer()
+    pacer.install(c, page_timer, idle_timer)
+    start_game(c, ("Ann", "Robo"), ("human", "greedy"), "chances-timers")
+    page_before = page_timer.count
+    while not c.computer_turn():  # Ann's first turn, by clicks' actions
+        assert c.dispatch(get_bot("greedy")(c.board.state, random.Random(len(c.board.actions))))
+        c.handle("click", "menu", None)
+    assert idle_timer.count > 0, "the chart was kicked once the first turn ended"
+    assert page_timer.count > page_before, "the computer's first move is on the page's timer"
+    page_timer.run(until=lambda: not c.computer_turn())
+    assert c.page.chances is not None and not c.page.chances.done  # nothing on this timer
+    idle_timer.run(until=lambda: c.page.chances.done)
+    assert len(c.page.chances.points) == 3  # the start, Ann's turn and Robo's
 
 
 def test_the_switch_defaults_by_game_kind_and_is_remembered():

@@ -32,6 +32,12 @@ import { storageRemove, storageSet, storageWriteIf } from "./storage.js";
  */
 
 const PLAYERS = regionId("players");
+/**
+ * The players' region once a batch replaced it: its strip is turned to the seat to show
+ * after the batch's last region, so the layout is worked out once, not once mid-batch.
+ * @type {Element | null}
+ */
+let seatsToShow = null;
 
 /**
  * A region's new HTML (made by the Python views, which escape every text).
@@ -44,7 +50,13 @@ function setHtml(name, html) {
   noteRegionReplaced(el);
   if (name === DOM.dialog) setDialog(el, html);
   else el.innerHTML = html;
-  if (name === PLAYERS) showActiveSeat(el);
+  if (name === PLAYERS) seatsToShow = el;
+}
+
+/** The phone's strip of skylines turned to the seat to show (web/js/layout.js). */
+function showSeatOnce() {
+  if (seatsToShow) showActiveSeat(seatsToShow);
+  seatsToShow = null;
 }
 
 /**
@@ -237,9 +249,11 @@ const COMMANDS = {
 export function apply(json) {
   for (const command of /** @type {DomCommand[]} */ (JSON.parse(json))) {
     const [name, ...args] = command;
+    if (name !== "html") showSeatOnce(); // before the focus, as when it ran with the html
     const handler = /** @type {(...args: unknown[]) => void} */ (COMMANDS[name]);
     handler(...args);
   }
+  showSeatOnce();
   markSkylineOverflow();
   playCues();
 }

@@ -25,7 +25,10 @@ attached with ``Controller.attach`` (it implements ``app.computer.seats.Computer
   level per idle tick;
 - ``js_api``: thinking times and benchmarks for the e2e tests and scripts.
 
-``schedule(ms, fn)`` is ``setTimeout`` in the browser; tests pass a fake one.
+``schedule(ms, fn)`` is ``setTimeout`` in the browser; tests pass a fake one. The idle
+work (the reviews, the chart, the day's benchmark, decoding the value table) may have a
+timer of its own (``idle``: in the worker, the worker's, which a click never waits for);
+a computer's moves keep the page's.
 """
 
 from __future__ import annotations
@@ -103,30 +106,33 @@ class Paced(Protocol):
     def run(self, callback: Callable[[], object]) -> None: ...
 
 
-def install(controller: Paced, schedule: Schedule) -> BotsUI:
-    """Attach the computer-play timer to a booted controller."""
-    ui = BotsUI(controller, schedule)
+def install(controller: Paced, schedule: Schedule, idle: Schedule | None = None) -> BotsUI:
+    """Attach the computer-play timer (and the idle work's, ``schedule`` if not given)
+    to a booted controller."""
+    ui = BotsUI(controller, schedule, idle)
     controller.attach(ui)
     controller.render()
     ui.wake()
-    ui.schedule(WARM_MS, ui.warm)
+    ui.idle(WARM_MS, ui.warm)
     return ui
 
 
 class BotsUI:
     """The timer that paces computer play and grades the reviews (solo; 2-4 players)."""
 
-    def __init__(self, c: Paced, schedule: Schedule) -> None:
+    def __init__(self, c: Paced, schedule: Schedule, idle: Schedule | None = None) -> None:
         self.c = c
         self.schedule: Schedule = lambda ms, fn: schedule(ms, self._through_controller(fn))
+        idle_timer = idle or schedule
+        self.idle: Schedule = lambda ms, fn: idle_timer(ms, self._through_controller(fn))
         self.armed = False
         self.review_job = False
         # the engine's incremental review (ReviewRun) of page.review
         self.review_run: ReviewRun | None = None
         # a game of 2-4 players: the engine's TableReviewRun of page.table_review
         self.table_run: TableReviewRun | None = None
-        self.bench = BenchJob(c, self.schedule, self.fetch_table)  # the day's benchmark
-        self.chances = ChancesWork(c, self.schedule, self.fetch_table)  # the chart's values
+        self.bench = BenchJob(c, self.idle, self.fetch_table)  # the day's benchmark
+        self.chances = ChancesWork(c, self.idle, self.fetch_table)  # the chart's values
 
     @property
     def think_ms(self) -> list[float]:
@@ -191,7 +197,7 @@ class BotsUI:
         except Exception:
             return
         if steps:
-            self.schedule(WARM_MS // 30, lambda: self.warm(steps))
+            self.idle(WARM_MS // 30, lambda: self.warm(steps))
 
     def fetch_table(self, exc: LookupError) -> None:
         """A lookup missed: a value table not fetched yet (``exc.path``) is fetched and the
@@ -205,7 +211,7 @@ class BotsUI:
         """A value table a computer player or the review waited for is here: carry on,
         and decode the rest of it while the page is idle."""
         self.schedule(0, self.wake)
-        self.schedule(WARM_MS, self.warm)
+        self.idle(WARM_MS, self.warm)
 
     def tick(self) -> None:
         self.armed = False
@@ -259,7 +265,7 @@ class BotsUI:
         c.page.review = ReviewProgress(key, state, start)
         self.review_run = ReviewRun(b.options, b.actions, start)
         self.review_job = True
-        self.schedule(0, self.review_step)
+        self.idle(0, self.review_step)
 
     def review_step(self) -> None:
         self.review_job = False
@@ -275,7 +281,7 @@ class BotsUI:
             r.done, r.total, r.accuracy, r.verdict = True, run.total, run.accuracy, run.verdict
         else:
             self.review_job = True
-            self.schedule(0, self.review_step)
+            self.idle(0, self.review_step)
         c.render()
 
     # ------------------------------------------------------------------ review (2-4 players)
@@ -298,7 +304,7 @@ class BotsUI:
         c.page.table_review = TableReviewProgress(key, seats, len(b.actions))
         self.table_run = TableReviewRun(b.options, b.actions, seats)
         self.review_job = True
-        self.schedule(0, self.table_review_step)
+        self.idle(0, self.table_review_step)
 
     def table_review_step(self) -> None:
         self.review_job = False
@@ -314,7 +320,7 @@ class BotsUI:
             r.result = run.result()
         else:
             self.review_job = True
-            self.schedule(0, self.table_review_step)
+            self.idle(0, self.table_review_step)
         c.render()
 
     # ------------------------------------------------------------------ measurements
