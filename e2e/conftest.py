@@ -45,8 +45,13 @@ Fixtures (all defined here):
     copy of dist) in a thread with the netlify headers; ``server.shutdown()`` stops it
     (offline tests). Pass the old ``port`` to bring a site back on the same origin (same
     localStorage and service worker). Stopped at teardown.
+``warm_context`` (function)
+    Factory like ``persistent_context`` whose profile is a copy of ``warm_profile`` (one
+    per worker: it has been to the page, so the page restores Python's memory snapshot
+    instead of a cold boot; nothing of the player's is stored). For tests of what a
+    player does on a page new to them with a locale, viewport or clock of its own.
 ``dated_context`` (function)
-    Factory: ``ctx = dated_context("2027-03-15")`` is ``persistent_context`` whose clock
+    Factory: ``ctx = dated_context("2027-03-15")`` is ``warm_context`` whose clock
     stands at noon (the browser's local time) of that day: the same "today" on any day
     and in any time zone.
 
@@ -274,16 +279,60 @@ def persistent_context(
         ctx.close()
 
 
+@pytest.fixture(scope="session")
+def warm_profile(
+    playwright: Playwright, site_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """A profile that has been to the page once (per worker, made on first need): its
+    service worker and caches, and Python's memory snapshot stored, so a page started in
+    a copy restores the interpreter instead of booting it cold; nothing of the player's
+    is kept (localStorage and sessionStorage empty: the page is new to the player)."""
+    path = tmp_path_factory.mktemp("warm-profile") / "profile"
+    ctx = launch_persistent(playwright, path)
+    try:
+        page = ctx.new_page()
+        _open_app(page, site_url)
+        page.wait_for_function("window.skylineSnapshotMade", timeout=120_000)
+        assert page.evaluate("window.skylineSnapshotMade.ok"), "no snapshot was made"
+        page.goto(site_url.rstrip("/") + "/rules/en.html", wait_until="domcontentloaded")
+        page.evaluate("localStorage.clear(); sessionStorage.clear()")
+    finally:
+        ctx.close()
+    return path
+
+
+@pytest.fixture
+def warm_context(
+    playwright: Playwright, warm_profile: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., BrowserContext]]:
+    """Factory like ``persistent_context`` (same keyword arguments: locale, viewport,
+    base_url, ...), whose profile starts as a copy of ``warm_profile``: for a test of what
+    a player does on a page new to them, not of how it starts (a first visit's start is
+    ``persistent_context``'s). Closed at teardown."""
+    contexts: list[BrowserContext] = []
+
+    def make(**kwargs: Any) -> BrowserContext:
+        path = tmp_path_factory.mktemp("warm") / "profile"
+        shutil.copytree(warm_profile, path, ignore=shutil.ignore_patterns("Singleton*"))
+        ctx = launch_persistent(playwright, path, **kwargs)
+        contexts.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
 @pytest.fixture
 def dated_context(
-    persistent_context: Callable[..., BrowserContext], site_url: str
+    warm_context: Callable[..., BrowserContext], site_url: str
 ) -> Callable[[str], BrowserContext]:
-    """Factory: a persistent context (own profile) whose clock stands at noon of ``day``
+    """Factory: a warm context (own profile) whose clock stands at noon of ``day``
     (no zone: the browser's local noon), so the page's "today" is ``day`` wherever and
     whenever the test runs. Its own context: the fixed clock touches no other test."""
 
     def make(day: str) -> BrowserContext:
-        ctx = persistent_context(base_url=site_url)
+        ctx = warm_context(base_url=site_url)
         ctx.clock.set_fixed_time(f"{day}T12:00:00")
         return ctx
 

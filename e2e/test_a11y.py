@@ -110,10 +110,10 @@ class Audit:
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_every_screen_has_no_axe_violations(
-    lang: str, persistent_context: Callable[..., BrowserContext], site_url: str, open_app,
+    lang: str, warm_context: Callable[..., BrowserContext], site_url: str, open_app,
     wait_ready, guard,
 ) -> None:
-    ctx = persistent_context(bypass_csp=True, base_url=site_url,
+    ctx = warm_context(bypass_csp=True, base_url=site_url,
                              locale="de-DE" if lang == "de" else "en-US")
     page = ctx.new_page()
     guard.attach(page)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ from board_helpers import (
     take,
 )
 from fault_log import scenario
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import BrowserContext, Page
 
 from skyline import Board
 
@@ -61,7 +62,8 @@ def test_reload_resumes_with_undo_limits(app_page: Page, wait_ready) -> None:
 
 
 def test_share_link_reproduces_the_first_roll(
-    app_page: Page, browser: Browser, site_url: str, guard: Guard, open_app
+    app_page: Page, warm_context: Callable[..., BrowserContext], site_url: str, guard: Guard,
+    open_app,
 ) -> None:
     page = app_page
     close_first_dialog(page)
@@ -76,7 +78,7 @@ def test_share_link_reproduces_the_first_roll(
     page.click("#act-roll")
     faces = [(d["type"], d["face"]) for d in dice(page)]
 
-    ctx = browser.new_context(locale="de-DE")
+    ctx = warm_context(locale="de-DE")
     try:
         guard.attach(ctx)
         other = ctx.new_page()

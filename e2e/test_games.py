@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 from board_helpers import (
@@ -27,7 +28,7 @@ from board_helpers import (
     stored_raw,
     take,
 )
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page
 
 from skyline import Board, Options
 from skyline.players.bots import BOTS
@@ -169,7 +170,7 @@ def friend_device(ctx: BrowserContext, site_url: str, guard, open_app) -> Page:
 
 
 def test_two_devices_pass_game_links(
-    app_page: Page, browser: Browser, site_url: str, guard, open_app
+    app_page: Page, warm_context: Callable[..., BrowserContext], site_url: str, guard, open_app
 ) -> None:
     """Device A (English) and device B (German, a browser context of its own) pass the
     first turns by links opened in the address bar: a friend's seat named as a person,
@@ -179,7 +180,7 @@ def test_two_devices_pass_game_links(
     diverging link: tests/test_games_page.py
     (``test_two_devices_play_a_correspondence_game_to_the_end``)."""
     a = app_page
-    ctx = browser.new_context(locale="de-DE")
+    ctx = warm_context(locale="de-DE")
     try:
         b = friend_device(ctx, site_url, guard, open_app)
         start_with_a_friend(a, "corr-e2e")

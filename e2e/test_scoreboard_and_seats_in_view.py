@@ -7,9 +7,11 @@ fold into the top bar's menu."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from board_helpers import POLICY_STEP
-from playwright.sync_api import Browser
+from playwright.sync_api import BrowserContext
 
 SIZES = {
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
@@ -87,13 +89,13 @@ TABLES = [("phone", "de-DE", (1, 2, 3, 4)), ("phone", "en-US", (4,)),
 @pytest.mark.parametrize(("size", "locale", "counts"), TABLES,
                          ids=[f"{t[0]}-{t[1][:2]}" for t in TABLES])
 def test_every_turn_starts_with_the_table_on_screen_and_seats_in_place(
-    browser: Browser, site_url: str, wait_ready, size: str, locale: str,
-    counts: tuple[int, ...]
+    warm_context: Callable[..., BrowserContext], site_url: str, wait_ready, size: str,
+    locale: str, counts: tuple[int, ...]
 ) -> None:
     """A whole game for 1 to 4 players: at every turn's start the scoreboard, the dice
     and commands, the yard, the district (when it can be taken) and the skyline of the
     player to move are on screen without scrolling, and the seats never move."""
-    ctx = browser.new_context(**SIZES[size], locale=locale)
+    ctx = warm_context(**SIZES[size], locale=locale)
     try:
         page = ctx.new_page()
         for count in counts:
@@ -119,9 +121,9 @@ def test_every_turn_starts_with_the_table_on_screen_and_seats_in_place(
         ctx.close()
 
 
-def test_the_phone_folds_its_tools_into_the_menu(browser: Browser, site_url: str,
-                                                  wait_ready) -> None:
-    ctx = browser.new_context(**SIZES["phone"])
+def test_the_phone_folds_its_tools_into_the_menu(
+        warm_context: Callable[..., BrowserContext], site_url: str, wait_ready) -> None:
+    ctx = warm_context(**SIZES["phone"])
     try:
         page = ctx.new_page()
         page.goto(f"{site_url}#play?p=Ann,Bo&seed=menu2&start=0", wait_until="commit")
@@ -151,12 +153,12 @@ SKYLINE_IN_VIEW = """(seat) => {
 
 
 def test_a_scoreboard_chip_brings_that_skyline_into_view_on_a_phone(
-    browser: Browser, site_url: str, wait_ready
+    warm_context: Callable[..., BrowserContext], site_url: str, wait_ready
 ) -> None:
     """On a 390x844 touch phone the skylines are one sideways strip: tapping a rival's
     chip turns the strip to that skyline; the chip is a named button that works from
     the keyboard too and keeps the focus."""
-    ctx = browser.new_context(**SIZES["phone"], locale="en-US")
+    ctx = warm_context(**SIZES["phone"], locale="en-US")
     try:
         page = ctx.new_page()
         page.goto(f"{site_url}#play?p=Ann,Bo,Cy,Dee&seed=chips4&start=0", wait_until="commit")

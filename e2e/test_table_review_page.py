@@ -34,11 +34,11 @@ def load(page: Page, board: Board, wait_ready) -> None:
 
 
 def test_a_finished_two_player_game_shows_its_review(
-    persistent_context: Callable[..., BrowserContext], site_url: str, open_app,
+    warm_context: Callable[..., BrowserContext], site_url: str, open_app,
     wait_ready, guard,
 ) -> None:
     """Graded once, then read in English and (the language switched) in German."""
-    ctx = persistent_context(bypass_csp=True, base_url=site_url, locale="en-US")
+    ctx = warm_context(bypass_csp=True, base_url=site_url, locale="en-US")
     page = ctx.new_page()
     guard.attach(page)
     open_app(page, site_url)

@@ -100,16 +100,16 @@ def games_stored(page: Page) -> dict[str, str]:
         .filter(k => k.startsWith('skyline.game')).map(k => [k, localStorage.getItem(k)]))""")
 
 
-def open_context(persistent_context: Callable[..., BrowserContext], site_url: str, lang: str,
+def open_context(warm_context: Callable[..., BrowserContext], site_url: str, lang: str,
                  size: str) -> BrowserContext:
-    return persistent_context(bypass_csp=True, base_url=site_url, **SIZES[size],
+    return warm_context(bypass_csp=True, base_url=site_url, **SIZES[size],
                               locale="de-DE" if lang == "de" else "en-US")
 
 
 def test_english_desktop_from_the_welcome_by_keyboard_and_clicks(
-    persistent_context, site_url: str, open_app, wait_ready, guard,
+    warm_context, site_url: str, open_app, wait_ready, guard,
 ) -> None:
-    page = open_context(persistent_context, site_url, "en", "desktop").new_page()
+    page = open_context(warm_context, site_url, "en", "desktop").new_page()
     guard.attach(page)
     open_app(page, site_url)
     page.locator("[data-testid=dialog-newgame] #ng-learn").click()
@@ -149,9 +149,9 @@ def test_english_desktop_from_the_welcome_by_keyboard_and_clicks(
 
 
 def test_german_phone_by_taps_with_a_skip_and_the_game_untouched(
-    persistent_context, site_url: str, open_app, wait_ready, guard,
+    warm_context, site_url: str, open_app, wait_ready, guard,
 ) -> None:
-    page = open_context(persistent_context, site_url, "de", "phone").new_page()
+    page = open_context(warm_context, site_url, "de", "phone").new_page()
     guard.attach(page)
     open_app(page, site_url)
     page.locator("#ng-cancel").tap()

@@ -9,6 +9,7 @@ due, in order).
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -19,9 +20,15 @@ if str(WEB) not in sys.path:
     sys.path.append(str(WEB))
 
 
-def tables() -> dict[str, dict[str, str]]:
+@functools.cache
+def _tables() -> dict[str, dict[str, str]]:
     return {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
             for lang in ("en", "de")}
+
+
+def tables() -> dict[str, dict[str, str]]:
+    """The string tables (read once; each caller gets its own copies to change)."""
+    return {lang: dict(table) for lang, table in _tables().items()}
 
 
 class FakeHost:
