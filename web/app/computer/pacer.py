@@ -110,8 +110,7 @@ def install(controller: Paced, schedule: Schedule, idle: Schedule | None = None)
     """Attach the computer-play timer (and the idle work's, ``schedule`` if not given)
     to a booted controller."""
     ui = BotsUI(controller, schedule, idle)
-    controller.attach(ui)
-    controller.render()
+    controller.attach(ui)  # the controller has drawn the page already (its boot)
     ui.wake()
     ui.idle(WARM_MS, ui.warm)
     return ui
