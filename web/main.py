@@ -236,9 +236,9 @@ class DomHost(PageStorage):
         """Send the queued commands to the page now (one round trip), unless an event is
         being handled: ``dispatch`` returns them instead (no round trip at all)."""
         self._flush_soon = False
-        if (self.queue or self.writes) and not self.in_event:
-            batch, self.queue = [*self.take_writes(), *self.queue], []
-            self._apply(json.dumps(batch))
+        batch = None if self.in_event else self.take()
+        if batch is not None:
+            self._apply(batch)
 
     def take(self):
         """The queued commands as JSON (None if there are none), for ``dispatch``."""
@@ -502,11 +502,9 @@ def stats():
     return json.dumps(list(controller.timings))
 
 
-def schedule(ms, fn):
-    """The computer players' and the review's timer (app.computer.pacer). The page's
-    setTimeout, not the worker's: a hidden tab pauses computer play as before, and the
-    e2e tests can hold a computer's turn (test_a11y.py); it costs one round trip per
-    tick. The DOM commands of whatever ``fn`` renders go at its end."""
+def _timer(set_timeout, ms, fn):
+    """``fn`` after ``ms`` by ``set_timeout``; the DOM commands of whatever it renders
+    go at its end."""
 
     def run():
         try:
@@ -514,7 +512,14 @@ def schedule(ms, fn):
         finally:
             host.flush()
 
-    window.setTimeout(create_once_callable(run), ms)
+    set_timeout(create_once_callable(run), ms)
+
+
+def schedule(ms, fn):
+    """The computer players' timer (app.computer.pacer). The page's setTimeout, not the
+    worker's: a hidden tab pauses computer play as before, and the e2e tests can hold a
+    computer's turn (test_a11y.py); it costs one round trip per tick."""
+    _timer(window.setTimeout, ms, fn)
 
 
 def schedule_idle(ms, fn):
@@ -522,14 +527,7 @@ def schedule_idle(ms, fn):
     decoding the value table): the worker's own setTimeout, so that a click whose
     command kicks such work waits for no round trip to the page (one would cost it
     about 10 ms while the page is busy); on the main thread it is the page's."""
-
-    def run():
-        try:
-            fn()
-        finally:
-            host.flush()
-
-    js.setTimeout(create_once_callable(run), ms)
+    _timer(js.setTimeout, ms, fn)
 
 
 # How long a starting page waits for the game lock before it opens read-only: on a

@@ -29,7 +29,6 @@ from app.dialog_table import render_body
 from app.games import ui as games_ui
 from app.screen import Game, Screen
 from app.turn import html as turn_html
-from app.turn.playback import board_shown
 from app.turn.view import first_target
 from app.tutorial import coach
 from app.tutorial.view import TutorialView
@@ -275,31 +274,23 @@ class Renderer:
         games = tuple(self.s.library.games.ordered())
         current = self.s.entry.id if self.s.entry is not None else None
         r = self.s.page.replay
-        playback = self.s.page.playback
-        if playback is not None and r is None:
-            key = (playback.record, playback.step)
-            if self._replay_cache is None or self._replay_cache[0] != key:
-                self._replay_cache = (key, board_shown(playback.record, playback.step))
-            page = dataclasses.replace(self.s.page, takes=[], selected=set(), choice=None,
-                                       hint=None)
-            return screen_model.build_screen(page, self._replay_cache[1], self.s.texts,
-                                             self.s.records.best, games=games,
-                                             current=current, can_share=self.s.can_share(),
-                                             daily=self.s.records.data["daily"],
-                                             base=self.s.host.page_base())
         if r is not None:
-            key = (r.record, r.step)
-            if self._replay_cache is None or self._replay_cache[0] != key:
-                self._replay_cache = (key, games_ui.board_at(r.record, r.step))
-            board = self._replay_cache[1]
             page = dataclasses.replace(self.s.page, seats=dict(r.seats), takes=[],
                                        selected=set(), choice=None, hint=None, review=None,
                                        beat=None)
-            return screen_model.build_screen(page, board, self.s.texts, self.s.records.best,
+            return screen_model.build_screen(page, self._board_at(r.record, r.step),
+                                             self.s.texts, self.s.records.best,
                                              games=games, current=current,
                                              can_share=self.s.can_share())
-        log = self._log_cached() if self.s.board is not None else None
-        screen = screen_model.build_screen(self.s.page, self.s.board, self.s.texts,
+        page, log = self.s.page, None
+        board: Board | None = self.s.board
+        playback = page.playback
+        if playback is not None:  # the game as far as the friend's turn has been shown
+            board = self._board_at(playback.record, playback.step)
+            page = dataclasses.replace(page, takes=[], selected=set(), choice=None, hint=None)
+        elif board is not None:
+            log = self._log_cached()
+        screen = screen_model.build_screen(page, board, self.s.texts,
                                            self.s.records.best, log=log, games=games,
                                            current=current, can_share=self.s.can_share(),
                                            daily=self.s.records.data["daily"],
@@ -330,6 +321,14 @@ class Renderer:
         self.s.focus_id = None
         self._reveal_choice(screen)
         self._reveal_shown_seat(screen)
+
+    def _board_at(self, record: str, step: int) -> Board:
+        """A recorded game after ``step`` actions (a replay's, a playback's), kept while
+        the same one is shown."""
+        key = (record, step)
+        if self._replay_cache is None or self._replay_cache[0] != key:
+            self._replay_cache = (key, games_ui.board_at(record, step))
+        return self._replay_cache[1]
 
     def _reveal_shown_seat(self, screen: screen_model.Screen) -> None:
         """A tap on a scoreboard chip: that skyline into view once (on a phone the

@@ -327,6 +327,7 @@ def build_screen(
         if log is None:
             log = log_view(board.log() if events is None else events, names, texts)
         bot_bar = None
+        paces = tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES)
         if computer_turn(page, board):
             kind = page.seat_kind(state.seat)
             level = t("seat.level." + str(kind.level))
@@ -334,12 +335,10 @@ def build_screen(
             text = (t("bot.playing_level", level=level)
                     if is_default_name(texts, state.player.name, state.seat, kind)
                     else t("bot.playing", name=name, level=level))
-            bot_bar = BotBar(text, not page.skipping and not page.readonly,
-                             tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES),
+            bot_bar = BotBar(text, not page.skipping and not page.readonly, paces,
                              t("bot.pace"))
         elif page.playback is not None:  # a friend's turn from a link, played on the board
-            bot_bar = BotBar(t("corr.playback", name=names[state.seat]), True,
-                             tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES),
+            bot_bar = BotBar(t("corr.playback", name=names[state.seat]), True, paces,
                              t("bot.pace"))
         hint_ok = can_hint(page, board)
         since = since_last_turn_view(page, board, t, names)

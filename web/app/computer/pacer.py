@@ -154,11 +154,9 @@ class BotsUI:
         c = self.c
         if self.armed:
             return
-        if c.page.playback is not None:  # a friend's turn from a link, at the same pace
-            self.armed = True
-            self.schedule(delay if delay is not None else PACES.get(c.page.pace, PACE_MS),
-                          self.tick)
-        elif c.computer_turn():
+        # a friend's turn from a link plays at the computer's pace (never skipping: the
+        # link's game opened with it off)
+        if c.page.playback is not None or c.computer_turn():
             self.armed = True
             pace = SKIP_MS if c.page.skipping else PACES.get(c.page.pace, PACE_MS)
             self.schedule(delay if delay is not None else pace, self.tick)

@@ -15,12 +15,6 @@ from app.turn.cues import action_cues
 from skyline import Board
 
 
-def board_shown(record: str, step: int) -> Board:
-    """The game after its first ``step`` actions (the record is read once: the engine
-    keeps the last few it read)."""
-    return Board.from_record(record).at(step)
-
-
 class PlaybackSteps:
     """Steps the playback of the session's page, one action at a time."""
 
