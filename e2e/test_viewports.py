@@ -17,12 +17,12 @@ screenshot at each size of a turn's start and of Learn to play's first step.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from board_helpers import CURRENT_RAW, POLICY_STEP
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page
 
 DESKTOP = ((1280, 800), (1024, 768), (800, 600), (768, 1024))
 PHONE = ((390, 844), (360, 740))
@@ -103,14 +103,13 @@ PLAY = f"""async (until) => {{
 }}"""
 
 
-@pytest.fixture(scope="module")
-def phone_context(browser: Browser, site_url: str) -> Iterator[BrowserContext]:
-    """One touch phone context for both phone sizes (its service worker keeps the second
-    page's start warm)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                              is_mobile=True, base_url=site_url)
-    yield ctx
-    ctx.close()
+@pytest.fixture
+def phone_context(warm_context: Callable[..., BrowserContext],
+                  site_url: str) -> BrowserContext:
+    """A touch phone context for both phone sizes, new to the player (a copy of the warm
+    profile: the page restores Python instead of booting it cold)."""
+    return warm_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                        is_mobile=True, base_url=site_url)
 
 
 def size_of(page: Page) -> str:
