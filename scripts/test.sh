@@ -21,14 +21,25 @@ fi
 
 python3 -m pip install -q --disable-pip-version-check -e ".[test]"
 
-python3 -m ruff check skyline tests e2e scripts web
-python3 -m mypy  # skyline/ and web/, configured in pyproject.toml [tool.mypy]
+# The Python checks run beside npm ci and the build (each of them mostly one core).
+checks=$(mktemp)
+( python3 -m ruff check skyline tests e2e scripts web &&
+  python3 -m mypy ) >"$checks" 2>&1 &  # mypy: skyline/ and web/, pyproject.toml [tool.mypy]
+checks_pid=$!
+finish_checks() {
+  local rc=0
+  wait "$checks_pid" || rc=$?
+  cat "$checks"
+  rm -f "$checks"
+  return "$rc"
+}
 # The page's JavaScript: type-checked from its JSDoc (tsconfig.json) and linted
 # (biome.json), with node_modules as package-lock.json says (npm ci, as the build does).
 python3 -c 'import sys; sys.path.insert(0, "scripts"); import build; build.ensure_node_modules()'
 npx --no-install tsc --noEmit -p .
 npx --no-install biome lint --error-on-warnings web
 if [ $# -gt 0 ]; then
+  finish_checks
   # some tests only (e2e/conftest.py builds dist/ once and serves it on 127.0.0.1)
   exec python3 -m pytest -q -p no:cacheprovider "$@"
 fi
@@ -39,6 +50,7 @@ fi
 # the longest files first (e2e/conftest.py). Each worker has its own server, browser
 # and temporary folder. The site is built once first (npm ci, wheel, dist/).
 python3 scripts/build.py
+finish_checks
 tmp=$(mktemp -d)
 rc=0
 SKYLINE_NO_BUILD=1 python3 -m pytest -q -p no:cacheprovider --basetemp="$tmp" \
