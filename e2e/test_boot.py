@@ -1,4 +1,16 @@
-"""The page boots, stays on 127.0.0.1 under the real CSP, works offline and updates."""
+"""The page boots, stays on 127.0.0.1 under the real CSP, works offline and updates.
+
+- ``test_boots_to_ready``: the shared app page (``app_page``) is ready, the loading
+  screen gone at 100 %, nothing went wrong.
+- One first visit (empty profile, in German, with a fragment: the loading screen)
+  covers the loading screen's language and real progress, every request staying
+  local without error, CSP violation or source map, cross-origin isolation with
+  Python booting in the worker, and then a reload with the site gone and the network
+  off that boots from the service worker's cache.
+- A new build (a modified copy of the site): a new cache beside the old one while a
+  tab runs the old version, no silent switch, and the switch on the next start, with
+  the old cache deleted.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page
 
 if TYPE_CHECKING:
     from conftest import Guard
@@ -81,94 +93,76 @@ def test_boots_to_ready(app_page: Page, guard: Guard) -> None:
     assert guard.requests, "no request recorded"
 
 
-def test_no_foreign_request_no_error_cold(
+def test_first_visit_stays_local_shows_progress_and_reloads_offline(
     persistent_context: Callable[..., BrowserContext],
-    site_url: str,
-    guard: Guard,
-    open_app: OpenApp,
-) -> None:
-    """A first visit (empty cache): every request stays local, no CSP violation or error."""
-    ctx = persistent_context()
-    guard.attach(ctx)
-    page = ctx.new_page()
-    open_app(page, site_url)
-    guard.assert_clean()
-    assert not guard.csp_violations
-    urls = " ".join(guard.requests)
-    for needed in ("pyodide.asm.wasm", "/stdlib-", "/app-", "main.py", "core.js"):
-        assert needed in urls
-    assert ".map" not in urls  # no source maps shipped or asked for
-    # COOP same-origin + COEP require-corp (netlify.toml): the page is cross-origin
-    # isolated, so Pyodide's SharedArrayBuffer use raises no deprecation warning.
-    assert page.evaluate("crossOriginIsolated") is True
-
-
-def test_loading_screen_shows_real_progress(
-    persistent_context: Callable[..., BrowserContext],
-    site_url: str,
+    dist_dir: Path,
+    serve_dir: ServeDir,
     guard: Guard,
     wait_ready: WaitReady,
+    site_build: ModuleType,
 ) -> None:
-    ctx = persistent_context()
+    """One first visit (empty profile and cache), in German, with a fragment (any
+    fragment keeps the loading screen, where an empty profile without one sees the
+    welcome at once; one that is no link then opens the welcome, as without one):
+
+    - the loading screen is in the browser's language and its bar shows real progress
+      (byte progress below 70 %, then 100 % at ready);
+    - every request stays local, no CSP violation or error, no source map, the page is
+      cross-origin isolated and Python boots (no snapshot to wait for) in the worker;
+    - once the service worker controls the page, with the site gone and the network
+      off, a reload boots from the service worker's cache, still isolated."""
+    url, server = serve_dir(dist_dir)  # a server of its own: it goes away below
+    ctx = persistent_context(locale="de-DE")
     ctx.add_init_script(PROGRESS_RECORDER)
+    guard.attach(ctx)
     page = ctx.new_page()
-    guard.attach(page)
-    # a link: the loading screen (an empty profile without one sees the welcome at once)
-    page.goto(site_url + "#play?p=Ann&seed=progress&start=0&nine=0", wait_until="commit")
+    page.goto(url + "#no-link", wait_until="commit")
     page.locator("#loading").wait_for(state="visible")
     assert page.locator(READY := 'body[data-ready="1"]').count() == 0
-    # Step labels come from i18n/en.json (Chromium's default locale here is en-US).
+
+    # the loading screen, in German
+    page.wait_for_function("document.querySelector('[data-step=python]')?.textContent")
+    german = json.loads((site_build.WEB / "i18n" / "de.json").read_text())
+    assert page.locator("[data-step=python]").inner_text() == german["loading.python"]
+    assert page.evaluate("document.documentElement.lang") == "de"
     page.wait_for_function("document.querySelector('[data-step=runtime]').textContent.length > 0")
     wait_ready(page)
     assert page.locator(READY).count() == 1
     assert page.locator("#loading").is_hidden()
     values = page.evaluate("window.__progress")
-    assert values[-1] == 100
+    assert values[-1] == 100, values
     assert any(0 < v < 70 for v in values), f"no byte progress recorded: {values}"
 
+    # every request local, nothing wrong
+    guard.assert_clean()
+    assert not guard.csp_violations
+    urls = " ".join(guard.requests)
+    for needed in ("pyodide.asm.wasm", "/stdlib-", "/app-", "main.py", "core.js"):
+        assert needed in urls, f"{needed} never requested"
+    assert ".map" not in urls  # no source maps shipped or asked for
+    # COOP same-origin + COEP require-corp (netlify.toml): the page is cross-origin
+    # isolated, so Pyodide's SharedArrayBuffer use raises no deprecation warning.
+    assert page.evaluate("crossOriginIsolated") is True
+    assert page.evaluate("document.documentElement.dataset.python") == "worker"
+    # a first visit never waits for a snapshot of the interpreter
+    assert page.evaluate("document.documentElement.dataset.pythonStart") == "boot"
 
-def test_loading_screen_german(browser: Browser, site_url: str, site_build: ModuleType) -> None:
-    ctx = browser.new_context(locale="de-DE")
-    try:
-        page = ctx.new_page()
-        page.goto(site_url, wait_until="commit")
-        step = page.locator("[data-step=python]")
-        page.wait_for_function("document.querySelector('[data-step=python]').textContent")
-        assert (
-            step.inner_text()
-            == json.loads((site_build.WEB / "i18n" / "de.json").read_text())["loading.python"]
-        )
-        assert page.evaluate("document.documentElement.lang") == "de"
-    finally:
-        ctx.close()
+    page.locator("#dialog [data-testid=dialog-newgame]").wait_for()  # the welcome
 
-
-def test_offline_reload_boots_from_service_worker(
-    persistent_context: Callable[..., BrowserContext],
-    site_copy: Path,
-    serve_dir: ServeDir,
-    guard: Guard,
-    open_app: OpenApp,
-    wait_ready: WaitReady,
-) -> None:
-    url, server = serve_dir(site_copy)
-    ctx = persistent_context()
-    page = ctx.new_page()
-    guard.attach(page)
-    open_app(page, url)
+    # offline: the service worker has the site
     wait_for_sw_control(page)
-    assert cache_names(page) == [sw_cache_name(site_copy)]
-
+    assert cache_names(page) == [sw_cache_name(dist_dir)]
     server.shutdown()  # the site is gone ...
     ctx.set_offline(True)  # ... and so is the network
+    # The browser's SW update check cannot reach sw.js: expected while offline.
+    guard.allow_console(r"(?i)service ?worker|sw\.js|ERR_INTERNET_DISCONNECTED")
     start = time.monotonic()
     page.reload(wait_until="commit")
     wait_ready(page)
     print(f"offline reload ready in {time.monotonic() - start:.2f} s")
     # The cached page keeps the headers it was precached with: still isolated.
     assert page.evaluate("navigator.serviceWorker.controller != null && crossOriginIsolated")
-    # The browser's SW update check cannot reach sw.js: expected while offline.
-    guard.allow_console(r"(?i)service ?worker|sw\.js|ERR_INTERNET_DISCONNECTED")
+    ctx.close()
 
 
 def test_new_build_gets_new_cache_and_old_cache_is_deleted(
@@ -220,3 +214,4 @@ def test_new_build_gets_new_cache_and_old_cache_is_deleted(
         page.reload(wait_until="commit")
         wait_ready(page)
     assert page.evaluate("document.body.dataset.variant") == "new"
+    ctx.close()

@@ -1,4 +1,9 @@
-"""The page is installable: web app manifest, icons, screenshots (web/manifest.webmanifest)."""
+"""The page is installable: web app manifest, icons, screenshots (web/manifest.webmanifest).
+
+One visit of a player who has been here before (``warm_context``: the service worker
+installed and its cache filled), as when a player installs the game: Chromium's own
+installability check, the manifest it parsed against the page and the files, and the
+precache of what an install needs."""
 
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ def png_size(path: Path) -> str:
 
 
 def test_chromium_finds_the_page_installable(
-    persistent_context: Callable[..., BrowserContext],
+    warm_context: Callable[..., BrowserContext],
     dist_dir: Path,
     site_url: str,
     guard: Guard,
@@ -29,7 +34,7 @@ def test_chromium_finds_the_page_installable(
     """Chromium's own installability check (DevTools protocol) reports nothing but the
     test's incognito context; the manifest it parsed has every field an install dialog
     uses, colours matching the page, real icon and screenshot sizes, and it is precached."""
-    ctx = persistent_context()
+    ctx = warm_context()
     page = ctx.new_page()
     guard.attach(page)
     open_app(page, site_url)
@@ -61,3 +66,4 @@ def test_chromium_finds_the_page_installable(
         assert png_size(dist_dir / shot["src"]) == shot["sizes"]
     for src in ["manifest.webmanifest", *icons.values()]:  # offline install keeps working
         assert page.evaluate(f"caches.match('./{src}').then(r => !!r)"), src
+    ctx.close()

@@ -2,22 +2,31 @@
 way it can fail ends in a normal start with the saved games untouched.
 
 After a good start the page makes the snapshot in a worker of its own and stores it in
-Cache Storage (web/boot.js, web/snapshot-worker.mjs); the next visit the service worker
-serves restores it, on the worker path and on the main-thread path. A truncated,
-corrupt or another build's entry, one that does not restore, storage that is blocked or
-full: each starts Python normally, drops the entry and says nothing to the player.
-html[data-python-start] (main.DomHost.ready) says how Python started. After a restore
-the interpreter's randomness is reseeded: two visits never start the same game.
+Cache Storage (web/boot.js, web/snapshot-worker.mjs); the next visit restores it, on the
+worker path and on the main-thread path. A truncated, corrupt or another build's entry,
+one that does not restore, storage that is blocked or full: each starts Python normally,
+drops the entry and says nothing to the player. html[data-python-start]
+(main.DomHost.ready) says how Python started. After a restore the interpreter's
+randomness is reseeded: two visits never start the same game.
 
-The damaged entries are made from a copy of the good one kept in a cache of the test's
-own (``test-good``), so each case needs no new snapshot."""
+- The worker path starts from ``warm_context`` (a profile whose first visit made and
+  stored the snapshot, as the page does for every player): the stored entry is a whole
+  30 MiB heap without its zero pages, the visit restores it, starts a new game and
+  plays; then each damaged entry, and another restored visit whose new game differs.
+  The damaged entries are made from a copy of the good one kept in a cache of the
+  test's own (``test-good``), so each case needs no new snapshot.
+- The main-thread path (no SharedArrayBuffer) is one visitor from the first visit on:
+  Python boots and the page makes the snapshot there, the next visit restores it, then
+  with Cache Storage blocked and then full each visit starts normally, cannot store a
+  snapshot, and plays. (That a first visit on the worker path boots without waiting for
+  a snapshot is checked by e2e/test_boot.py's first visit.)
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import pytest
 from playwright.sync_api import BrowserContext, Page
 
 if TYPE_CHECKING:
@@ -30,6 +39,14 @@ STORED = "python-snapshot"
 GAMES = """() => Object.fromEntries(Object.keys(localStorage)
   .filter((k) => k.startsWith("skyline.") && k !== "skyline.snapshot")
   .sort().map((k) => [k, localStorage.getItem(k)]))"""
+# The stored entry's size unpacked and its bytes as stored (web/snapshot.mjs).
+STORED_SIZES = f"""async () => {{
+  const stored = await caches.open("{STORED}");
+  const [request] = await stored.keys();
+  const response = await stored.match(request);
+  return {{ size: Number(response.headers.get("x-skyline-size")),
+           stored: (await response.arrayBuffer()).byteLength }};
+}}"""
 ENTRIES = f"async () => (await (await caches.open('{STORED}')).keys()).length"
 KEEP_GOOD = f"""async () => {{
   const stored = await caches.open("{STORED}");
@@ -76,17 +93,35 @@ def snapshot_made(page: Page) -> dict[str, Any]:
 
 def first_visit(ctx: BrowserContext, site_url: str, open_app: Callable[..., Page]) -> Page:
     """A game in progress, and the snapshot this visit made."""
+    page = open_game(ctx, site_url, open_app)
+    made = snapshot_made(page)
+    assert made["ok"], made
+    check_size(made)
+    return page
+
+
+def open_game(ctx: BrowserContext, site_url: str, open_app: Callable[..., Page]) -> Page:
+    """A game in progress (a link, accepted)."""
     page = ctx.pages[0] if ctx.pages else ctx.new_page()
     open_app(page, site_url + LINK)
     page.wait_for_function("() => !location.hash && !!document.querySelector('#yard-G')")
     if page.locator("[data-action=link-accept]").count():
         page.click("[data-action=link-accept]")
-    made = snapshot_made(page)
-    assert made["ok"], made
-    # a whole heap of the 30 MiB Pyodide restores, stored without its zero pages
-    assert 30 * 2**20 <= made["size"] <= 30 * 2**20 + 4096
-    assert 0 < made["stored"] < made["size"]
     return page
+
+
+def check_size(made: dict[str, Any]) -> None:
+    # a whole heap of the 30 MiB Pyodide restores, stored without its zero pages
+    assert 30 * 2**20 <= made["size"] <= 30 * 2**20 + 4096, made
+    assert 0 < made["stored"] < made["size"], made
+
+
+def plays(page: Page) -> None:
+    """The interpreter plays: one more die taken from the yard."""
+    before = page.locator("[data-testid=taken]").count()
+    page.click("#yard-G")
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-testid=taken]').length === n", arg=before + 1)
 
 
 def reload(page: Page, wait_ready: Callable[[Page], None]) -> None:
@@ -111,18 +146,20 @@ def new_solo_seed(page: Page) -> str:
 
 
 def test_return_visits_restore_and_every_failure_starts_normally(
-    persistent_context: Callable[..., BrowserContext], site_url: str, guard: Guard,
+    warm_context: Callable[..., BrowserContext], site_url: str, guard: Guard,
     open_app: Callable[..., Page], wait_ready: Callable[[Page], None],
 ) -> None:
-    ctx = persistent_context()
+    ctx = warm_context()
     guard.attach(ctx)
     guard.allow_console("the Python snapshot did not restore")
-    page = first_visit(ctx, site_url, open_app)
-    assert python_start(page) == "boot"  # a first visit never waits for a snapshot
-
-    reload(page, wait_ready)
+    page = open_game(ctx, site_url, open_app)
+    # the snapshot the profile's first visit made, as stored
+    check_size(page.evaluate(STORED_SIZES))
     assert python_start(page) == "restored"
     assert page.evaluate("document.documentElement.dataset.python") == "worker"
+    # two restored visits never start the same game (the randomness is reseeded): this
+    # one's new game, and the last one's below
+    seeds = [new_solo_seed(page)]
     page.click("#yard-G")  # the restored interpreter plays
     page.wait_for_selector("[data-testid=taken]")
     page.evaluate(KEEP_GOOD)
@@ -141,14 +178,13 @@ def test_return_visits_restore_and_every_failure_starts_normally(
         # nothing said to the player
         assert page.locator("#notices .notice, #loading-error:not([hidden])").count() == 0
 
-    # two restored visits never start the same game: the randomness is reseeded
-    seeds = []
-    for _ in range(2):
-        page.evaluate(RESTORE_GOOD)
-        reload(page, wait_ready)
-        assert python_start(page) == "restored"
-        seeds.append(new_solo_seed(page))
-    assert seeds[0] != seeds[1]
+    # restored again: another game
+    page.evaluate(RESTORE_GOOD)
+    reload(page, wait_ready)
+    assert python_start(page) == "restored"
+    seeds.append(new_solo_seed(page))
+    assert seeds[0] != seeds[1], "two restored visits started the same game"
+    ctx.close()
 
 
 # The main-thread path (no SharedArrayBuffer, as in stock WebKit), where a test can
@@ -168,28 +204,30 @@ delete self.SharedArrayBuffer;
 """
 
 
-@pytest.mark.parametrize("fault", ["blocked", "full"])
 def test_main_thread_restores_and_storage_blocked_or_full_starts_normally(
     persistent_context: Callable[..., BrowserContext], site_url: str, guard: Guard,
-    open_app: Callable[..., Page], wait_ready: Callable[[Page], None], fault: str,
+    open_app: Callable[..., Page], wait_ready: Callable[[Page], None],
 ) -> None:
     ctx = persistent_context()
     ctx.add_init_script(STORAGE_FAULTS)
     guard.attach(ctx)
     page = first_visit(ctx, site_url, open_app)
     assert page.evaluate("document.documentElement.dataset.python") == "main"
+    assert python_start(page) == "boot"  # a first visit never waits for a snapshot
     reload(page, wait_ready)
     assert python_start(page) == "restored"
 
-    if fault == "full":
-        page.evaluate(f"caches.delete('{STORED}')")
-    page.evaluate("(fault) => sessionStorage.setItem('test-cache-fault', fault)", fault)
-    games = page.evaluate(GAMES)
-    reload(page, wait_ready)
-    assert python_start(page) == ("unreadable" if fault == "blocked" else "none")
-    made = snapshot_made(page)
-    assert not made["ok"]  # it could not be stored; nothing else happens
-    assert page.evaluate(GAMES) == games
-    page.click("#yard-G")
-    page.wait_for_selector("[data-testid=taken]")
-    assert page.locator("#notices .notice, #loading-error:not([hidden])").count() == 0
+    # blocked with a good entry stored (it cannot be read); full with none stored
+    for fault, status in (("blocked", "unreadable"), ("full", "none")):
+        if fault == "full":
+            page.evaluate(f"caches.delete('{STORED}')")
+        page.evaluate("(fault) => sessionStorage.setItem('test-cache-fault', fault)", fault)
+        games = page.evaluate(GAMES)
+        reload(page, wait_ready)
+        assert python_start(page) == status, fault
+        made = snapshot_made(page)
+        assert not made["ok"], f"{fault}: {made}"  # it could not be stored; nothing else
+        assert page.evaluate(GAMES) == games, f"storage {fault} changed the saved games"
+        plays(page)
+        assert page.locator("#notices .notice, #loading-error:not([hidden])").count() == 0, fault
+    ctx.close()

@@ -1,4 +1,15 @@
-"""The cut runtime and the lazily fetched value table (scripts/build.py, web/main.py)."""
+"""The cut runtime and the lazily fetched value table (scripts/build.py, web/main.py).
+
+- On the shared app page: the cut standard library has every module the page imports
+  (an expert game, the review, a link); the QR code library and its modules come only
+  when a QR code is asked for.
+- One visitor's first visit (sources, no value table at start-up, the later engine
+  modules in idle time, the table cached by the service worker) and next visit,
+  offline with the server gone (the precached bytecode; Hint from the cached table).
+- A first visit whose later modules never arrive fetches the table expert when its turn
+  comes; the start path's app archive holds neither the command line nor the later
+  modules (read from dist/).
+"""
 
 from __future__ import annotations
 
@@ -54,41 +65,6 @@ def test_cut_runtime_imports_every_module_the_page_uses(app_page: Page) -> None:
     assert "skyline.players.expert" in result["modules"]
 
 
-def test_value_table_fetched_on_first_need_and_cached_for_offline(
-    persistent_context: Callable[..., BrowserContext],
-    site_copy: Path,
-    serve_dir: Callable[..., tuple],
-    guard: Guard,
-    open_app: Callable[..., Page],
-    wait_ready: Callable[[Page], None],
-) -> None:
-    """Start-up fetches no value table; the service worker caches it in the background;
-    offline, with the server gone, Hint (the expert) still works from that cache."""
-    guard.allow_console(r"(?i)service ?worker|sw\.js|ERR_INTERNET_DISCONNECTED")
-    url, server = serve_dir(site_copy)
-    ctx = persistent_context()
-    page = ctx.new_page()
-    guard.attach(page)
-    open_app(page, url)
-    assert f"/{TABLE}" not in page.evaluate(FETCHED)
-    close_first_dialog(page)
-    page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
-    page.wait_for_function(f"caches.match('./{TABLE}').then(r => !!r)", timeout=60_000)
-    assert page.evaluate(f"caches.match('./{TABLE}').then(r => r.arrayBuffer())"
-                         ".then(b => b.byteLength)") == (site_copy / TABLE).stat().st_size
-
-    server.shutdown()
-    server.server_close()
-    ctx.set_offline(True)
-    page.reload(wait_until="commit")
-    wait_ready(page)
-    page.click("#btn-hint")  # needs the table: fetched (from the SW cache) on this click
-    hint = page.locator("[data-testid=hint]")
-    hint.wait_for()
-    assert hint.inner_text().startswith("Best: ")
-    assert page.locator("[data-testid=hint-option]").count() == 3
-
-
 def test_qr_code_library_and_its_modules_load_on_demand(app_page: Page) -> None:
     """The QR code library (segno) and the standard-library modules only it needs
     (dist/qr/stdlib.zip) are not fetched at start-up; asking for a QR code fetches
@@ -115,30 +91,40 @@ def test_qr_code_library_and_its_modules_load_on_demand(app_page: Page) -> None:
 
 
 
-def test_first_visit_sources_then_bytecode_from_the_service_worker(
+def test_first_visit_sources_then_bytecode_and_the_value_table_offline(
     persistent_context: Callable[..., BrowserContext],
-    site_url: str,
+    dist_dir: Path,
+    serve_dir: Callable[..., tuple],
     guard: Guard,
     open_app: Callable[..., Page],
-    dist_dir: Path,
 ) -> None:
-    """A first visit loads the standard library and the app's modules as sources (fewer
-    bytes; the app in one text file), and the engine's modules off the start path (the
-    experts, the reviews) in idle time after ready; once the service worker controls the
-    page, the precached bytecode archives (no compiling): the library's and the app's."""
+    """One visitor, two visits.
+
+    A first visit loads the standard library and the app's modules as sources (fewer
+    bytes; the app in one text file), fetches no value table at start-up, and the
+    engine's modules off the start path (the experts, the reviews) in idle time after
+    ready; the service worker caches the value table in the background. The next visit,
+    offline with the server gone, comes from the service worker: the precached bytecode
+    archives (no compiling), the library's and the app's; Hint (the expert) works from
+    the service worker's cache of the table."""
     later = json.loads((dist_dir / "later.json").read_text())["files"]
+    url, server = serve_dir(dist_dir)  # a server of its own: it goes away below
     ctx = persistent_context()
     guard.attach(ctx)
     page = ctx.new_page()
-    open_app(page, site_url)
+    open_app(page, url)
+
+    # --- the first visit: sources
     # the page fetches it at once (web/boot.js), the worker then from the HTTP cache
-    libs = {p for p in page.evaluate(FETCHED) if "/stdlib-" in p}
-    assert len(libs) == 1 and not libs.pop().endswith("-pyc.zip"), libs
     fetched = page.evaluate(FETCHED)
+    libs = {p for p in fetched if "/stdlib-" in p}
+    assert len(libs) == 1 and not libs.pop().endswith("-pyc.zip"), libs
     app = {p for p in fetched if p.startswith("/app-")}
     assert len(app) == 1 and app.pop().endswith(".json"), app
     assert not [p for p in fetched if p.endswith((".py", ".whl"))
                 and not p.endswith("/main.py")], fetched
+    assert f"/{TABLE}" not in fetched, "the value table is on the start-up path"
+    close_first_dialog(page)  # a game to ask for a hint in, below
     # then, in idle time, the engine's other modules (so they are there offline too)
     page.wait_for_function(
         f"""async () => {{
@@ -148,21 +134,40 @@ def test_first_visit_sources_then_bytecode_from_the_service_worker(
           return names.every((name) => got.includes(name));
         }}""", timeout=60_000, polling=500)
     page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
+    # the value table, cached by the service worker in the background
+    page.wait_for_function(f"caches.match('./{TABLE}').then(r => !!r)", timeout=60_000)
+    assert page.evaluate(f"caches.match('./{TABLE}').then(r => r.arrayBuffer())"
+                         ".then(b => b.byteLength)") == (dist_dir / TABLE).stat().st_size
+    guard.assert_clean()
+
+    # --- the next visit, offline with the server gone: all from the service worker,
+    # the bytecode archives, and the expert's Hint from the cached table
     page.close()
+    server.shutdown()
+    server.server_close()
+    ctx.set_offline(True)
+    # The browser's SW update check cannot reach sw.js: expected while offline.
+    guard.allow_console(r"(?i)service ?worker|sw\.js|ERR_INTERNET_DISCONNECTED")
     page = ctx.new_page()
-    open_app(page, site_url)
+    open_app(page, url)
     assert page.evaluate("navigator.serviceWorker.controller !== null")
-    libs = [p for p in page.evaluate(FETCHED) if "/stdlib-" in p]
-    assert len(libs) == 1 and libs[0].endswith("-pyc.zip"), libs
     fetched = page.evaluate(FETCHED)
-    app = [p for p in fetched if p.startswith("/app-")]
-    assert len(app) == 1 and app[0].endswith("-pyc.zip"), app
+    libs = {p for p in fetched if "/stdlib-" in p}
+    assert len(libs) == 1 and libs.pop().endswith("-pyc.zip"), libs
+    app = {p for p in fetched if p.startswith("/app-")}
+    assert len(app) == 1 and app.pop().endswith("-pyc.zip"), app
     assert not [p for p in fetched if p.endswith((".py", ".whl", ".json"))
                 and not p.endswith(("/main.py", "/later.json")) and "/i18n/" not in p
                 and not p.endswith(("/pyscript-pyc.json", "/snapshot.json"))], fetched
     # web/host.js picked the bytecode config (the worker cannot see the service worker)
     assert page.evaluate("document.querySelector('script[type=py]').getAttribute('config')"
                          ) == "./pyscript-pyc.json"
+    page.click("#btn-hint")  # needs the table: fetched (from the SW cache) on this click
+    hint = page.locator("[data-testid=hint]")
+    hint.wait_for()
+    assert hint.inner_text().startswith("Best: ")
+    assert page.locator("[data-testid=hint-option]").count() == 3
+    ctx.close()
 
 
 def test_an_engine_module_needed_before_it_arrived_is_fetched_at_once(
@@ -186,6 +191,7 @@ def test_an_engine_module_needed_before_it_arrived_is_fetched_at_once(
     fetched = page.evaluate(FETCHED)
     assert "/engine/skyline/players/table_expert.py" in fetched
     assert page.locator("#log li").filter(has_text="Expert").count() > 0
+    ctx.close()
 
 
 def test_the_start_path_carries_neither_the_command_line_nor_the_later_modules(

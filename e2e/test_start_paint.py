@@ -1,21 +1,38 @@
-"""On screen at once: a repeat visit paints the last render's snapshot before Python is
-ready, marked busy, and the live page replaces it without moving; a press on it before
-then is queued, shown pending and played once Python is ready (no click lost); a
-first visit paints the welcome screen scripts/build.py prerendered the same way (and
-the loading screen where Python may show something else); the rules can be read before
-Python is ready (prerendered by scripts/build.py).
+"""On screen at once, before Python is ready. Each test is one start of the page with
+the runtime held back, looked at before and after Python is ready:
+
+- A repeat visit (a game in progress stored: ``returning_state``) paints the last
+  render's snapshot, marked busy, with the "Starting…" bar; its Rules button opens the
+  prerendered rules, which the live page takes over as its own dialog; the live page
+  replaces the snapshot without moving and answers a click.
+- A snapshot of another build or a broken one is ignored (loading screen) and replaced
+  by a fresh one; localStorage that throws on every snapshot access (a stored picture
+  it cannot read, a new one it cannot write) never breaks the start.
+- A first visit paints the welcome screen scripts/build.py prerendered, in the
+  browser's language, and the live page renders the very same HTML in the same boxes.
+  In English: the runtime downloads start only after that first paint. In German: the
+  bar's Rules button opens the prerendered German rules, which stay on top of the live
+  welcome dialog until closed.
+- A press on the painted welcome before then is queued, shown pending and played once
+  Python is ready (no click lost), on a desktop and a phone viewport.
+- A fragment (a link, the daily challenge, anything) or stored data without a
+  snapshot keep the loading screen; a start that fails shows its message over the
+  prerendered welcome.
 
 Python is held back deterministically: the test routes the big runtime download
 (pyodide.asm.wasm) and lets it through only when the checks before ready are done.
 Service workers are blocked in these contexts so that every request reaches the route
-(localStorage, which keeps the snapshot, works as usual)."""
+(localStorage, which keeps the snapshot, works as usual). The stored game of a repeat
+visit is made once per module (one start) and given to each such test's fresh context
+as its storage state."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import pytest
 from board_helpers import held_runtime
@@ -27,6 +44,8 @@ if TYPE_CHECKING:
 WaitReady = Callable[[Page], None]
 LINK = "#play?p=Ann&seed=paint1&start=0&nine=0"
 SNAPSHOT_KEY = "skyline.snapshot"
+# The tests that start from the stored game share one worker (one start makes it).
+RETURNING = pytest.mark.xdist_group("start_paint_returning")
 # The state of the page, read at once (the regions' boxes: nothing may move).
 STATE = """() => {
   const app = document.getElementById("app");
@@ -53,8 +72,9 @@ def texts(dist: Path, lang: str) -> dict[str, str]:
     return json.loads((dist / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
 
 
-def new_context(browser: Browser, guard: Guard, locale: str = "en-US") -> BrowserContext:
-    ctx = browser.new_context(locale=locale, service_workers="block")
+def new_context(browser: Browser, guard: Guard, locale: str = "en-US",
+                **kwargs: Any) -> BrowserContext:
+    ctx = browser.new_context(locale=locale, service_workers="block", **kwargs)
     guard.attach(ctx)
     return ctx
 
@@ -76,28 +96,71 @@ def start_game(page: Page, site_url: str, wait_ready: WaitReady) -> None:
     )
 
 
-def test_repeat_visit_paints_snapshot_busy_then_live(
-    browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady
-) -> None:
-    ctx = new_context(browser, guard)
+@pytest.fixture(scope="module")
+def returning_state(browser: Browser, site_url: str, wait_ready: WaitReady) -> Iterator[dict]:
+    """The storage of a player who has been here (one start per module): a game in
+    progress and the last render's snapshot of it, in localStorage. Given to a fresh
+    context as ``storage_state``, its first start is a repeat visit. The visit that
+    makes it is guarded like a test's: no foreign request, console or page error."""
+    ctx = browser.new_context(service_workers="block")
+    problems: list[str] = []
+
+    def on_request(request: Any) -> None:
+        parts = urlsplit(request.url)
+        if parts.scheme not in ("data", "blob", "about") and parts.hostname != "127.0.0.1":
+            problems.append(f"foreign request {request.url}")
+
+    ctx.on("request", on_request)
     try:
         page = ctx.new_page()
+        page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+        page.on("pageerror", lambda exc: problems.append(str(exc)))
         start_game(page, site_url, wait_ready)
+        state = ctx.storage_state()
+    finally:
+        ctx.close()  # at once: no interpreter snapshot made for nobody
+    assert not problems, f"the visit that stored a game: {problems}"
+    yield state
+
+
+@RETURNING
+def test_repeat_visit_paints_snapshot_busy_hands_rules_over_then_live(
+    browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady,
+    returning_state: dict,
+) -> None:
+    """A repeat visit with a game: the board is on screen before Python, busy, with the
+    Starting… bar; the bar's Rules button opens the prerendered rules; when Python is
+    ready they become the live dialog (one, closable by the page), and the live page
+    has replaced the snapshot without moving and answers a click."""
+    ctx = new_context(browser, guard, storage_state=returning_state)
+    try:
+        page = ctx.new_page()
         with held_runtime(page) as release:
             page.goto(site_url, wait_until="domcontentloaded")
             early = page.evaluate(STATE)
             # the board is on screen, Python is not ready
-            assert early["ready"] is None
-            assert early["snapshot"] and not early["inert"] and early["busy"] == "true"
-            assert not early["loading"]
-            assert early["yard"]
+            assert early["ready"] is None, early
+            assert early["snapshot"] and not early["inert"] and early["busy"] == "true", early
+            assert not early["loading"], "the loading screen hides the snapshot"
+            assert early["yard"], "the snapshot is not the stored board"
             assert early["bar"] and texts(dist_dir, "en")["loading.starting"] in early["bar"]
+            # the rules before Python: the bar's button opens the prerendered ones
+            page.locator("#boot-bar [data-boot-rules]").click()
+            page.locator("#boot-rules [data-testid=dialog-rules]").wait_for()
+            assert page.evaluate("document.body.dataset.ready") is None
             release()
             wait_ready(page)
+        # ... handed to the live page: its own rules dialog, the only one, closable
+        page.locator("#dialog [data-testid=dialog-rules]").wait_for()
+        assert page.locator("#boot-rules").is_hidden(), "the prerendered rules stayed"
+        assert page.locator("[data-testid=dialog-rules]").count() == 1, "two rules dialogs"
+        page.keyboard.press("Escape")
+        page.locator("#dialog [data-testid=dialog-rules]").wait_for(state="detached")
+        # the live page in the snapshot's place
         late = page.evaluate(STATE)
-        assert late["ready"] == "1"
-        assert not late["inert"] and late["busy"] is None and not late["snapshot"]
-        assert late["bar"] is None and not late["loading"]
+        assert late["ready"] == "1", late
+        assert not late["inert"] and late["busy"] is None and not late["snapshot"], late
+        assert late["bar"] is None and not late["loading"], late
         assert late["boxes"] == early["boxes"], "the live page moved the snapshot's layout"
         # live: the page answers a click
         page.click("#btn-rules")
@@ -106,17 +169,19 @@ def test_repeat_visit_paints_snapshot_busy_then_live(
         ctx.close()
 
 
+@RETURNING
 def test_snapshot_of_another_build_or_broken_is_ignored(
-    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady
+    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady,
+    returning_state: dict,
 ) -> None:
-    ctx = new_context(browser, guard)
+    ctx = new_context(browser, guard, storage_state=returning_state)
     try:
-        page = ctx.new_page()
-        start_game(page, site_url, wait_ready)
+        page: Page | None = None
         for bad in ("old-build", "{not json"):
             # written before the next page's scripts run (the page going away saves a
             # fresh snapshot when it is hidden)
-            page.close()
+            if page is not None:
+                page.close()
             page = ctx.new_page()
             page.add_init_script(
                 f"""(() => {{
@@ -128,8 +193,8 @@ def test_snapshot_of_another_build_or_broken_is_ignored(
             )
             page.goto(site_url, wait_until="domcontentloaded")
             state = page.evaluate(STATE)
-            assert not state["snapshot"] and not state["inert"] and state["loading"]
-            assert state["bar"] is None
+            assert not state["snapshot"] and not state["inert"] and state["loading"], bad
+            assert state["bar"] is None, bad
             wait_ready(page)
             # the page works and writes a fresh snapshot of this build
             page.wait_for_function(
@@ -140,94 +205,45 @@ def test_snapshot_of_another_build_or_broken_is_ignored(
         ctx.close()
 
 
+@RETURNING
 def test_storage_failure_never_breaks_the_page(
-    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady
+    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady,
+    returning_state: dict,
 ) -> None:
-    """localStorage that throws on every snapshot access: the page still starts."""
-    ctx = new_context(browser, guard)
+    """localStorage that throws on every snapshot access, on a repeat visit (a game and
+    its snapshot stored): the page shows the loading screen, starts, and keeps working
+    after its attempts to save a new snapshot threw."""
+    ctx = new_context(browser, guard, storage_state=returning_state)
     ctx.add_init_script(
         f"""(() => {{
           const get = Storage.prototype.getItem, set = Storage.prototype.setItem;
+          window.__snapshotReads = 0;
+          window.__snapshotWrites = 0;
           Storage.prototype.getItem = function (k) {{
-            if (k === "{SNAPSHOT_KEY}") throw new DOMException("blocked", "SecurityError");
+            if (k === "{SNAPSHOT_KEY}") {{
+              window.__snapshotReads++;
+              throw new DOMException("blocked", "SecurityError");
+            }}
             return get.call(this, k);
           }};
           Storage.prototype.setItem = function (k, v) {{
-            if (k === "{SNAPSHOT_KEY}") throw new DOMException("full", "QuotaExceededError");
+            if (k === "{SNAPSHOT_KEY}") {{
+              window.__snapshotWrites++;
+              throw new DOMException("full", "QuotaExceededError");
+            }}
             return set.call(this, k, v);
           }};
         }})();"""
     )
     try:
         page = ctx.new_page()
-        page.goto(site_url + LINK, wait_until="commit")
+        page.goto(site_url, wait_until="domcontentloaded")
+        assert page.evaluate(STATE)["loading"], "a snapshot that cannot be read was shown"
+        assert page.evaluate("window.__snapshotReads") > 0, "the snapshot was never read"
         wait_ready(page)
-        page.reload(wait_until="domcontentloaded")
-        assert page.evaluate(STATE)["loading"]
-        wait_ready(page)
+        page.wait_for_function("window.__snapshotWrites > 0", timeout=30_000)
         page.click("#btn-rules")
         page.locator("#dialog [data-testid=dialog-rules]").wait_for()
-    finally:
-        ctx.close()
-
-
-def test_rules_readable_before_python_german_cold(
-    browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady
-) -> None:
-    """First visit (the prerendered welcome): the Starting… bar's Rules button opens the
-    prerendered German rules; when Python is ready the live welcome dialog waits under
-    them until they are closed."""
-    de = texts(dist_dir, "de")
-    ctx = new_context(browser, guard, locale="de-DE")
-    try:
-        page = ctx.new_page()
-        with held_runtime(page) as release:
-            page.goto(site_url, wait_until="domcontentloaded")
-            button = page.locator("#boot-bar [data-boot-rules]")
-            assert button.inner_text() == de["btn.rules"]
-            button.click()
-            rules = page.locator("#boot-rules [data-testid=dialog-rules]")
-            rules.wait_for()
-            assert page.evaluate("document.body.dataset.ready") is None
-            assert rules.locator("#dlg-title").inner_text() == de["rules.title"]
-            assert de["rules.solo.title"] in rules.inner_text()
-            # the section buttons work before Python
-            rules.locator("[data-action=rules-goto][data-arg=solo]").click()
-            release()
-            wait_ready(page)
-        # the welcome dialog is there, the rules stay on top until closed
-        assert rules.is_visible()
-        page.locator("#boot-rules #dlg-close").click()
-        assert page.locator("#boot-rules").is_hidden()
-        page.locator("#dialog [data-testid=dialog-newgame]").wait_for()
-        assert page.evaluate(
-            "document.querySelector('#dialog dialog').contains(document.activeElement)")
-        assert page.locator("[data-testid=dialog-rules]").count() == 0
-    finally:
-        ctx.close()
-
-
-def test_rules_open_before_python_are_handed_to_the_live_page(
-    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady
-) -> None:
-    """Repeat visit with a game: the Starting… bar's Rules button opens the prerendered
-    rules; when Python is ready they become the live dialog (closable by the page)."""
-    ctx = new_context(browser, guard)
-    try:
-        page = ctx.new_page()
-        start_game(page, site_url, wait_ready)
-        with held_runtime(page) as release:
-            page.goto(site_url, wait_until="domcontentloaded")
-            page.locator("#boot-bar [data-boot-rules]").click()
-            page.locator("#boot-rules [data-testid=dialog-rules]").wait_for()
-            assert page.evaluate("document.body.dataset.ready") is None
-            release()
-            wait_ready(page)
-        page.locator("#dialog [data-testid=dialog-rules]").wait_for()
-        assert page.locator("#boot-rules").is_hidden()
-        assert page.locator("[data-testid=dialog-rules]").count() == 1
-        page.keyboard.press("Escape")
-        page.locator("#dialog [data-testid=dialog-rules]").wait_for(state="detached")
     finally:
         ctx.close()
 
@@ -239,56 +255,6 @@ def test_rules_open_before_python_are_handed_to_the_live_page(
 REGIONS_HTML = """() => Object.fromEntries(
   ["topbar", "turn", "supply", "players", "log", "dialog"].map((id) => [id,
     document.getElementById(id).innerHTML.replace(/ open=""/, "")]))"""
-
-
-@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
-def test_first_visit_paints_the_prerendered_welcome_then_live(
-    browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady,
-    locale: str,
-) -> None:
-    """An empty profile: the welcome dialog over a fresh solo game is on screen before
-    Python is ready, busy, with the "Starting…" bar in the browser's language; the live
-    page renders the very same HTML in the same boxes, the dialog becomes modal and takes
-    the focus."""
-    lang = locale[:2]
-    table = texts(dist_dir, lang)
-    ctx = new_context(browser, guard, locale=locale)
-    try:
-        page = ctx.new_page()
-        with held_runtime(page) as release:
-            page.goto(site_url, wait_until="domcontentloaded")
-            early = page.evaluate(STATE)
-            assert early["ready"] is None and early["lang"] == lang
-            assert early["snapshot"] and not early["inert"] and early["busy"] == "true"
-            assert not early["loading"] and early["yard"]
-            assert early["bar"] and table["loading.starting"] in early["bar"]
-            assert table["btn.rules"] in early["bar"]
-            assert page.evaluate("window.skylineBoot.painted && window.skylineBoot.welcome")
-            welcome = page.locator("#dialog dialog[open][data-testid=dialog-newgame]")
-            assert welcome.locator("#dlg-title").inner_text() == table["newgame.title"]
-            assert welcome.is_visible()
-            assert not page.evaluate("document.querySelector('#dialog dialog').matches(':modal')")
-            painted = page.evaluate(REGIONS_HTML)
-            # the templates are used up, not copied: one welcome dialog in the page
-            assert page.locator("[data-testid=dialog-newgame]").count() == 1
-            release()
-            wait_ready(page)
-        late = page.evaluate(STATE)
-        assert not late["inert"] and late["busy"] is None and not late["snapshot"]
-        assert late["bar"] is None and not late["loading"]
-        assert late["boxes"] == early["boxes"], "the live page moved the welcome screen"
-        live = page.evaluate(REGIONS_HTML)
-        for name, html in painted.items():
-            assert live[name] == html, f"the prerendered {name} is not what Python renders"
-        assert page.evaluate("document.querySelector('#dialog dialog').matches(':modal')")
-        assert page.evaluate(
-            "document.querySelector('#dialog dialog').contains(document.activeElement)")
-        # live: the dialog answers
-        page.click("#ng-cancel")
-        page.locator("#dialog [data-testid=dialog-newgame]").wait_for(state="detached")
-    finally:
-        ctx.close()
-
 
 # The runtime files boot.js fetches itself on a first visit, each with the start of its
 # download and the page's first contentful paint (performance.now() milliseconds).
@@ -305,6 +271,120 @@ WARM_STARTS = """() => {
   }
   return { fcp: fcp ? fcp.startTime : null, urls, starts };
 }"""
+
+
+def welcome_painted(page: Page, table: dict[str, str], lang: str) -> tuple[dict, dict]:
+    """Before Python is ready (runtime held): the prerendered welcome over a fresh solo
+    game, busy, with the Starting… bar in ``lang``; not yet modal. Returns the page's
+    state and the painted regions' HTML."""
+    early = page.evaluate(STATE)
+    assert early["ready"] is None and early["lang"] == lang, early
+    assert early["snapshot"] and not early["inert"] and early["busy"] == "true", early
+    assert not early["loading"] and early["yard"], early
+    assert early["bar"] and table["loading.starting"] in early["bar"], early["bar"]
+    assert table["btn.rules"] in early["bar"], early["bar"]
+    assert page.evaluate("window.skylineBoot.painted && window.skylineBoot.welcome")
+    welcome = page.locator("#dialog dialog[open][data-testid=dialog-newgame]")
+    assert welcome.locator("#dlg-title").inner_text() == table["newgame.title"]
+    assert welcome.is_visible()
+    assert not page.evaluate("document.querySelector('#dialog dialog').matches(':modal')")
+    painted = page.evaluate(REGIONS_HTML)
+    # the templates are used up, not copied: one welcome dialog in the page
+    assert page.locator("[data-testid=dialog-newgame]").count() == 1
+    return early, painted
+
+
+def welcome_live(page: Page, early: dict, painted: dict) -> None:
+    """Python ready: the live page renders the painted welcome's very HTML in the same
+    boxes, the dialog is modal, has the focus and answers."""
+    late = page.evaluate(STATE)
+    assert not late["inert"] and late["busy"] is None and not late["snapshot"], late
+    assert late["bar"] is None and not late["loading"], late
+    assert late["boxes"] == early["boxes"], "the live page moved the welcome screen"
+    live = page.evaluate(REGIONS_HTML)
+    for name, html in painted.items():
+        assert live[name] == html, f"the prerendered {name} is not what Python renders"
+    assert page.evaluate("document.querySelector('#dialog dialog').matches(':modal')")
+    assert page.evaluate(
+        "document.querySelector('#dialog dialog').contains(document.activeElement)")
+    page.click("#ng-cancel")
+    page.locator("#dialog [data-testid=dialog-newgame]").wait_for(state="detached")
+
+
+def test_first_visit_paints_the_prerendered_welcome_then_live_and_fetches_after_paint(
+    browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady,
+) -> None:
+    """An empty profile, in English: the welcome dialog over a fresh solo game is on
+    screen before Python is ready, busy, with the "Starting…" bar; the live page renders
+    the very same HTML in the same boxes, the dialog becomes modal and takes the focus.
+
+    The runtime downloads boot.js starts on a first visit begin once the prerendered
+    welcome is on screen (its first contentful paint), not during the first frame:
+    Lighthouse's simulation counts every download that ended before the largest paint as
+    one that paint waited for (mobile preset: 7.7 s instead of about 1.6 s). (Holding
+    the runtime's response back does not move when its download starts.)"""
+    table = texts(dist_dir, "en")
+    ctx = new_context(browser, guard)
+    try:
+        page = ctx.new_page()
+        with held_runtime(page) as release:
+            page.goto(site_url, wait_until="domcontentloaded")
+            early, painted = welcome_painted(page, table, "en")
+            release()
+            wait_ready(page)
+        # the runtime's downloads, all started after the first paint
+        warm = page.evaluate(WARM_STARTS)
+        assert warm["fcp"] is not None and len(warm["urls"]) >= 4, warm
+        assert sorted(warm["starts"]) == sorted(warm["urls"]), warm
+        # PyScript's core.js (a module script) fetches its own config, pyscript.json (1 KB),
+        # as soon as it runs, which on a loaded machine can be before the first frame:
+        # not boot.js's download, and too small to matter to the paint
+        too_early = {name: round(start) for name, start in warm["starts"].items()
+                     if start < warm["fcp"] and not name.endswith("/pyscript.json")}
+        assert not too_early, f"fetched before the first paint at {warm['fcp']:.0f} ms: {too_early}"
+        welcome_live(page, early, painted)
+    finally:
+        ctx.close()
+
+
+def test_first_visit_in_german_paints_the_welcome_and_its_rules_before_python(
+    browser: Browser, site_url: str, dist_dir: Path, guard: Guard, wait_ready: WaitReady,
+) -> None:
+    """An empty profile, in German: the prerendered welcome is on screen before Python
+    is ready, in German; the Starting… bar's Rules button opens the prerendered German
+    rules (their section buttons work); when Python is ready the live welcome dialog
+    waits under them until they are closed, then has the focus, with the very HTML
+    that was painted, in the same boxes, modal."""
+    de = texts(dist_dir, "de")
+    ctx = new_context(browser, guard, locale="de-DE")
+    try:
+        page = ctx.new_page()
+        with held_runtime(page) as release:
+            page.goto(site_url, wait_until="domcontentloaded")
+            early, painted = welcome_painted(page, de, "de")
+            button = page.locator("#boot-bar [data-boot-rules]")
+            assert button.inner_text() == de["btn.rules"]
+            button.click()
+            rules = page.locator("#boot-rules [data-testid=dialog-rules]")
+            rules.wait_for()
+            assert page.evaluate("document.body.dataset.ready") is None
+            assert rules.locator("#dlg-title").inner_text() == de["rules.title"]
+            assert de["rules.solo.title"] in rules.inner_text()
+            # the section buttons work before Python
+            rules.locator("[data-action=rules-goto][data-arg=solo]").click()
+            release()
+            wait_ready(page)
+        # the welcome dialog is there, the rules stay on top until closed
+        assert rules.is_visible(), "the rules closed when Python was ready"
+        page.locator("#boot-rules #dlg-close").click()
+        assert page.locator("#boot-rules").is_hidden()
+        page.locator("#dialog [data-testid=dialog-newgame]").wait_for()
+        assert page.evaluate(
+            "document.querySelector('#dialog dialog').contains(document.activeElement)")
+        assert page.locator("[data-testid=dialog-rules]").count() == 0
+        welcome_live(page, early, painted)
+    finally:
+        ctx.close()
 
 
 # The painted welcome's title is on top where it is drawn (not under the sticky top bar).
@@ -350,37 +430,13 @@ def test_presses_before_python_is_ready_are_played_once_it_is(
         ctx.close()
 
 
-def test_first_visit_fetches_the_runtime_after_the_first_paint(
-    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady
-) -> None:
-    """The runtime downloads boot.js starts on a first visit begin once the prerendered
-    welcome is on screen (its first contentful paint), not during the first frame:
-    Lighthouse's simulation counts every download that ended before the largest paint as
-    one that paint waited for (mobile preset: 7.7 s instead of about 1.6 s)."""
-    ctx = new_context(browser, guard)
-    try:
-        page = ctx.new_page()
-        page.goto(site_url, wait_until="domcontentloaded")
-        assert page.evaluate("window.skylineBoot.welcome")
-        wait_ready(page)
-        warm = page.evaluate(WARM_STARTS)
-        assert warm["fcp"] is not None and len(warm["urls"]) >= 4
-        assert sorted(warm["starts"]) == sorted(warm["urls"])
-        # PyScript's core.js (a module script) fetches its own config, pyscript.json (1 KB),
-        # as soon as it runs, which on a loaded machine can be before the first frame:
-        # not boot.js's download, and too small to matter to the paint
-        early = {name: round(start) for name, start in warm["starts"].items()
-                 if start < warm["fcp"] and not name.endswith("/pyscript.json")}
-        assert not early, f"fetched before the first paint at {warm['fcp']:.0f} ms: {early}"
-    finally:
-        ctx.close()
-
-
+@RETURNING
 def test_first_visit_with_a_fragment_or_stored_data_shows_the_loading_screen(
-    browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady
+    browser: Browser, site_url: str, guard: Guard, returning_state: dict,
 ) -> None:
     """No welcome that would change into something else: a link, the daily challenge, any
-    fragment, or a profile with the page's data but no snapshot keeps the loading screen."""
+    fragment, or a profile with the page's data but no snapshot keeps the loading screen.
+    (Python is never let through: only the paint before it is looked at.)"""
     ctx = new_context(browser, guard)
     try:
         page = ctx.new_page()
@@ -388,21 +444,28 @@ def test_first_visit_with_a_fragment_or_stored_data_shows_the_loading_screen(
             with held_runtime(page):
                 page.goto(site_url + fragment, wait_until="domcontentloaded")
                 state = page.evaluate(STATE)
-                assert state["loading"] and not state["snapshot"] and state["bar"] is None
-                assert not page.evaluate("window.skylineBoot.painted")
-                assert page.locator("[data-testid=dialog-newgame]").count() == 0
-            page.evaluate("localStorage.clear()")
-            page.goto("about:blank")
-        start_game(page, site_url, wait_ready)
-        page.close()
+                assert state["loading"] and not state["snapshot"] and state["bar"] is None, \
+                    fragment
+                assert not page.evaluate("window.skylineBoot.painted"), fragment
+                assert page.locator("[data-testid=dialog-newgame]").count() == 0, fragment
+                page.evaluate("localStorage.clear()")
+                page.goto("about:blank")  # gone before the runtime is let through
+    finally:
+        ctx.close()
+    # the game is stored, its snapshot is not (too big, or dropped by a new build)
+    ctx = new_context(browser, guard, storage_state=returning_state)
+    try:
         page = ctx.new_page()
-        # the game is stored, its snapshot is not (too big, or dropped by a new build)
-        page.add_init_script(f"localStorage.removeItem('{SNAPSHOT_KEY}')")
+        page.add_init_script(  # (not on about:blank, below: no storage there)
+            f"if (location.protocol === 'http:') localStorage.removeItem('{SNAPSHOT_KEY}')")
         with held_runtime(page):
             page.goto(site_url, wait_until="domcontentloaded")
+            assert page.evaluate("Object.keys(localStorage).some((k) => "
+                                 "k.startsWith('skyline.game'))"), "no stored game"
             state = page.evaluate(STATE)
-            assert state["loading"] and not state["snapshot"]
+            assert state["loading"] and not state["snapshot"], state
             assert page.locator("[data-testid=dialog-newgame]").count() == 0
+            page.goto("about:blank")
     finally:
         ctx.close()
 
