@@ -22,8 +22,9 @@ Fixtures (all defined here):
     or change its permissions; use ``persistent_context`` for that.
 ``app_page`` (function)
     A fresh page in ``app_context``, opened at ``site_url`` and waited until ready, with
-    a ``Guard`` attached (see below). Afterwards every page of the context is closed and
-    localStorage/sessionStorage are cleared (from a static page of the site).
+    a ``Guard`` attached (see below). Afterwards every page of the test is closed and
+    localStorage/sessionStorage are cleared (from a static page of the site that stays
+    open for the session).
 ``guard`` (function)
     ``Guard`` that records every request, console error, page error and CSP violation of
     the pages/contexts given to ``guard.attach(...)``; at teardown it fails the test if a
@@ -536,10 +537,20 @@ def app_page(app_context: BrowserContext, site_url: str, guard: Guard) -> Iterat
     yield page
     # Every page of the test closed first (a page that goes away may still save), then
     # the storage cleared from a static page of the site (rules/en.html: no app, nothing
-    # of it to save), so the next test is a first visit whatever ran before it.
+    # of it to save, kept open for the session), so the next test is a first visit
+    # whatever ran before it.
+    cleaner = _cleaner(app_context, site_url)
     for other in app_context.pages:
-        other.close()
-    cleaner = app_context.new_page()
-    cleaner.goto(site_url.rstrip("/") + "/rules/en.html", wait_until="domcontentloaded")
+        if other is not cleaner:
+            other.close()
     cleaner.evaluate("localStorage.clear(); sessionStorage.clear()")
-    cleaner.close()
+
+
+def _cleaner(context: BrowserContext, site_url: str) -> Page:
+    """The static page of ``context`` that clears the site's storage between tests."""
+    page = getattr(context, "_skyline_cleaner", None)
+    if page is None or page.is_closed():
+        page = context.new_page()
+        page.goto(site_url.rstrip("/") + "/rules/en.html", wait_until="domcontentloaded")
+        context._skyline_cleaner = page  # type: ignore[attr-defined]
+    return page
