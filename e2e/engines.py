@@ -60,8 +60,34 @@ def wait_for(driver: Driver, predicate: str, timeout: float = 60.0, what: str = 
         if value:
             return value
         if time.monotonic() > deadline:
-            raise TimeoutError(f"{driver.engine}: not within {timeout:.0f} s: {what or predicate}")
+            raise TimeoutError(f"{driver.engine}: not within {timeout:.0f} s: {what or predicate}"
+                               f"; the page: {_page_state(driver)}")
         time.sleep(0.1)
+
+
+# What a timed-out wait reports of the page: where it is, how far its start got, and
+# the start's error and steps as the player sees them.
+_PAGE_STATE = """
+const shown = (id) => { const e = document.getElementById(id); return e && !e.hidden; };
+return JSON.stringify({
+  url: location.href,
+  ready: document.body && document.body.dataset.ready,
+  html: {...document.documentElement.dataset},
+  loading: shown('loading'),
+  error: shown('loading-error') ? document.getElementById('loading-error').textContent : null,
+  retry: shown('loading-retry'),
+  steps: [...document.querySelectorAll('.loading-steps li')].map((li) => li.className),
+  controller: navigator.serviceWorker && navigator.serviceWorker.controller
+    ? navigator.serviceWorker.controller.state : null,
+});
+"""
+
+
+def _page_state(driver: Driver) -> str:
+    try:
+        return str(driver.run(_PAGE_STATE))
+    except Exception as err:  # the page may be gone or hung: say so, keep the timeout
+        return f"unreadable ({type(err).__name__}: {err})"
 
 
 def available(engine: str) -> str | None:

@@ -35,6 +35,7 @@ export const MAX_SNAPSHOT_BYTES = 30 * 1024 * 1024 + 4096;
 // Reading the entry must not hold up a start: a store that does not answer counts as
 // no snapshot (seen in WebKit: an entry that is gone on the next visit).
 const READ_TIMEOUT_MS = 4000;
+const DROP_TIMEOUT_MS = 2000;
 
 // Python run right after a restore: the interpreter's random state is the snapshot's,
 // the same on every visit, so it is reseeded from the platform's randomness; and the
@@ -62,12 +63,15 @@ function timeout(ms) {
   return new Promise((_, reject) => setTimeout(() => reject(new Error("timed out")), ms));
 }
 
-/** Drop the stored snapshot (every failure does); never throws. */
+/**
+ * Drop the stored snapshot (every failure does); never throws, and never holds up a
+ * start for long: a store that does not answer a read may not answer this either.
+ */
 export async function dropSnapshot() {
   try {
-    await caches.delete(SNAPSHOT_CACHE);
+    await Promise.race([caches.delete(SNAPSHOT_CACHE), timeout(DROP_TIMEOUT_MS)]);
   } catch {
-    // storage blocked: nothing was read from it either
+    // storage blocked or not answering: the entry stays, and the next read drops it
   }
 }
 
