@@ -309,16 +309,29 @@ class SeleniumWebKitDriver:
         ActionChains(self._driver).send_keys(getattr(Keys, key.upper(), key)).perform()
 
     def viewport(self, width: int, height: int) -> None:
-        """The page's inner size (the window is bigger by its toolbar)."""
+        """The page's inner size (the window is bigger by its toolbar). The window
+        resizes a while after it is asked to (seconds on a busy machine): each correction
+        by the toolbar's size is worked out from the size the page settled at."""
         self._driver.set_window_size(width, height)
-        for _ in range(4):
-            inner = self._driver.execute_script("return [innerWidth, innerHeight];")
-            if inner == [width, height]:
-                return
+        deadline = time.monotonic() + 30
+        while True:
+            inner = self._settled_inner_size()
+            if inner == [width, height] or time.monotonic() > deadline:
+                return  # (the caller's wait for the size says if it never came)
             outer = self._driver.get_window_size()
             self._driver.set_window_size(outer["width"] + width - inner[0],
                                          outer["height"] + height - inner[1])
-            time.sleep(0.2)
+
+    def _settled_inner_size(self) -> list[int]:
+        """The page's inner size once two reads 0.3 s apart agree (at most 5 s)."""
+        last = None
+        deadline = time.monotonic() + 5
+        while True:
+            inner = self._driver.execute_script("return [innerWidth, innerHeight];")
+            if inner == last or time.monotonic() > deadline:
+                return list(inner)
+            last = inner
+            time.sleep(0.3)
 
     def screenshot(self, path: str) -> None:
         self._driver.save_screenshot(path)

@@ -207,6 +207,7 @@ def test_new_build_gets_new_cache_and_old_cache_is_deleted(
     page.goto("about:blank")  # ... gone again: the old version has no client left
     wait_until_no_version_waits(page)
     open_app(page, url)
+    deadline = time.monotonic() + 60  # (its own minute: the install's may be spent)
     while cache_names(page) != [new]:  # new SW activated, old cache deleted
         assert time.monotonic() < deadline, f"caches still {cache_names(page)}"
         page.wait_for_timeout(200)

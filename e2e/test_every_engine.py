@@ -301,7 +301,7 @@ def test_layout_desktop_and_phone(engine: tuple[Driver, Site]) -> None:
         d.viewport(width, height)
         # the new size applied and drawn (two frames; a page that draws no frames goes
         # on after 1 s), then measured
-        wait_for(d, f"innerWidth === {width} && innerHeight === {height}", 10, "the size")
+        wait_for(d, f"innerWidth === {width} && innerHeight === {height}", 30, "the size")
         d.run("await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r));"
               " setTimeout(r, 1000); }); return true;")
         no_overflow(d)
