@@ -310,6 +310,21 @@ def close_dialogs(page: Page) -> None:
         settle_within(page)
 
 
+def shown_state(page: Page) -> str:
+    """What a page that did not answer shows: its dialog, notices and the Games button."""
+    try:
+        return str(page.evaluate("""() => ({
+          dialog: [...document.querySelectorAll('#dialog [data-testid]')].slice(0, 3)
+            .map((e) => e.dataset.testid),
+          notices: [...document.querySelectorAll('#notices [data-key]')].map((e) => e.dataset.key),
+          games: (() => { const b = document.getElementById('btn-games');
+            return b ? {disabled: b.disabled, shown: !!b.offsetParent} : null; })(),
+          ready: document.body.dataset.ready,
+        })"""))
+    except PlaywrightError as exc:
+        return f"nothing readable ({str(exc).splitlines()[0]})"
+
+
 def listed_games(page: Page, case: Case) -> list[str] | None:
     """The ids the game list shows (its dialog opened and closed again); None, counted
     as a hang, if the page does not show it."""
@@ -322,7 +337,8 @@ def listed_games(page: Page, case: Case) -> list[str] | None:
         page.locator("#dialog [data-testid=game-list], #dialog [data-testid=games-empty]"
                      ).first.wait_for(timeout=ANSWER_MS)
     except PlaywrightError as exc:
-        case.fail("hang", f"the game list did not open: {str(exc).splitlines()[0]}")
+        case.fail("hang", f"the game list did not open: {str(exc).splitlines()[0]}; "
+                          f"the page showed {shown_state(page)}")
         return None
     ids = page.eval_on_selector_all("#dialog [data-testid=game-row]",
                                     "(rows) => rows.map((r) => r.dataset.id)")
