@@ -8,17 +8,19 @@ stores."""
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 from app import render as board_view
 from app.core.page_state import PACES
 from app.core.selection import KEY_SELECTION
-from app.core.store import KEY_SETTINGS, KEY_SETTINGS_BROKEN
+from app.core.store import KEY_SETTINGS, KEY_SETTINGS_BROKEN, entry_key
 from page_html import attrs
 from web_fakes import FakeHost, make_page, start_game, tables
 
 from skyline import Phase
+from skyline.players.bots import get_bot
 
 LANGS = ("en", "de")
 TABLES = tables()
@@ -74,6 +76,39 @@ def test_a_tab_that_watches_greys_every_game_command_and_says_why(lang):
     assert "notice.other_tab" in [n.key for n in b.page.notices]
     b.handle("click", "take-control", None)
     assert b.screen().command("end").enabled
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_watching_tab_keeps_the_dialog_its_player_opened_while_the_other_tab_moves(lang):
+    """The other tab's moves arrive as saves: the watching tab follows them, and a
+    dialog its player opened that shows nothing of the game (the game list, the rules,
+    the statistics, the new-game form) stays open; Share, whose link is of the game as
+    it was, closes."""
+    a, host_a, _ = make_page(langs=(lang,), bots=False)
+    start_game(a, ("Ann",), ("human",), "watch2")
+    b, host_b, _ = make_page(storage=host_a.storage, langs=(lang,), bots=False)
+    b.handle("tab", "busy", None)
+    rng = random.Random(2)
+
+    def the_other_tab_moves() -> None:
+        a.dispatch(get_bot("greedy")(a.board.state, rng))
+        b.handle("tab", "saved", entry_key(a.entry.id))
+        assert b.board.state == a.board.state  # followed
+
+    for action, testid in (("games", "dialog-games"), ("rules", "dialog-rules"),
+                           ("stats", "dialog-stats"), ("newgame", "dialog-newgame")):
+        b.handle("click", action, None)
+        opened = type(b.page.dialog)
+        assert f'data-testid="{testid}"' in host_b.html["dialog"], action
+        the_other_tab_moves()
+        assert type(b.page.dialog) is opened, action
+        assert f'data-testid="{testid}"' in host_b.html["dialog"], action
+        b.handle("keydown", None, None, key="Escape")
+        assert b.page.dialog is None, action
+    b.handle("click", "share", None)
+    assert b.page.dialog is not None
+    the_other_tab_moves()
+    assert b.page.dialog is None and host_b.html["dialog"] == ""
 
 
 def test_a_tab_that_watches_a_computers_turn_leaves_it_to_the_other_tab():

@@ -22,7 +22,10 @@ from app.core.page_state import (
     Lesson,
     Level,
     Narration,
+    NewGameDialog,
     PageState,
+    RulesDialog,
+    StatsDialog,
     seats_of_entry,
 )
 from app.core.selection import Selection
@@ -50,6 +53,13 @@ def random_seed() -> str:
     """8-10 characters [A-Za-z0-9]; ``secrets`` uses crypto.getRandomValues in Pyodide."""
     length = 8 + secrets.randbelow(3)
     return "".join(secrets.choice(SEED_ALPHABET) for _ in range(length))
+
+
+#: the dialogs that stay open when the game in memory is replaced by the stored one (a
+#: watching tab follows every move of the other tab): they show nothing of that game
+#: (the game list reads the list, which follows too), or keep what the player typed;
+#: the others (a link of the game, a question about it) would show a state now gone
+KEPT_ON_RELOAD = (ExportDialog, GamesDialog, NewGameDialog, RulesDialog, StatsDialog)
 
 
 class Session(Notices):
@@ -222,7 +232,7 @@ class Session(Notices):
         last save after a crash. Without a readable save the game in memory stays."""
         self.page.crashed = False
         self.page.choice = None
-        if self.page.dialog is not None and not isinstance(self.page.dialog, ExportDialog):
+        if self.page.dialog is not None and not isinstance(self.page.dialog, KEPT_ON_RELOAD):
             self.page.dialog = None
         if self.entry is not None:
             entry, _raw = self.library.reread(self.entry.id)
