@@ -133,7 +133,7 @@ PAGE_STATE = """() => ({
   ready: document.body?.dataset.ready === "1",
   failed: document.getElementById("loading-error")?.hidden === false,
   notices: [...document.querySelectorAll("[data-testid=notice]")].map((n) => n.dataset.key),
-  dialog: Boolean(document.querySelector("#dialog dialog")),
+  dialog: document.querySelector("#dialog dialog")?.dataset.testid ?? null,  // which is open
   lang: document.documentElement.lang,
 })"""
 # A random enabled control the pointer can reach: rolls (random numbers from the test)
@@ -311,16 +311,11 @@ def close_dialogs(page: Page) -> None:
 
 
 def shown_state(page: Page) -> str:
-    """What a page that did not answer shows: its dialog, notices and the Games button."""
+    """What a page that did not answer shows (``state``) and its Games button."""
     try:
-        return str(page.evaluate("""() => ({
-          dialog: [...document.querySelectorAll('#dialog [data-testid]')].slice(0, 3)
-            .map((e) => e.dataset.testid),
-          notices: [...document.querySelectorAll('#notices [data-key]')].map((e) => e.dataset.key),
-          games: (() => { const b = document.getElementById('btn-games');
-            return b ? {disabled: b.disabled, shown: !!b.offsetParent} : null; })(),
-          ready: document.body.dataset.ready,
-        })"""))
+        games = page.evaluate("""() => { const b = document.getElementById('btn-games');
+          return b ? {disabled: b.disabled, shown: !!b.offsetParent} : null; }""")
+        return str({**state(page), "games": games})
     except PlaywrightError as exc:
         return f"nothing readable ({str(exc).splitlines()[0]})"
 
