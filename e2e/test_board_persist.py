@@ -45,12 +45,15 @@ def test_reload_resumes_with_undo_limits(app_page: Page, wait_ready) -> None:
     assert envelope["v"] == 2 and envelope["kind"] == "skyline-save" and envelope["saved_at"]
     assert envelope["game"]["format"] == "skyline-game"
     html_before = page.locator("#players").inner_html()
+    # the log, sent as the lines each click added, is what a whole render writes
+    log_before = page.locator("#log").inner_html()
 
     page.reload(wait_until="commit")
     wait_ready(page)
     assert page.locator("[data-testid=dialog-newgame]").count() == 0
     assert dice(page) == [dict(d, pressed=False) for d in shown]
     assert page.locator("#players").inner_html() == html_before
+    assert page.locator("#log").inner_html() == log_before
     assert "Ray's turn" in page.locator("[data-testid=turn]").inner_text()
     assert enabled(page, "undo")  # the build after the roll can still be undone
     page.click("#act-undo")

@@ -50,7 +50,7 @@ CHOICE_RECORD = (
 )
 
 
-def test_solo_game_to_scoring_table(app_page: Page, guard: Guard) -> None:
+def test_solo_game_to_scoring_table(app_page: Page, guard: Guard, wait_ready) -> None:
     page = app_page
     close_first_dialog(page)
     new_game(page, ("Solo <Sam>",), seed="e2eSolo1", scenario="tucson")
@@ -75,6 +75,11 @@ def test_solo_game_to_scoring_table(app_page: Page, guard: Guard) -> None:
     assert page.locator("#act-undo").count() == 0  # no commands once the game is over
     # log in the player's language, newest first
     assert page.locator("[data-testid=log] li").first.inner_text().endswith("The game is over.")
+    # the log's lines and the chances chart beside them, edited click by click, are
+    # there once each, and the lines are those a whole render writes
+    assert page.evaluate("[...document.getElementById('log').children].map((e) => e.tagName)") \
+        == ["H2", "SECTION", "OL"]
+    lines = page.locator("#log-list").inner_html()
     records = json.loads(page.evaluate("localStorage.getItem('skyline.records')"))
     assert records["best"]["tucson"] == shown
 
@@ -88,6 +93,9 @@ def test_solo_game_to_scoring_table(app_page: Page, guard: Guard) -> None:
           f"p95 {p95:.1f} ms, max {clicks[-1]:.1f} ms")
     stats = page.evaluate("window.skylineStats()")
     assert len(stats) > 50
+    page.reload(wait_until="commit")
+    wait_ready(page)
+    assert page.locator("#log-list").inner_html() == lines
 
 
 def test_pass_and_play_district_abandon_demolish(app_page: Page) -> None:

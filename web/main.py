@@ -41,6 +41,7 @@ import js  # the worker's own globals (fetch, setTimeout, Date, navigator.locks)
 from app.controller import KEY_SAVE, Controller
 from app.core.commands import HOST_COMMANDS
 from app.core.page_storage import PageStorage
+from app.core.region_edits import LOG_REGION, log_edits
 from app.core.store import KEY_GAME
 from app.games import ui as games_ui
 from pyodide.ffi import create_once_callable, create_proxy
@@ -210,6 +211,7 @@ class DomHost(PageStorage):
             get=page.storageGet, set=page.storageSet, write_if=page.storageWriteIf,
             remove=page.storageRemove, keys=page.storageKeys), self._soon)
         self.queue = []
+        self.shown = {}  # each region's HTML as last sent
         self.event_fault = False  # the current event says a test set a fault
         self.in_event = False  # dispatch is running: its commands go back as its result
         self.lock_requests = 0  # only the latest request may report the lock as lost
@@ -250,7 +252,15 @@ class DomHost(PageStorage):
         return self.base + path.removeprefix("./")
 
     def set_html(self, name, html):
-        self.command("html", name, html)
+        """A region's new HTML; the log's as the lines added to it where it can
+        (app.core.region_edits), with the whole HTML for a page that shows otherwise."""
+        shown = self.shown.get(name)
+        self.shown[name] = html
+        edits = log_edits(shown, html) if name == LOG_REGION and shown is not None else None
+        if edits is None:
+            self.command("html", name, html)
+        else:
+            self.command("patch", name, html, [edit.as_list() for edit in edits])
 
     def focus(self, element_id):
         """The end of a render: the focus settles (web/js/focus.js) and the batch goes."""

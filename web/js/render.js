@@ -20,7 +20,14 @@ import { storageRemove, storageSet, storageWriteIf } from "./storage.js";
  *   | ["settle"] | ["lang", string] | ["scroll", string] | ["reveal", string]
  *   | ["clearFragment"] | ["download", string, string] | ["ready", string]
  *   | ["cue", string] | ["store", string, string | null]
- *   | ["save", number, string, string | null, string, string]} DomCommand
+ *   | ["save", number, string, string | null, string, string]
+ *   | ["patch", string, string, Splice[]]} DomCommand
+ */
+/**
+ * One edit of an element's children (web/app/core/region_edits.py, Splice): the id of
+ * the element, the first child replaced, how many, the HTML put there, and how many
+ * children the element has before.
+ * @typedef {[string, number, number, string, number]} Splice
  */
 /**
  * A handler per command name, taking the command's arguments.
@@ -51,6 +58,30 @@ function setHtml(name, html) {
   if (name === DOM.dialog) setDialog(el, html);
   else el.innerHTML = html;
   if (name === PLAYERS) seatsToShow = el;
+}
+
+/**
+ * A region's new HTML as edits of what it shows (the game log: the lines added on top),
+ * or whole where the region shows something else than the edits expect.
+ * @param {string} name the region's id
+ * @param {string} html the region's whole new HTML
+ * @param {Splice[]} splices
+ */
+function patchHtml(name, html, splices) {
+  for (const [id, start, deleted, added, count] of splices) {
+    const el = document.getElementById(id);
+    if (!el || el.children.length !== count) {
+      setHtml(name, html);
+      return;
+    }
+    for (const child of [...el.children].slice(start, start + deleted)) {
+      noteRegionReplaced(child);
+      child.remove();
+    }
+    const template = document.createElement("template");
+    template.innerHTML = added;
+    el.insertBefore(template.content, el.children[start] ?? null);
+  }
 }
 
 /** The phone's strip of skylines turned to the seat to show (web/js/layout.js). */
@@ -190,6 +221,7 @@ function keepTyped(dialog, typed) {
 /** @type {CommandTable} */
 const COMMANDS = {
   html: setHtml,
+  patch: patchHtml,
   // The one polite live region: only its text changes (main.py words it).
   announce: (text) => {
     const live = document.getElementById(DOM.announce);

@@ -1,0 +1,102 @@
+"""The game log goes to the page as the lines added to it (app.core.region_edits): the
+edits, applied to what the page shows, give exactly the region a full render writes,
+through whole games (the chances chart beside the list changing, the oldest lines
+dropping off at 300), and anything else is written whole."""
+
+from __future__ import annotations
+
+import doctest
+import random
+
+import pytest
+from app.core import region_edits
+from app.core.region_edits import LOG_LIST, LOG_REGION, Splice, apply_edits, log_edits
+from web_fakes import FakeHost, make_page, start_game
+
+
+class LogHost(FakeHost):
+    """Keeps every log region the page was sent, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.logs: list[str] = []
+
+    def set_html(self, name: str, html: str) -> None:
+        super().set_html(name, html)
+        if name == LOG_REGION:
+            self.logs.append(html)
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(region_edits).failed == 0
+
+
+def whole_game(names: tuple[str, ...], seats: tuple[str, ...], seed: str) -> list[str]:
+    host = LogHost()
+    c, _, timer = make_page(host=host)
+    start_game(c, names, seats, seed)
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if c.board.is_game_over():
+            break
+        c.dispatch(rng.choice(c.board.legal_actions()))
+        timer.run(limit=50)
+        c.render()
+    assert c.board.is_game_over()
+    c.handle("click", "lang", "de")  # a new language: the whole region again
+    c.render()
+    return host.logs
+
+
+def test_the_edits_of_whole_games_give_each_region_exactly() -> None:
+    """A solo game and a game of four (the chart beside the list turns on at its end):
+    every edit gives exactly the region a full render writes."""
+    kinds: set[tuple[str, bool, bool]] = set()
+    for names, seed in ((("Ada",), "edits-solo"), (("Ada", "Bo", "Cy", "Dee"), "edits-four")):
+        logs = whole_game(names, ("human",) * len(names), seed)
+        edited = whole = 0
+        for old, new in zip(logs, logs[1:], strict=False):
+            edits = log_edits(old, new)
+            if edits is None:
+                whole += 1
+                continue
+            edited += 1
+            assert apply_edits(old, edits) == new
+            kinds |= {(e.target, bool(e.delete), bool(e.html)) for e in edits}
+        # only for the first line (the empty log's note gives way) and the new language
+        assert whole == 2, whole
+        assert log_edits(logs[-2], logs[-1]) is None
+        assert edited > 40
+    assert (LOG_LIST, False, True) in kinds  # lines added on top
+    assert (LOG_REGION, True, True) in kinds  # the chart beside replaced
+
+
+def test_the_oldest_lines_drop_off_at_300() -> None:
+    page = region_edits.log_panel_html
+    lines = [f"<li>{n}</li>" for n in range(400)]
+    old, new = page("Log", "", lines[2:302]), page("Log", "", lines[:300])
+    edits = log_edits(old, new)
+    assert edits is not None and [e.as_list() for e in edits] == [
+        [LOG_LIST, 0, 0, "<li>0</li><li>1</li>", 300], [LOG_LIST, 300, 2, "", 302]]
+    assert apply_edits(old, edits) == new
+
+
+def test_what_the_edits_cannot_say_is_written_whole() -> None:
+    page = region_edits.log_panel_html
+    lines = [f"<li>{n}</li>" for n in range(5)]
+    old = page("Log", "", lines)
+    assert log_edits(old, page("Protokoll", "", lines)) is None  # another title
+    assert log_edits(old, page("Log", "", ["<li>x</li>"])) is None  # no line kept
+    assert log_edits(old, page("Log", "<p>a</p><p>b</p>", lines)) is None  # two beside
+    assert log_edits(old, "<p>no list</p>") is None
+    many = [f"<li>new {n}</li>" for n in range(region_edits.MOST_NEW_LINES + 1)]
+    assert log_edits(old, page("Log", "", many + lines)) is None  # too many to search
+    assert log_edits(old, old) == []
+    same_lines = page("Log", "<section>chart</section>", lines)
+    assert log_edits(old, same_lines) == [Splice(LOG_REGION, 1, 0, "<section>chart</section>", 2)]
+
+
+def test_the_page_refuses_edits_of_another_region() -> None:
+    old = region_edits.log_panel_html("Log", "", ["<li>a</li>"])
+    with pytest.raises(ValueError, match="1 lines, not 2"):
+        apply_edits(old, [Splice(LOG_LIST, 0, 0, "<li>b</li>", 2)])
