@@ -12,13 +12,15 @@ Fixtures (all defined here):
 ``site_url`` (session)
     Base URL (``http://127.0.0.1:PORT/``) of ``dist/`` served by
     ``scripts/serve.py --no-build`` in a subprocess, with netlify.toml's headers (the real
-    CSP). ``dist/`` is built once per session unless ``SKYLINE_NO_BUILD=1``. Also exposed
+    CSP); under pytest-xdist one server, the controller's, for every worker (one origin).
+    ``dist/`` is built once per session unless ``SKYLINE_NO_BUILD=1``. Also exposed
     as pytest-base-url's ``base_url``, so ``page.goto("/")`` works with the stock ``page``.
 ``dist_dir`` (session)
     Path of the built ``dist/``.
 ``app_context`` (session)
     One persistent Chromium context (real disk cache, service worker allowed) shared by
-    the ``app_page`` tests: only the first test pays the cold boot. Don't set it offline
+    the ``app_page`` tests, started from a copy of ``warm_profile``: every page restores
+    Python's memory snapshot, none boots cold. Don't set it offline
     or change its permissions; use ``persistent_context`` for that.
 ``app_page`` (function)
     A fresh page in ``app_context``, opened at ``site_url`` and waited until ready, with
@@ -47,8 +49,8 @@ Fixtures (all defined here):
     (offline tests). Pass the old ``port`` to bring a site back on the same origin (same
     localStorage and service worker). Stopped at teardown.
 ``warm_context`` (function)
-    Factory like ``persistent_context`` whose profile is a copy of ``warm_profile`` (one
-    per worker: it has been to the page, so the page restores Python's memory snapshot
+    Factory like ``persistent_context`` whose profile is a copy of ``warm_profile`` (made
+    once per session: it has been to the page, so the page restores Python's memory snapshot
     instead of a cold boot; nothing of the player's is stored). For tests of what a
     player does on a page new to them with a locale, viewport or clock of its own.
 ``dated_context`` (function)
@@ -57,8 +59,10 @@ Fixtures (all defined here):
     and in any time zone.
 
 Workers (pytest-xdist): ``scripts/test.sh`` runs ``tests/`` and ``e2e/`` as one session
-spread over several worker processes (``-n 3 --dist loadgroup``); each worker has its
-own server, browser, ``app_context`` and temporary folder. Tests that must run in order
+spread over several worker processes (``-n 3 --dist loadgroup``); the controller builds
+and serves the site once for all of them, the first worker that needs ``warm_profile``
+makes it for all (under a file lock), and each worker has its own browser,
+``app_context`` and temporary folder. Tests that must run in order
 in one browser share an ``xdist_group`` mark (one engine's visit in
 ``test_every_engine.py``). ``pytest_collection_modifyitems`` below puts the longest
 files first, so that no worker is left with a long test at the end.
@@ -66,6 +70,7 @@ files first, so that no worker is left with a long test at the end.
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import os
 import re
@@ -282,14 +287,30 @@ def persistent_context(
 
 @pytest.fixture(scope="session")
 def warm_profile(
-    playwright: Playwright, site_url: str, tmp_path_factory: pytest.TempPathFactory
+    playwright: Playwright, site_url: str, tmp_path_factory: pytest.TempPathFactory,
+    worker_id: str,
 ) -> Path:
-    """A profile that has been to the page once (per worker, made on first need): its
-    service worker and caches, and Python's memory snapshot stored, so a page started in
-    a copy restores the interpreter instead of booting it cold; nothing of the player's
-    is kept (localStorage and sessionStorage empty: the page is new to the player)."""
-    path = tmp_path_factory.mktemp("warm-profile") / "profile"
-    ctx = launch_persistent(playwright, path)
+    """A profile that has been to the page once (made on first need, once for all the
+    workers that share the site: the first makes it under a lock, the others wait and
+    use it): its service worker and caches, and Python's memory snapshot stored, so a
+    page started in a copy restores the interpreter instead of booting it cold; nothing
+    of the player's is kept (localStorage and sessionStorage empty: the page is new to
+    the player). Never used itself: each context starts from a copy."""
+    root = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        root = root.parent  # the session's folder, above each worker's own
+    path = root / f"warm-profile-{urlsplit(site_url).port}"
+    with open(root / "warm-profile.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (path / "made").is_file():
+            shutil.rmtree(path, ignore_errors=True)
+            _make_warm(playwright, site_url, path / "profile")
+            (path / "made").write_text("")
+    return path / "profile"
+
+
+def _make_warm(playwright: Playwright, site_url: str, profile: Path) -> None:
+    ctx = launch_persistent(playwright, profile)
     try:
         page = ctx.new_page()
         _open_app(page, site_url)
@@ -299,6 +320,12 @@ def warm_profile(
         page.evaluate("localStorage.clear(); sessionStorage.clear()")
     finally:
         ctx.close()
+
+
+def copy_warm(warm_profile: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new profile, a copy of ``warm_profile``."""
+    path = tmp_path_factory.mktemp("warm") / "profile"
+    shutil.copytree(warm_profile, path, ignore=shutil.ignore_patterns("Singleton*"))
     return path
 
 
@@ -313,9 +340,7 @@ def warm_context(
     contexts: list[BrowserContext] = []
 
     def make(**kwargs: Any) -> BrowserContext:
-        path = tmp_path_factory.mktemp("warm") / "profile"
-        shutil.copytree(warm_profile, path, ignore=shutil.ignore_patterns("Singleton*"))
-        ctx = launch_persistent(playwright, path, **kwargs)
+        ctx = launch_persistent(playwright, copy_warm(warm_profile, tmp_path_factory), **kwargs)
         contexts.append(ctx)
         return ctx
 
@@ -343,10 +368,9 @@ def dated_context(
 # --- site ----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def dist_dir() -> Path:
-    """dist/ (or $SKYLINE_DIST: a private build beside another one), built once per
-    session unless SKYLINE_NO_BUILD=1."""
+def _build_unless_told() -> Path:
+    """dist/ (or $SKYLINE_DIST: a private build beside another one), built unless
+    SKYLINE_NO_BUILD=1."""
     dist = Path(os.environ.get("SKYLINE_DIST") or ROOT / "dist")
     if os.environ.get("SKYLINE_NO_BUILD") != "1":
         _site_build.build(dist)
@@ -354,12 +378,11 @@ def dist_dir() -> Path:
     return dist
 
 
-@pytest.fixture(scope="session")
-def site_url(dist_dir: Path) -> Iterator[str]:
+def _start_server(dist: Path) -> tuple[subprocess.Popen[str], str]:
     """dist/ served by scripts/serve.py (subprocess, free port, netlify headers)."""
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "scripts" / "serve.py"), "--no-build", "--port", "0"]
-        + ["--dir", str(dist_dir)],
+        + ["--dir", str(dist)],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -368,9 +391,66 @@ def site_url(dist_dir: Path) -> Iterator[str]:
     if not line.startswith("serving "):
         proc.kill()
         pytest.fail(f"serve.py did not start: {line!r}")
-    yield line.split()[1]
+    return proc, line.split()[1]
+
+
+def _stop_server(proc: subprocess.Popen[str]) -> None:
     proc.terminate()
     proc.wait(timeout=10)
+
+
+# Under pytest-xdist the controller builds dist/ and serves it once for every worker:
+# one origin, so the profile made warm once (``warm_profile``) serves every worker.
+_SHARED_SITE = "skyline_site_url"
+_SHARED_DIST = "skyline_dist_dir"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("dsession"):
+        return  # a worker, or no workers at all: the session fixtures serve
+    dist = _build_unless_told()
+    proc, url = _start_server(dist)
+    config._skyline_site = (proc, url, dist)  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    site = getattr(config, "_skyline_site", None)
+    if site is not None:
+        _stop_server(site[0])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist, in the controller: tell each worker where the site is served."""
+    site = getattr(node.config, "_skyline_site", None)
+    if site is not None:
+        node.workerinput[_SHARED_SITE] = site[1]
+        node.workerinput[_SHARED_DIST] = str(site[2])
+
+
+def _shared(config: pytest.Config, key: str) -> str | None:
+    return getattr(config, "workerinput", {}).get(key)
+
+
+@pytest.fixture(scope="session")
+def dist_dir(pytestconfig: pytest.Config) -> Path:
+    """dist/ (or $SKYLINE_DIST), built once per session unless SKYLINE_NO_BUILD=1 (by
+    the controller when workers share it)."""
+    shared = _shared(pytestconfig, _SHARED_DIST)
+    return Path(shared) if shared else _build_unless_told()
+
+
+@pytest.fixture(scope="session")
+def site_url(dist_dir: Path, pytestconfig: pytest.Config) -> Iterator[str]:
+    """dist/ served by scripts/serve.py (subprocess, free port, netlify headers): the
+    controller's one server when workers share it, else this session's own."""
+    shared = _shared(pytestconfig, _SHARED_SITE)
+    if shared:
+        yield shared
+        return
+    proc, url = _start_server(dist_dir)
+    yield url
+    _stop_server(proc)
 
 
 @pytest.fixture(scope="session")
@@ -520,10 +600,13 @@ def site_build() -> ModuleType:
 
 @pytest.fixture(scope="session")
 def app_context(
-    playwright: Playwright, site_url: str, tmp_path_factory: pytest.TempPathFactory
+    playwright: Playwright, site_url: str, warm_profile: Path,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[BrowserContext]:
-    """Session-wide persistent context: disk cache + SW make every boot after the first warm."""
-    ctx = launch_persistent(playwright, tmp_path_factory.mktemp("app-profile"), base_url=site_url)
+    """Session-wide persistent context, a copy of ``warm_profile``: every page restores
+    Python's memory snapshot (a first visit's cold boot is ``persistent_context``'s)."""
+    ctx = launch_persistent(playwright, copy_warm(warm_profile, tmp_path_factory),
+                            base_url=site_url)
     yield ctx
     ctx.close()
 

@@ -85,6 +85,9 @@ ALLOWED_JS = {
     ("js/render.js", "template.innerHTML = html;"):
         "setDialog, a dialog replacing another: HTML of the Python views, parsed in an "
         "inert <template> first",
+    ("js/render.js", "template.innerHTML = added;"):
+        "patchHtml: the game log's new lines, HTML of the Python views cut by "
+        "web/app/core/region_edits.py, parsed in an inert <template> first",
     ("js/render.js", "old.innerHTML = fresh.innerHTML;"):
         "setDialog: the same dialog's new content, already parsed from the views' HTML",
     ("js/paint.js", 'else region.innerHTML = content || "";'):
