@@ -7,11 +7,13 @@ fold into the top bar's menu."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from board_helpers import POLICY_STEP
-from playwright.sync_api import BrowserContext
+from conftest import copy_warm, launch_persistent
+from playwright.sync_api import BrowserContext, Playwright
 
 SIZES = {
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
@@ -80,68 +82,102 @@ def check_turn_start(table: dict, count: int, where: str) -> None:
     assert not table["overlaps"], f"{where}: dice captions run into each other"
 
 
-# German has the longer words: the phone plays every table in German and the largest
-# one in English too
+# The phone is the tight fit and German has the longer words: the phone plays every
+# table in German and the largest one in English too; the desktop, with room to spare,
+# the smallest and the largest table.
 TABLES = [("phone", "de-DE", (1, 2, 3, 4)), ("phone", "en-US", (4,)),
-          ("desktop", "en-US", (1, 2, 3, 4))]
+          ("desktop", "en-US", (1, 4))]
+#: The tests on an English phone share one (module scope) on one worker: one browser.
+ENGLISH_PHONE = pytest.mark.xdist_group("scoreboard_english_phone")
 
 
-@pytest.mark.parametrize(("size", "locale", "counts"), TABLES,
-                         ids=[f"{t[0]}-{t[1][:2]}" for t in TABLES])
+@pytest.fixture(scope="module")
+def english_phone(playwright: Playwright, warm_profile: Path,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext]:
+    """A 390x844 touch phone in English, new to the player (a copy of the warm profile),
+    for the module's phone tests in English: each opens its own page in it."""
+    ctx = launch_persistent(playwright, copy_warm(warm_profile, tmp_path_factory),
+                            **SIZES["phone"], locale="en-US")
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def context_for(request: pytest.FixtureRequest, warm_context: Callable[..., BrowserContext],
+                site_url: str) -> Iterator[Callable[[str, str], BrowserContext]]:
+    """``context_for(size, locale)``: the shared English phone, else a context of its
+    own. The shared one is left as a new player would find it: its pages closed (a page
+    going away may still save), then the site's storage cleared from a static page."""
+    shared: list[BrowserContext] = []
+
+    def make(size: str, locale: str) -> BrowserContext:
+        if (size, locale) == ("phone", "en-US"):
+            shared.append(request.getfixturevalue("english_phone"))
+            return shared[-1]
+        return warm_context(**SIZES[size], locale=locale)
+
+    yield make
+    for ctx in shared[:1]:
+        for page in ctx.pages:
+            page.close()
+        cleaner = ctx.new_page()
+        cleaner.goto(site_url.rstrip("/") + "/rules/en.html", wait_until="domcontentloaded")
+        cleaner.evaluate("localStorage.clear(); sessionStorage.clear()")
+        cleaner.close()
+
+
+@pytest.mark.parametrize(("size", "locale", "counts"), [
+    pytest.param(*t, id=f"{t[0]}-{t[1][:2]}",
+                 marks=[ENGLISH_PHONE] if t[:2] == ("phone", "en-US") else [])
+    for t in TABLES])
 def test_every_turn_starts_with_the_table_on_screen_and_seats_in_place(
-    warm_context: Callable[..., BrowserContext], site_url: str, wait_ready, size: str,
+    context_for: Callable[[str, str], BrowserContext], site_url: str, wait_ready, size: str,
     locale: str, counts: tuple[int, ...]
 ) -> None:
     """A whole game for 1 to 4 players: at every turn's start the scoreboard, the dice
     and commands, the yard, the district (when it can be taken) and the skyline of the
     player to move are on screen without scrolling, and the seats never move."""
-    ctx = warm_context(**SIZES[size], locale=locale)
-    try:
-        page = ctx.new_page()
-        for count in counts:
-            names = ",".join(NAMES[:count])
-            page.goto(f"{site_url}#play?p={names}&seed=glance{count}&start=0",
-                      wait_until="commit")
-            wait_ready(page)
-            confirm = page.locator("[data-testid=dialog-confirm_link] #dlg-first")
-            if confirm.count():
-                confirm.click()
-            page.wait_for_function(TURN_START)  # the new game (not the last one's end)
-            assert page.evaluate(SCROLLED_BOTTOM)  # the top bar stays when scrolled
-            # the whole game in one call (a round trip per click would double its time):
-            # the table as it stands at each turn's start, then how the game ended
-            tables, end = page.evaluate(WHOLE_GAME)
-            assert end == "over", f"{count} players: the policy ended with {end!r}"
-            assert len(tables) >= 9 * count
-            for i, table in enumerate(tables, 1):
-                check_turn_start(table, count, f"{count} players, turn start {i}")
-            heights = {table["bar"] for table in tables}
-            assert len(heights) == 1, f"{count} players: the top bar changed height: {heights}"
-    finally:
-        ctx.close()
-
-
-def test_the_phone_folds_its_tools_into_the_menu(
-        warm_context: Callable[..., BrowserContext], site_url: str, wait_ready) -> None:
-    ctx = warm_context(**SIZES["phone"])
-    try:
-        page = ctx.new_page()
-        page.goto(f"{site_url}#play?p=Ann,Bo&seed=menu2&start=0", wait_until="commit")
+    ctx = context_for(size, locale)
+    page = ctx.new_page()
+    for count in counts:
+        names = ",".join(NAMES[:count])
+        page.goto(f"{site_url}#play?p={names}&seed=glance{count}&start=0",
+                  wait_until="commit")
         wait_ready(page)
-        assert not page.locator("#btn-rules").is_visible()
-        menu = page.locator("#btn-menu")
-        assert menu.bounding_box()["height"] >= 44
-        menu.click()
-        assert menu.get_attribute("aria-expanded") == "true"
-        for tool in ("#btn-games", "#btn-new", "#btn-share", "#btn-rules", "#btn-lang"):
-            box = page.locator(tool).bounding_box()
-            assert box and box["height"] >= 44, tool
-        page.click("#btn-rules")
-        page.locator("[data-testid=dialog-rules]").wait_for()
-        page.keyboard.press("Escape")
-        assert not page.locator("#btn-rules").is_visible()  # the menu closed
-    finally:
-        ctx.close()
+        confirm = page.locator("[data-testid=dialog-confirm_link] #dlg-first")
+        if confirm.count():
+            confirm.click()
+        page.wait_for_function(TURN_START)  # the new game (not the last one's end)
+        assert page.evaluate(SCROLLED_BOTTOM)  # the top bar stays when scrolled
+        # the whole game in one call (a round trip per click would double its time):
+        # the table as it stands at each turn's start, then how the game ended
+        tables, end = page.evaluate(WHOLE_GAME)
+        assert end == "over", f"{count} players: the policy ended with {end!r}"
+        assert len(tables) >= 9 * count
+        for i, table in enumerate(tables, 1):
+            check_turn_start(table, count, f"{count} players, turn start {i}")
+        heights = {table["bar"] for table in tables}
+        assert len(heights) == 1, f"{count} players: the top bar changed height: {heights}"
+
+
+@ENGLISH_PHONE
+def test_the_phone_folds_its_tools_into_the_menu(
+        context_for: Callable[[str, str], BrowserContext], site_url: str, wait_ready) -> None:
+    page = context_for("phone", "en-US").new_page()
+    page.goto(f"{site_url}#play?p=Ann,Bo&seed=menu2&start=0", wait_until="commit")
+    wait_ready(page)
+    assert not page.locator("#btn-rules").is_visible()
+    menu = page.locator("#btn-menu")
+    assert menu.bounding_box()["height"] >= 44
+    menu.click()
+    assert menu.get_attribute("aria-expanded") == "true"
+    for tool in ("#btn-games", "#btn-new", "#btn-share", "#btn-rules", "#btn-lang"):
+        box = page.locator(tool).bounding_box()
+        assert box and box["height"] >= 44, tool
+    page.click("#btn-rules")
+    page.locator("[data-testid=dialog-rules]").wait_for()
+    page.keyboard.press("Escape")
+    assert not page.locator("#btn-rules").is_visible()  # the menu closed
 
 
 # The skyline's box, and whether it lies wholly inside the viewport below the top bar.
@@ -152,27 +188,24 @@ SKYLINE_IN_VIEW = """(seat) => {
 }"""
 
 
+@ENGLISH_PHONE
 def test_a_scoreboard_chip_brings_that_skyline_into_view_on_a_phone(
-    warm_context: Callable[..., BrowserContext], site_url: str, wait_ready
+    context_for: Callable[[str, str], BrowserContext], site_url: str, wait_ready
 ) -> None:
     """On a 390x844 touch phone the skylines are one sideways strip: tapping a rival's
     chip turns the strip to that skyline; the chip is a named button that works from
     the keyboard too and keeps the focus."""
-    ctx = warm_context(**SIZES["phone"], locale="en-US")
-    try:
-        page = ctx.new_page()
-        page.goto(f"{site_url}#play?p=Ann,Bo,Cy,Dee&seed=chips4&start=0", wait_until="commit")
-        wait_ready(page)
-        page.wait_for_function(TURN_START)
-        assert page.evaluate(SKYLINE_IN_VIEW, 0)
-        assert not page.evaluate(SKYLINE_IN_VIEW, 3)  # off to the side of the strip
-        chip = page.get_by_role("button", name="Dee: 0 points, 0 buildings. Show this skyline")
-        chip.tap()
-        page.wait_for_function(SKYLINE_IN_VIEW, arg=3)
-        assert not page.evaluate(SKYLINE_IN_VIEW, 0)
-        page.focus("#show-seat-1")
-        page.keyboard.press("Enter")
-        page.wait_for_function(SKYLINE_IN_VIEW, arg=1)
-        assert page.evaluate("document.activeElement.id") == "show-seat-1"
-    finally:
-        ctx.close()
+    page = context_for("phone", "en-US").new_page()
+    page.goto(f"{site_url}#play?p=Ann,Bo,Cy,Dee&seed=chips4&start=0", wait_until="commit")
+    wait_ready(page)
+    page.wait_for_function(TURN_START)
+    assert page.evaluate(SKYLINE_IN_VIEW, 0)
+    assert not page.evaluate(SKYLINE_IN_VIEW, 3)  # off to the side of the strip
+    chip = page.get_by_role("button", name="Dee: 0 points, 0 buildings. Show this skyline")
+    chip.tap()
+    page.wait_for_function(SKYLINE_IN_VIEW, arg=3)
+    assert not page.evaluate(SKYLINE_IN_VIEW, 0)
+    page.focus("#show-seat-1")
+    page.keyboard.press("Enter")
+    page.wait_for_function(SKYLINE_IN_VIEW, arg=1)
+    assert page.evaluate("document.activeElement.id") == "show-seat-1"
