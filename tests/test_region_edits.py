@@ -1,7 +1,8 @@
-"""The game log goes to the page as the lines added to it (app.core.region_edits): the
-edits, applied to what the page shows, give exactly the region a full render writes,
-through whole games (the chances chart beside the list changing, the oldest lines
-dropping off at 300), and anything else is written whole."""
+"""The game log goes to the page as the lines added to it, the skylines as those that
+changed (app.core.region_edits): the edits, applied to what the page shows, give
+exactly the region a full render writes, through whole games (the chances chart beside
+the log's list changing, the oldest lines dropping off at 300, the scoring above the
+skylines at the end), and anything else is written whole."""
 
 from __future__ import annotations
 
@@ -10,28 +11,41 @@ import random
 
 import pytest
 from app.core import region_edits
-from app.core.region_edits import LOG_LIST, LOG_REGION, Splice, apply_edits, log_edits
+from app.core.region_edits import (
+    LOG_LIST,
+    LOG_REGION,
+    PLAYER_LIST,
+    PLAYERS_REGION,
+    Splice,
+    apply_edits,
+    apply_players_edits,
+    log_edits,
+    players_edits,
+)
 from web_fakes import FakeHost, make_page, start_game
 
 
 class LogHost(FakeHost):
-    """Keeps every log region the page was sent, in order."""
+    """Keeps every log and players region the page was sent, in order."""
 
     def __init__(self) -> None:
         super().__init__()
         self.logs: list[str] = []
+        self.players: list[str] = []
 
     def set_html(self, name: str, html: str) -> None:
         super().set_html(name, html)
         if name == LOG_REGION:
             self.logs.append(html)
+        elif name == PLAYERS_REGION:
+            self.players.append(html)
 
 
 def test_doctests() -> None:
     assert doctest.testmod(region_edits).failed == 0
 
 
-def whole_game(names: tuple[str, ...], seats: tuple[str, ...], seed: str) -> list[str]:
+def whole_game(names: tuple[str, ...], seats: tuple[str, ...], seed: str) -> LogHost:
     host = LogHost()
     c, _, timer = make_page(host=host)
     start_game(c, names, seats, seed)
@@ -45,7 +59,7 @@ def whole_game(names: tuple[str, ...], seats: tuple[str, ...], seed: str) -> lis
     assert c.board.is_game_over()
     c.handle("click", "lang", "de")  # a new language: the whole region again
     c.render()
-    return host.logs
+    return host
 
 
 def test_the_edits_of_whole_games_give_each_region_exactly() -> None:
@@ -53,7 +67,7 @@ def test_the_edits_of_whole_games_give_each_region_exactly() -> None:
     every edit gives exactly the region a full render writes."""
     kinds: set[tuple[str, bool, bool]] = set()
     for names, seed in ((("Ada",), "edits-solo"), (("Ada", "Bo", "Cy", "Dee"), "edits-four")):
-        logs = whole_game(names, ("human",) * len(names), seed)
+        logs = whole_game(names, ("human",) * len(names), seed).logs
         edited = whole = 0
         for old, new in zip(logs, logs[1:], strict=False):
             edits = log_edits(old, new)
@@ -100,3 +114,49 @@ def test_the_page_refuses_edits_of_another_region() -> None:
     old = region_edits.log_panel_html("Log", "", ["<li>a</li>"])
     with pytest.raises(ValueError, match="1 lines, not 2"):
         apply_edits(old, [Splice(LOG_LIST, 0, 0, "<li>b</li>", 2)])
+
+
+def test_the_skylines_of_whole_games_go_as_those_that_changed() -> None:
+    """A solo game and a game of four: every edit gives exactly the region a full
+    render writes; a click mid-game mostly sends one skyline, or two when the turn
+    passes (all of them when a round ends: the start player's star moves), on average
+    at most half of them; a table of
+    another size, the scoring at the end and a new language write the region whole."""
+    for names, seed in ((("Ada",), "edits-solo"), (("Ada", "Bo", "Cy", "Dee"), "edits-four")):
+        regions = whole_game(names, ("human",) * len(names), seed).players
+        edited = whole = 0
+        sent: list[int] = []
+        for old, new in zip(regions, regions[1:], strict=False):
+            edits = players_edits(old, new)
+            if edits is None:
+                whole += 1
+                continue
+            edited += 1
+            assert apply_players_edits(old, edits) == new
+            assert [e.target for e in edits] == [PLAYER_LIST]
+            changed = edits[0].html.count('<section class="player')
+            assert edits[0].delete == changed and 1 <= changed
+            sent.append(changed)
+        # the scoring above the skylines at the end, the new language; for the four
+        # also their new game in place of the page's first (a solo one)
+        assert whole == (2 if len(names) == 1 else 3), whole
+        assert players_edits(regions[-2], regions[-1]) is None
+        assert edited >= 9 * len(names), edited  # at least a build a round each
+        # on average at most half of the skylines (a game of four sends about 1.8)
+        assert sum(sent) <= len(sent) * max(1, len(names) / 2), sent
+
+
+def test_skylines_the_edits_cannot_say_are_written_whole() -> None:
+    html = region_edits.players_html
+    a, b = '<section class="player">a</section>', '<section class="player">b</section>'
+    old = html("", " n2", [a, b])
+    assert players_edits(old, html("", " n2 over", [a, b])) is None  # another list
+    assert players_edits(old, html("<p>scoring</p>", " n2", [a, b])) is None
+    assert players_edits(old, html("", " n2", [a, "<p>not a skyline</p>", b])) is None
+    assert players_edits(old, "<p>no list</p>") is None
+    nested = '<section class="player"><section>x</section></section>'
+    edits = players_edits(old, html("", " n2", [nested, b]))
+    assert edits == [Splice(PLAYER_LIST, 0, 1, nested, 2)]
+    assert apply_players_edits(old, edits) == html("", " n2", [nested, b])
+    with pytest.raises(ValueError, match="2 skylines, not 3"):
+        apply_players_edits(old, [Splice(PLAYER_LIST, 0, 1, a, 3)])

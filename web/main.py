@@ -41,7 +41,7 @@ import js  # the worker's own globals (fetch, setTimeout, Date, navigator.locks)
 from app.controller import KEY_SAVE, Controller
 from app.core.commands import HOST_COMMANDS
 from app.core.page_storage import PageStorage
-from app.core.region_edits import LOG_REGION, log_edits
+from app.core.region_edits import EDITED_REGIONS
 from app.core.store import KEY_GAME
 from app.games import ui as games_ui
 from pyodide.ffi import create_once_callable, create_proxy
@@ -252,11 +252,13 @@ class DomHost(PageStorage):
         return self.base + path.removeprefix("./")
 
     def set_html(self, name, html):
-        """A region's new HTML; the log's as the lines added to it where it can
-        (app.core.region_edits), with the whole HTML for a page that shows otherwise."""
+        """A region's new HTML; the log's and the skylines' as edits of what the page
+        shows where they can be (app.core.region_edits), with the whole HTML for a page
+        that shows otherwise."""
         shown = self.shown.get(name)
         self.shown[name] = html
-        edits = log_edits(shown, html) if name == LOG_REGION and shown is not None else None
+        find_edits = EDITED_REGIONS.get(name)
+        edits = find_edits(shown, html) if find_edits and shown is not None else None
         if edits is None:
             self.command("html", name, html)
         else:

@@ -61,8 +61,9 @@ function setHtml(name, html) {
 }
 
 /**
- * A region's new HTML as edits of what it shows (the game log: the lines added on top),
- * or whole where the region shows something else than the edits expect.
+ * A region's new HTML as edits of what it shows (the game log: the lines added on top;
+ * the skylines: those that changed), or whole where the region shows something else
+ * than the edits expect.
  * @param {string} name the region's id
  * @param {string} html the region's whole new HTML
  * @param {Splice[]} splices
@@ -82,6 +83,7 @@ function patchHtml(name, html, splices) {
     template.innerHTML = added;
     el.insertBefore(template.content, el.children[start] ?? null);
   }
+  if (name === PLAYERS) seatsToShow = document.getElementById(name);
 }
 
 /** The phone's strip of skylines turned to the seat to show (web/js/layout.js). */

@@ -6,6 +6,9 @@ lines for each click (about a third of a click's work in a long game). When the 
 log is the old one with lines added at the top (the oldest dropping off the bottom)
 and perhaps a new chances chart above it, the page is sent only what changed, as
 :class:`Splice` edits of the elements' children (``web/js/render.js``, ``patch``).
+The skylines likewise: a click changes the skyline of the player to move (the end of a
+turn the next player's too), so only the skylines that changed are sent
+(:func:`players_edits`); the others stay as they are, scrolled where the player left them.
 
 The edits are exact: applied to the old HTML's elements they give the new HTML's.
 
@@ -20,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,6 +34,12 @@ _LIST_OPEN = f'<ol class="log-list" id="{LOG_LIST}"'
 _TITLE_END = "</h2>"
 _ITEM_END = "</li>"
 _LIST_END = "</ol>"
+#: The skylines' list (``app.turn.html.player_list``), its skylines, and their region.
+PLAYERS_REGION = "players"
+PLAYER_LIST = "player-list"
+_PLAYERS_OPEN = '<div class="player-list'
+_PLAYERS_END = "</div>"
+_SKYLINE_TAG = re.compile(r"<section[\s>]|</section>")
 #: Beyond this many new lines the whole region is written again (a game loaded, a
 #: language changed): searching further would cost more than it saves.
 MOST_NEW_LINES = 40
@@ -163,3 +173,87 @@ def apply_edits(old: str, edits: Sequence[Splice]) -> str:
         else:
             raise ValueError(f"no element {edit.target!r} in the log region")
     return f"{parts.title}{beside}{parts.opening}{''.join(lines)}{_LIST_END}"
+
+
+def players_html(head: str, opening: str, skylines: Sequence[str]) -> str:
+    """The players region's HTML in the shape ``app.turn.html.players`` writes (for
+    tests and doctests): ``head`` (the scoring and the like), then the list."""
+    return f'{head}{_PLAYERS_OPEN}{opening}" id="{PLAYER_LIST}">{"".join(skylines)}{_PLAYERS_END}'
+
+
+def _players_parts(html: str) -> tuple[str, tuple[str, ...]] | None:
+    """(everything up to the list's children, the skylines), or None for another shape."""
+    start = html.find(_PLAYERS_OPEN)
+    if start < 0 or not html.endswith(_PLAYERS_END):
+        return None
+    body_start = html.index(">", start) + 1
+    if f'id="{PLAYER_LIST}"' not in html[start:body_start]:
+        return None
+    body = html[body_start:-len(_PLAYERS_END)]
+    skylines, depth, begun = [], 0, 0
+    for tag in _SKYLINE_TAG.finditer(body):
+        if tag.group().startswith("</"):
+            depth -= 1
+            if depth == 0:
+                skylines.append(body[begun:tag.end()])
+                begun = tag.end()
+        else:
+            if depth == 0 and tag.start() != begun:
+                return None  # something between two skylines
+            depth += 1
+    if depth or begun != len(body):
+        return None
+    return html[:body_start], tuple(skylines)
+
+
+def players_edits(old: str, new: str) -> list[Splice] | None:
+    """The edits that turn the players region ``old`` into ``new``: the skylines that
+    changed, as one splice of the list's children; None when something else changed
+    (the scoring at the end, the number of players) and the region is written whole.
+
+    >>> a, b, c = (f'<section id="s{n}">{n}</section>' for n in "abc")
+    >>> old = players_html("", " n3", [a, b, c])
+    >>> new = players_html("", " n3", [a, b.replace("b<", "B<"), c])
+    >>> [edit.as_list() for edit in players_edits(old, new)]
+    [['player-list', 1, 1, '<section id="sb">B</section>', 3]]
+    >>> players_edits(old, players_html("<section>scores</section>", " n3", [a, b, c]))
+    """
+    before, after = _players_parts(old), _players_parts(new)
+    if before is None or after is None or before[0] != after[0]:
+        return None
+    (_, was), (_, now) = before, after
+    same_start = 0
+    while same_start < min(len(was), len(now)) and was[same_start] == now[same_start]:
+        same_start += 1
+    same_end = 0
+    while (same_end < min(len(was), len(now)) - same_start
+           and was[-1 - same_end] == now[-1 - same_end]):
+        same_end += 1
+    deleted = len(was) - same_start - same_end
+    added = now[same_start:len(now) - same_end]
+    if not deleted and not added:
+        return []
+    return [Splice(PLAYER_LIST, same_start, deleted, "".join(added), len(was))]
+
+
+def apply_players_edits(old: str, edits: Sequence[Splice]) -> str:
+    """What the page shows after ``edits`` of the players region ``old`` (as
+    ``web/js/render.js`` applies them), for the tests."""
+    parts = _players_parts(old)
+    if parts is None:
+        raise ValueError("not the players region's HTML")
+    head, skylines = parts[0], list(parts[1])
+    for edit in edits:
+        if edit.target != PLAYER_LIST:
+            raise ValueError(f"no element {edit.target!r} in the players region")
+        if len(skylines) != edit.count:
+            raise ValueError(f"the list has {len(skylines)} skylines, not {edit.count}")
+        fresh = _players_parts(players_html("", "", [edit.html]))
+        if fresh is None:
+            raise ValueError("the edit's HTML is not skylines")
+        skylines[edit.start:edit.start + edit.delete] = fresh[1]
+    return f"{head}{''.join(skylines)}{_PLAYERS_END}"
+
+
+#: The regions sent as edits where they can be, and how their edits are found.
+EDITED_REGIONS = {LOG_REGION: log_edits, PLAYERS_REGION: players_edits}

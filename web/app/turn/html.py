@@ -92,7 +92,8 @@ def player_list(L: Labels, players: tuple[PlayerView, ...], over: bool, marks: M
     """The skylines in seat order, every one at the same scale: seats never move (the
     player to move is marked)."""
     cards = "".join(player_card(L, p, marks, len(players) > 1) for p in players)
-    return f'<div class="player-list n{len(players)}{" over" if over else ""}">{cards}</div>'
+    return (f'<div class="player-list n{len(players)}{" over" if over else ""}" '
+            f'id="player-list">{cards}</div>')
 
 
 def _put_back(d: DieView) -> str:
