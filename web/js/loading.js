@@ -91,6 +91,10 @@ export function watchStart(lang, translated) {
     failed = true;
     stopWatching();
     console.error("Skyline failed to start:", reason);
+    // why, for a report or a test's account of the page (the console is not always at hand)
+    document.documentElement.dataset.startFailure = String(
+      reason instanceof Error ? `${reason.name}: ${reason.message}` : reason,
+    ).slice(0, 500);
     translated.then(async () => {
       const error = document.getElementById("loading-error");
       const strings = await table(lang);
