@@ -206,7 +206,8 @@ ENGLISH_ONLY = _english_only()
 _ENGLISH_ANY = re.compile("|".join(f"(?:{p.pattern})" for _, p in ENGLISH_ONLY), re.S)
 _UNIT = re.compile(r"<(li|p|h3|span|header|td|th)\b[^>]*>(.*?)</\1>", re.S)
 _SELECT = re.compile(r"<select\b.*?</select>", re.S)
-_PLAYER = re.compile(r'<section class="player[^"]*" data-testid="player-(\d+)".*?</section>', re.S)
+_PLAYER = re.compile(r'<section class="player[^"]*"[^>]* data-testid="player-(\d+)".*?</section>',
+                     re.S)
 _ROUND = re.compile(r'data-testid="round">([^<]*)<')
 _PHASE = re.compile(r'data-phase="([a-z_]+)"')
 _TURN = re.compile(r'data-testid="turn">(.*?)</span>', re.S)
@@ -640,3 +641,21 @@ def test_every_screen_of_every_shape_in_both_languages(monkeypatch, shape):
              for (shape, what), v in grouped.items()]
     assert not walk.failures, (f"{len(walk.failures)} problems ({len(grouped)} distinct) in "
                                f"{summary}:\n" + "\n".join(lines[:80]))
+
+
+def test_the_walk_finds_a_friend_called_a_computer_in_a_skyline() -> None:
+    """The check of each skyline reads the cards as the page writes them: a friend's
+    card that called them a computer anywhere in it (here below the card's header,
+    where no smaller part names them) would be found."""
+    from web_fakes import start_game
+
+    c, host, _ = make_page()
+    start_game(c, ("Ann", "Bob"), ("human", "friend"), "walk-check")
+    players = host.html["players"]
+    assert region_problems("players", players, "en", ("Bob",)) == ()
+    card = re.search(r'<section [^>]*data-testid="player-1".*?</section>', players, re.S)
+    assert card is not None
+    wrong = players.replace(card.group(0), card.group(0).replace(
+        "</section>", "<p>A computer</p></section>"))
+    problems = region_problems("players", wrong, "en", ("Bob",))
+    assert any("called a computer" in p for p in problems), problems
