@@ -47,8 +47,9 @@ fi
 # on the 2 cores (a browser test mostly waits for its page, a CPython test never waits):
 # --dist loadgroup keeps the tests that run in order in one browser on one worker (one
 # engine's visit in e2e/test_every_engine.py) and hands out the rest one test at a time,
-# the longest files first (e2e/conftest.py). Each worker has its own server, browser
-# and temporary folder. The site is built once first (npm ci, wheel, dist/).
+# the longest files first (e2e/conftest.py). The site is built once first (npm ci,
+# wheel, dist/); pytest-xdist's controller serves it for every worker, and each worker
+# has its own browser and temporary folder.
 python3 scripts/build.py
 finish_checks
 tmp=$(mktemp -d)

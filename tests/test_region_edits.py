@@ -7,7 +7,9 @@ skylines at the end), and anything else is written whole."""
 from __future__ import annotations
 
 import doctest
+import functools
 import random
+from collections.abc import Callable, Sequence
 
 import pytest
 from app.core import region_edits
@@ -45,6 +47,11 @@ def test_doctests() -> None:
     assert doctest.testmod(region_edits).failed == 0
 
 
+#: The whole games both kinds of edits are checked on: a solo game and a game of four.
+GAMES = ((("Ada",), "edits-solo"), (("Ada", "Bo", "Cy", "Dee"), "edits-four"))
+
+
+@functools.cache  # each game played once for the tests of both regions (they only read)
 def whole_game(names: tuple[str, ...], seats: tuple[str, ...], seed: str) -> LogHost:
     host = LogHost()
     c, _, timer = make_page(host=host)
@@ -62,25 +69,33 @@ def whole_game(names: tuple[str, ...], seats: tuple[str, ...], seed: str) -> Log
     return host
 
 
+def replayed(regions: Sequence[str], find: Callable[[str, str], list[Splice] | None],
+             apply: Callable[[str, Sequence[Splice]], str]) -> tuple[int, list[list[Splice]]]:
+    """Each region sent after the first, from the one before it: how many went whole,
+    and the edits of the others, each checked to give exactly the region sent."""
+    whole, edited = 0, []
+    for old, new in zip(regions, regions[1:], strict=False):
+        edits = find(old, new)
+        if edits is None:
+            whole += 1
+            continue
+        assert apply(old, edits) == new
+        edited.append(edits)
+    return whole, edited
+
+
 def test_the_edits_of_whole_games_give_each_region_exactly() -> None:
     """A solo game and a game of four (the chart beside the list turns on at its end):
     every edit gives exactly the region a full render writes."""
     kinds: set[tuple[str, bool, bool]] = set()
-    for names, seed in ((("Ada",), "edits-solo"), (("Ada", "Bo", "Cy", "Dee"), "edits-four")):
+    for names, seed in GAMES:
         logs = whole_game(names, ("human",) * len(names), seed).logs
-        edited = whole = 0
-        for old, new in zip(logs, logs[1:], strict=False):
-            edits = log_edits(old, new)
-            if edits is None:
-                whole += 1
-                continue
-            edited += 1
-            assert apply_edits(old, edits) == new
-            kinds |= {(e.target, bool(e.delete), bool(e.html)) for e in edits}
+        whole, edited = replayed(logs, log_edits, apply_edits)
+        kinds |= {(e.target, bool(e.delete), bool(e.html)) for edits in edited for e in edits}
         # only for the first line (the empty log's note gives way) and the new language
         assert whole == 2, whole
         assert log_edits(logs[-2], logs[-1]) is None
-        assert edited > 40
+        assert len(edited) > 40
     assert (LOG_LIST, False, True) in kinds  # lines added on top
     assert (LOG_REGION, True, True) in kinds  # the chart beside replaced
 
@@ -122,17 +137,11 @@ def test_the_skylines_of_whole_games_go_as_those_that_changed() -> None:
     passes (all of them when a round ends: the start player's star moves), on average
     at most half of them; a table of
     another size, the scoring at the end and a new language write the region whole."""
-    for names, seed in ((("Ada",), "edits-solo"), (("Ada", "Bo", "Cy", "Dee"), "edits-four")):
+    for names, seed in GAMES:
         regions = whole_game(names, ("human",) * len(names), seed).players
-        edited = whole = 0
+        whole, edited = replayed(regions, players_edits, apply_players_edits)
         sent: list[int] = []
-        for old, new in zip(regions, regions[1:], strict=False):
-            edits = players_edits(old, new)
-            if edits is None:
-                whole += 1
-                continue
-            edited += 1
-            assert apply_players_edits(old, edits) == new
+        for edits in edited:
             assert [e.target for e in edits] == [PLAYER_LIST]
             changed = edits[0].html.count('<section class="player')
             assert edits[0].delete == changed and 1 <= changed
@@ -141,7 +150,7 @@ def test_the_skylines_of_whole_games_go_as_those_that_changed() -> None:
         # also their new game in place of the page's first (a solo one)
         assert whole == (2 if len(names) == 1 else 3), whole
         assert players_edits(regions[-2], regions[-1]) is None
-        assert edited >= 9 * len(names), edited  # at least a build a round each
+        assert len(edited) >= 9 * len(names), len(edited)  # at least a build a round each
         # on average at most half of the skylines (a game of four sends about 1.8)
         assert sum(sent) <= len(sent) * max(1, len(names) / 2), sent
 

@@ -13,12 +13,18 @@ from __future__ import annotations
 
 import json
 
+#: The region that holds the open dialog.
+DIALOG = "dialog"
+#: The regions a click mostly changes a little of: sent as edits (app.core.region_edits).
+PLAYERS = "players"
+LOG = "log"
+
 #: The page's regions, each an element with this id that a render fills, in order.
-REGIONS = ("topbar", "notices", "turn", "supply", "players", "log", "dialog")
+REGIONS = ("topbar", "notices", "turn", "supply", PLAYERS, LOG, DIALOG)
 
 #: The regions the page paints from the last render's picture before Python is up
 #: (notices are about that moment only, so they are not kept).
-SNAPSHOT_REGIONS = ("topbar", "turn", "supply", "players", "log", "dialog")
+SNAPSHOT_REGIONS = ("topbar", "turn", "supply", PLAYERS, LOG, DIALOG)
 
 #: The live region that reads out what happened.
 ANNOUNCE = "announce"
@@ -26,8 +32,6 @@ ANNOUNCE = "announce"
 DIALOG_FIRST = "dlg-first"
 #: The top bar's Rules button (the rules open from it before Python is ready).
 RULES_BUTTON = "btn-rules"
-#: The region that holds the open dialog.
-DIALOG = "dialog"
 
 
 def as_json() -> str:

@@ -27,15 +27,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.core.dom import LOG, PLAYERS
+
 #: The log's list (``app.turn.html.log_list``) and the region that holds it.
-LOG_REGION = "log"
+LOG_REGION = LOG
 LOG_LIST = "log-list"
 _LIST_OPEN = f'<ol class="log-list" id="{LOG_LIST}"'
 _TITLE_END = "</h2>"
 _ITEM_END = "</li>"
 _LIST_END = "</ol>"
 #: The skylines' list (``app.turn.html.player_list``), its skylines, and their region.
-PLAYERS_REGION = "players"
+PLAYERS_REGION = PLAYERS
 PLAYER_LIST = "player-list"
 _PLAYERS_OPEN = '<div class="player-list'
 _PLAYERS_END = "</div>"

@@ -14,6 +14,7 @@ from app.core.commands import Cmd
 from app.core.html import attr_disabled, esc
 from app.core.labels import Labels
 from app.core.names import esc_names
+from app.core.region_edits import LOG_LIST, PLAYER_LIST
 from app.core.words import LogEntry, LogView
 from app.turn.views import (
     DieView,
@@ -93,7 +94,7 @@ def player_list(L: Labels, players: tuple[PlayerView, ...], over: bool, marks: M
     player to move is marked)."""
     cards = "".join(player_card(L, p, marks, len(players) > 1) for p in players)
     return (f'<div class="player-list n{len(players)}{" over" if over else ""}" '
-            f'id="player-list">{cards}</div>')
+            f'id="{PLAYER_LIST}">{cards}</div>')
 
 
 def _put_back(d: DieView) -> str:
@@ -304,7 +305,8 @@ def log_list(L: Labels, log: LogView, names: tuple[str, ...]) -> str:
         items.append(f'<li class="ev">{esc(L["log.empty"])}</li>')
     # The list scrolls: tabindex lets keyboard users reach it and scroll it with the arrows.
     html = (
-        f'<ol class="log-list" id="log-list" data-testid="log" reversed tabindex="0" aria-labelledby="log-title">'
+        f'<ol class="log-list" id="{LOG_LIST}" data-testid="log" reversed tabindex="0" '
+        'aria-labelledby="log-title">'
         f'{"".join(items)}</ol>'
     )
     _log_cache[0], _log_cache[1] = key, html
