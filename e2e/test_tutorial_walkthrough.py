@@ -45,8 +45,9 @@ class Walk:
         return coach.get_attribute("data-step") or ""
 
     def press(self, selector: str) -> None:
+        # click and tap scroll the target into view themselves, and look it up again if
+        # a render of the page's own (the hint arriving, say) replaced it meanwhile
         target = self.page.locator(selector).first
-        target.scroll_into_view_if_needed()
         if self.size == "phone":
             target.tap()
         else:
