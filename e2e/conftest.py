@@ -618,12 +618,16 @@ def app_page(app_context: BrowserContext, site_url: str, guard: Guard) -> Iterat
     guard.attach(page)
     _open_app(page, site_url)
     yield page
-    # Every page of the test closed first (a page that goes away may still save), then
-    # the storage cleared from a static page of the site (rules/en.html: no app, nothing
-    # of it to save, kept open for the session), so the next test is a first visit
-    # whatever ran before it.
-    cleaner = _cleaner(app_context, site_url)
-    for other in app_context.pages:
+    clear_for_next_test(app_context, site_url)
+
+
+def clear_for_next_test(context: BrowserContext, site_url: str) -> None:
+    """A context shared by tests left as a new player finds it: every page closed first
+    (a page that goes away may still save), then the site's storage cleared from a
+    static page of the site (rules/en.html: no app, nothing of it to save, kept open for
+    the context's life), so the next test is a first visit whatever ran before it."""
+    cleaner = _cleaner(context, site_url)
+    for other in context.pages:
         if other is not cleaner:
             other.close()
     cleaner.evaluate("localStorage.clear(); sessionStorage.clear()")

@@ -556,9 +556,10 @@ def expect(key: str, raw: str, entry_id: str | None) -> Expect:
 # ---------------------------------------------------------------------------- storage
 
 
-# Every key damaged once, and the game and the records (a newer version of which must
-# stay where it is) twice; every damage on two or three keys (the huge strings where the
-# readers' limits are smallest). SKYLINE_PAGE_FUZZ_SCALE > 1 adds every damage of every key.
+# Every key damaged once, and the game, the records (a newer version of which must stay
+# where it is) and the last render's picture twice; every damage on two or three keys
+# (the huge strings where the readers' limits are smallest). SKYLINE_PAGE_FUZZ_SCALE > 1
+# adds every damage of every key.
 PLAN = {
     KEY_INDEX: ("huge",),
     KEY_GAME: ("bit-flipped", "future version"),

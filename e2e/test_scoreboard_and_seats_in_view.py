@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from board_helpers import POLICY_STEP
-from conftest import copy_warm, launch_persistent
+from conftest import clear_for_next_test, copy_warm, launch_persistent
 from playwright.sync_api import BrowserContext, Playwright
 
 SIZES = {
@@ -106,8 +106,7 @@ def english_phone(playwright: Playwright, warm_profile: Path,
 def context_for(request: pytest.FixtureRequest, warm_context: Callable[..., BrowserContext],
                 site_url: str) -> Iterator[Callable[[str, str], BrowserContext]]:
     """``context_for(size, locale)``: the shared English phone, else a context of its
-    own. The shared one is left as a new player would find it: its pages closed (a page
-    going away may still save), then the site's storage cleared from a static page."""
+    own. The shared one is left as a new player would find it (``clear_for_next_test``)."""
     shared: list[BrowserContext] = []
 
     def make(size: str, locale: str) -> BrowserContext:
@@ -118,12 +117,7 @@ def context_for(request: pytest.FixtureRequest, warm_context: Callable[..., Brow
 
     yield make
     for ctx in shared[:1]:
-        for page in ctx.pages:
-            page.close()
-        cleaner = ctx.new_page()
-        cleaner.goto(site_url.rstrip("/") + "/rules/en.html", wait_until="domcontentloaded")
-        cleaner.evaluate("localStorage.clear(); sessionStorage.clear()")
-        cleaner.close()
+        clear_for_next_test(ctx, site_url)
 
 
 @pytest.mark.parametrize(("size", "locale", "counts"), [

@@ -37,7 +37,7 @@ from app.controller import Controller
 from app.core import i18n
 from app.core.commands import Guard
 from page_html import FORM, TAG, enabled_controls, form_values
-from web_fakes import FakeHost, make_page, tables
+from web_fakes import FakeHost, make_page, start_game, tables
 
 from skyline import SCENARIOS
 
@@ -647,8 +647,6 @@ def test_the_walk_finds_a_friend_called_a_computer_in_a_skyline() -> None:
     """The check of each skyline reads the cards as the page writes them: a friend's
     card that called them a computer anywhere in it (here below the card's header,
     where no smaller part names them) would be found."""
-    from web_fakes import start_game
-
     c, host, _ = make_page()
     start_game(c, ("Ann", "Bob"), ("human", "friend"), "walk-check")
     players = host.html["players"]
