@@ -44,6 +44,7 @@ TABLE = """() => {
       .map((p) => [p.dataset.testid, p.classList.contains('active')]),
     wide: document.documentElement.scrollWidth > innerWidth,
     bar: Math.round(q('.topbar').getBoundingClientRect().height),
+    lang: document.documentElement.lang,
     // skylines wider than their box with no cue that buildings are out of sight
     hidden: [...document.querySelectorAll('.art-street')]
       .filter((s) => s.scrollWidth - s.clientWidth > 1 && !s.dataset.more).length,
@@ -54,13 +55,26 @@ TABLE = """() => {
         b.top < a.bottom && a.left < b.right - 0.5 && b.left < a.right - 0.5)).length; })(),
   };
 }"""
-WHOLE_GAME = f"""async () => {{
+# A whole game played in the page's language; with ``both``, each turn's start is measured
+# in the other language too (the page's language button, and back: one game, two tables).
+WHOLE_GAME = f"""async (both) => {{
   const turnStart = {TURN_START};
   const table = {TABLE};
   const policy = {POLICY_STEP.strip()};
+  const switchLanguage = () => {{
+    document.querySelector('#btn-lang').click();
+    return window.skylineHost.settled();
+  }};
   const tables = [];
   for (let i = 0; i < 3000; i++) {{
-    if (turnStart()) tables.push(table());
+    if (turnStart()) {{
+      tables.push(table());
+      if (both) {{
+        await switchLanguage();
+        tables.push(table());
+        await switchLanguage();
+      }}
+    }}
     const step = await policy();
     if (step === "over" || step === "stuck") return [tables, step];
   }}
@@ -83,10 +97,11 @@ def check_turn_start(table: dict, count: int, where: str) -> None:
 
 
 # The phone is the tight fit and German has the longer words: the phone plays every
-# table in German and the largest one in English too; the desktop, with room to spare,
-# the smallest and the largest table.
-TABLES = [("phone", "de-DE", (1, 2, 3, 4)), ("phone", "en-US", (4,)),
-          ("desktop", "en-US", (1, 4))]
+# table in German, and the largest one's turns are measured in English too (the same
+# game: the language switched at each turn's start and back); the desktop, with room to
+# spare, plays the smallest and the largest table in English.
+TABLES = [("phone", "de-DE", (1, 2, 3, 4)), ("desktop", "en-US", (1, 4))]
+BOTH_LANGUAGES = {("phone", 4)}  # (size, players) measured in English and German
 #: The tests on an English phone share one (module scope) on one worker: one browser.
 ENGLISH_PHONE = pytest.mark.xdist_group("scoreboard_english_phone")
 
@@ -121,16 +136,15 @@ def context_for(request: pytest.FixtureRequest, warm_context: Callable[..., Brow
 
 
 @pytest.mark.parametrize(("size", "locale", "counts"), [
-    pytest.param(*t, id=f"{t[0]}-{t[1][:2]}",
-                 marks=[ENGLISH_PHONE] if t[:2] == ("phone", "en-US") else [])
-    for t in TABLES])
+    pytest.param(*t, id=f"{t[0]}-{t[1][:2]}") for t in TABLES])
 def test_every_turn_starts_with_the_table_on_screen_and_seats_in_place(
     context_for: Callable[[str, str], BrowserContext], site_url: str, wait_ready, size: str,
     locale: str, counts: tuple[int, ...]
 ) -> None:
     """A whole game for 1 to 4 players: at every turn's start the scoreboard, the dice
     and commands, the yard, the district (when it can be taken) and the skyline of the
-    player to move are on screen without scrolling, and the seats never move."""
+    player to move are on screen without scrolling, and the seats never move (in the
+    page's language, and in both where ``BOTH_LANGUAGES`` says)."""
     ctx = context_for(size, locale)
     page = ctx.new_page()
     for count in counts:
@@ -145,13 +159,20 @@ def test_every_turn_starts_with_the_table_on_screen_and_seats_in_place(
         assert page.evaluate(SCROLLED_BOTTOM)  # the top bar stays when scrolled
         # the whole game in one call (a round trip per click would double its time):
         # the table as it stands at each turn's start, then how the game ended
-        tables, end = page.evaluate(WHOLE_GAME)
+        both = (size, count) in BOTH_LANGUAGES
+        tables, end = page.evaluate(WHOLE_GAME, both)
         assert end == "over", f"{count} players: the policy ended with {end!r}"
-        assert len(tables) >= 9 * count
-        for i, table in enumerate(tables, 1):
-            check_turn_start(table, count, f"{count} players, turn start {i}")
-        heights = {table["bar"] for table in tables}
-        assert len(heights) == 1, f"{count} players: the top bar changed height: {heights}"
+        langs = ([locale[:2], "en" if locale[:2] == "de" else "de"] if both
+                 else [locale[:2]])
+        assert len(tables) >= 9 * count * len(langs)
+        for lang in langs:
+            measured = [t for t in tables if t["lang"] == lang]
+            assert len(measured) == len(tables) // len(langs), f"{count} players: {lang}"
+            for i, table in enumerate(measured, 1):
+                check_turn_start(table, count, f"{count} players, {lang}, turn start {i}")
+            heights = {table["bar"] for table in measured}
+            assert len(heights) == 1, \
+                f"{count} players, {lang}: the top bar changed height: {heights}"
 
 
 @ENGLISH_PHONE
