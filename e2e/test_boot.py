@@ -57,10 +57,13 @@ def wait_for_sw_control(page: Page) -> None:
     page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000)
 
 
-def wait_until_no_version_waits(page: Page, timeout: float = 60) -> None:
-    """Wait until the site's service worker has no waiting version left (the new one
-    activated), read through the DevTools protocol from ``page`` (about:blank): a page of
-    the site would be a client of the old version and keep the new one waiting."""
+def wait_for_versions(
+    page: Page, done: Callable[[dict[str, str]], bool], timeout: float = 60
+) -> dict[str, str]:
+    """The site's service worker versions (id: status) once ``done`` holds for them,
+    read through the DevTools protocol from ``page``. The protocol reports the versions
+    an event at a time, so a test names the version it waits for (``version_waiting``)
+    rather than taking the first report for the whole picture."""
     cdp = page.context.new_cdp_session(page)
     status: dict[str, str] = {}
 
@@ -71,12 +74,24 @@ def wait_until_no_version_waits(page: Page, timeout: float = 60) -> None:
     cdp.send("ServiceWorker.enable")
     deadline = time.monotonic() + timeout
     try:
-        while "activated" not in status.values() or {"installed", "activating"} & set(
-                status.values()):
+        while not done(status):
             assert time.monotonic() < deadline, f"service worker versions: {status}"
             page.wait_for_timeout(50)  # lets the protocol's events arrive
     finally:
         cdp.detach()
+    return status
+
+
+def version_waiting(page: Page) -> str:
+    """The id of the service worker version that is installed and waiting."""
+    status = wait_for_versions(page, lambda status: "installed" in status.values())
+    return next(version for version, state in status.items() if state == "installed")
+
+
+def wait_until_activated(page: Page, version: str) -> None:
+    """Wait until ``version`` is the active one, from ``page`` (about:blank): a page of
+    the site would be a client of the old version and keep the new one waiting."""
+    wait_for_versions(page, lambda status: status.get(version) == "activated")
 
 
 def sw_cache_name(site: Path) -> str:
@@ -199,13 +214,14 @@ def test_new_build_gets_new_cache_and_old_cache_is_deleted(
         assert time.monotonic() < deadline, f"caches {cache_names(page)}"
         page.wait_for_timeout(200)
     assert page.evaluate("document.body.dataset.variant") is None  # no silent switch
+    new_version = version_waiting(page)
     # The next cold start (no tab runs the old version any more) switches.
     page.close()
     page = ctx.new_page()
     guard.attach(page)
     page.goto(url + "?blank", wait_until="commit")  # any page of the site, as a client
     page.goto("about:blank")  # ... gone again: the old version has no client left
-    wait_until_no_version_waits(page)
+    wait_until_activated(page, new_version)
     open_app(page, url)
     deadline = time.monotonic() + 60  # (its own minute: the install's may be spent)
     while cache_names(page) != [new]:  # new SW activated, old cache deleted
