@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from board_helpers import POLICY_STEP, held_runtime
+from conftest import LONG_WAIT_POLL_MS
 from playwright.sync_api import Browser, BrowserContext, Keyboard, Locator, Mouse, Page
 from playwright.sync_api import Error as PlaywrightError
 
@@ -281,7 +282,7 @@ def settle_within(page: Page, ms: int = ANSWER_MS) -> bool:
 def start(page: Page, case: Case, ms: int = START_MS) -> bool:
     """Wait until the page is ready; a failure or a hang is the case's."""
     try:
-        page.wait_for_function(READY_OR_FAILED, timeout=ms)
+        page.wait_for_function(READY_OR_FAILED, timeout=ms, polling=LONG_WAIT_POLL_MS)
     except PlaywrightError:
         case.fail("hang", f"not ready after {ms / 1000:.0f} s")
         return False
@@ -602,7 +603,8 @@ def test_damaged_storage_keys(
         page.wait_for_function(f"() => localStorage.getItem('{KEY_SNAPSHOT}')")
         if page.evaluate("document.documentElement.dataset.pythonStart") != "restored":
             try:
-                page.wait_for_function("() => window.skylineSnapshotMade", timeout=90_000)
+                page.wait_for_function("() => window.skylineSnapshotMade", timeout=90_000,
+                                       polling=LONG_WAIT_POLL_MS)
             except PlaywrightError:
                 pass  # slower starts, the same cases
         stored = page.evaluate(STORAGE)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from conftest import LONG_WAIT_POLL_MS
 from playwright.sync_api import BrowserContext, Page
 
 if TYPE_CHECKING:
@@ -86,7 +87,8 @@ def python_start(page: Page) -> str:
 
 
 def snapshot_made(page: Page) -> dict[str, Any]:
-    page.wait_for_function("window.skylineSnapshotMade", timeout=MADE_TIMEOUT_MS)
+    page.wait_for_function("window.skylineSnapshotMade", timeout=MADE_TIMEOUT_MS,
+                           polling=LONG_WAIT_POLL_MS)
     made: dict[str, Any] = page.evaluate("window.skylineSnapshotMade")
     return made
 
