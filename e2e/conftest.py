@@ -324,8 +324,7 @@ def _make_warm(playwright: Playwright, site_url: str, profile: Path) -> None:
     try:
         page = ctx.new_page()
         _open_app(page, site_url)
-        page.wait_for_function("window.skylineSnapshotMade", timeout=120_000,
-                               polling=LONG_WAIT_POLL_MS)
+        wait_for_snapshot_made(page)
         assert page.evaluate("window.skylineSnapshotMade.ok"), "no snapshot was made"
         page.goto(rules, wait_until="domcontentloaded")
     finally:
@@ -652,6 +651,19 @@ def _wait_ready(page: Page) -> None:
         timeout=READY_TIMEOUT_MS, polling=LONG_WAIT_POLL_MS,
     )
     assert page.locator(READY_SELECTOR).count() == 1, "the loading screen reported a failure"
+
+
+def wait_for_sw_control(page: Page) -> None:
+    """Wait until the service worker is active and controls the page (precache done)."""
+    page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000,
+                           polling=LONG_WAIT_POLL_MS)
+
+
+def wait_for_snapshot_made(page: Page, timeout_ms: int = 120_000) -> None:
+    """Wait until the page has made Python's memory snapshot, or given up on it
+    (``window.skylineSnapshotMade``: ``ok`` says which)."""
+    page.wait_for_function("window.skylineSnapshotMade", timeout=timeout_ms,
+                           polling=LONG_WAIT_POLL_MS)
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from board_helpers import close_first_dialog, dice, new_game, record, saved, select_only, take
-from conftest import LONG_WAIT_POLL_MS
+from conftest import wait_for_sw_control
 from fault_log import scenario
 from playwright.sync_api import BrowserContext, Page
 
@@ -66,8 +66,7 @@ def test_offline_mid_game_then_update_keeps_the_game(
     guard.attach(page)
     with scenario("offline mid-game, then a new deploy with a v1 save") as s:
         open_app(page, url)
-        page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000,
-                       polling=LONG_WAIT_POLL_MS)
+        wait_for_sw_control(page)
         close_first_dialog(page)
         new_game(page, ("Uma", "Vic"), seed="update1", start="0")
         take(page, "GUP")

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from conftest import LONG_WAIT_POLL_MS
+from conftest import wait_for_sw_control
 from playwright.sync_api import BrowserContext, Page
 
 if TYPE_CHECKING:
@@ -51,12 +51,6 @@ def cache_names(page: Page) -> list[str]:
     """The service worker's version caches (not the interpreter's snapshot, web/snapshot.mjs)."""
     return page.evaluate(
         "async () => (await caches.keys()).filter((k) => k.startsWith('skyline-'))")
-
-
-def wait_for_sw_control(page: Page) -> None:
-    """Wait until the service worker is active and controls the page (precache done)."""
-    page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000,
-                       polling=LONG_WAIT_POLL_MS)
 
 
 def wait_for_versions(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conftest import LONG_WAIT_POLL_MS
+from conftest import wait_for_sw_control
 from playwright.sync_api import BrowserContext, Page
 
 if TYPE_CHECKING:
@@ -39,8 +39,7 @@ def test_chromium_finds_the_page_installable(
     page = ctx.new_page()
     guard.attach(page)
     open_app(page, site_url)
-    page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000,
-                       polling=LONG_WAIT_POLL_MS)
+    wait_for_sw_control(page)
     cdp = ctx.new_cdp_session(page)
     errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []

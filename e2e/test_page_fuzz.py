@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from board_helpers import POLICY_STEP, held_runtime
-from conftest import LONG_WAIT_POLL_MS
+from conftest import LONG_WAIT_POLL_MS, wait_for_snapshot_made
 from playwright.sync_api import Browser, BrowserContext, Keyboard, Locator, Mouse, Page
 from playwright.sync_api import Error as PlaywrightError
 
@@ -603,8 +603,7 @@ def test_damaged_storage_keys(
         page.wait_for_function(f"() => localStorage.getItem('{KEY_SNAPSHOT}')")
         if page.evaluate("document.documentElement.dataset.pythonStart") != "restored":
             try:
-                page.wait_for_function("() => window.skylineSnapshotMade", timeout=90_000,
-                                       polling=LONG_WAIT_POLL_MS)
+                wait_for_snapshot_made(page, timeout_ms=90_000)
             except PlaywrightError:
                 pass  # slower starts, the same cases
         stored = page.evaluate(STORAGE)

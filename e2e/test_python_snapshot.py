@@ -27,14 +27,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from conftest import LONG_WAIT_POLL_MS
+from conftest import wait_for_snapshot_made
 from playwright.sync_api import BrowserContext, Page
 
 if TYPE_CHECKING:
     from conftest import Guard
 
 LINK = "#play?p=Ann&seed=snap1&start=0&nine=0"
-MADE_TIMEOUT_MS = 120_000
 STORED = "python-snapshot"
 # Everything the page keeps of the player's (the last render's picture is no game).
 GAMES = """() => Object.fromEntries(Object.keys(localStorage)
@@ -87,8 +86,7 @@ def python_start(page: Page) -> str:
 
 
 def snapshot_made(page: Page) -> dict[str, Any]:
-    page.wait_for_function("window.skylineSnapshotMade", timeout=MADE_TIMEOUT_MS,
-                           polling=LONG_WAIT_POLL_MS)
+    wait_for_snapshot_made(page)
     made: dict[str, Any] = page.evaluate("window.skylineSnapshotMade")
     return made
 

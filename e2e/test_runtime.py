@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from board_helpers import POLICY_STEP, close_first_dialog
-from conftest import LONG_WAIT_POLL_MS
+from conftest import LONG_WAIT_POLL_MS, wait_for_sw_control
 from playwright.sync_api import BrowserContext, Page
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,8 +134,7 @@ def test_first_visit_sources_then_bytecode_and_the_value_table_offline(
             .map((e) => new URL(e.url).pathname);
           return names.every((name) => got.includes(name));
         }}""", timeout=60_000, polling=500)
-    page.wait_for_function("navigator.serviceWorker?.controller != null", timeout=60_000,
-                       polling=LONG_WAIT_POLL_MS)
+    wait_for_sw_control(page)
     # the value table, cached by the service worker in the background
     page.wait_for_function(f"caches.match('./{TABLE}').then(r => !!r)", timeout=60_000,
                            polling=LONG_WAIT_POLL_MS)
