@@ -169,38 +169,77 @@ def test_repeat_visit_paints_snapshot_busy_hands_rules_over_then_live(
         ctx.close()
 
 
+# Stored pictures that are not what the page writes: another build's, unreadable, and
+# planted ones (as anything that can write this origin's storage could): a fake link to
+# another site with an image, an inert body, a right-to-left page, a style, a handler.
+HOSTILE = {
+    "link-and-image": ("{...snap, regions: {...snap.regions, turn: '<p class=\"notice\">Your "
+                       "game was lost. <a href=\"https://recover.example/\">Recover it here"
+                       "</a></p><img src=\"x\">'}}"),
+    "inert-body": "{...snap, body: {inert: ''}}",
+    "rtl-page": "{...snap, html: {dir: 'rtl'}}",
+    "style": ("{...snap, regions: {...snap.regions, "
+              "log: '<div style=\"position:fixed;inset:0;z-index:99\">covered</div>'}}"),
+    "handler": ("{...snap, regions: {...snap.regions, "
+                "supply: '<button data-action=\"roll\" onfocus=\"alert(1)\">Roll</button>'}}"),
+    "lang": "{...snap, regions: {...snap.regions, log: '<span lang=\"xx\">x</span>'}}",
+}
+
+
 @RETURNING
 def test_snapshot_of_another_build_or_broken_is_ignored(
     browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady,
     returning_state: dict,
 ) -> None:
+    """A picture of another build, an unreadable one, or one with anything the page does
+    not render (HOSTILE) is dropped whole: the loading screen shows, nothing of it is
+    fetched or applied (no image, the body not inert, the page not right-to-left, before
+    and after ready), and the page starts, plays and writes a fresh picture of this
+    build, which holds no attributes of <html> or <body> to apply again."""
     ctx = new_context(browser, guard, storage_state=returning_state)
+    # Chromium's CSP says so when it parses the planted style and handler (the picture
+    # is dropped; that none of it reached the page is checked below)
+    guard.allow_console("Applying inline style violates|Executing inline event handler violates")
+    fetched: list[str] = []
+    ctx.on("request", lambda request: fetched.append(urlsplit(request.url).path))
     try:
         page: Page | None = None
-        for bad in ("old-build", "{not json"):
+        cases = {"old-build": "{...snap, build: 'old-build'}", "{not json": None, **HOSTILE}
+        for name, planted in cases.items():
             # written before the next page's scripts run (the page going away saves a
             # fresh snapshot when it is hidden)
             if page is not None:
                 page.close()
             page = ctx.new_page()
+            value = "'{not json'" if planted is None else f"JSON.stringify({planted})"
             page.add_init_script(
                 f"""(() => {{
-                  const key = "{SNAPSHOT_KEY}", bad = {json.dumps(bad)};
+                  const key = "{SNAPSHOT_KEY}";
                   const snap = JSON.parse(localStorage.getItem(key));
-                  localStorage.setItem(key,
-                    bad.startsWith("{{") ? bad : JSON.stringify({{...snap, build: bad}}));
+                  localStorage.setItem(key, {value});
                 }})();"""
             )
             page.goto(site_url, wait_until="domcontentloaded")
             state = page.evaluate(STATE)
-            assert not state["snapshot"] and not state["inert"] and state["loading"], bad
-            assert state["bar"] is None, bad
+            assert not state["snapshot"] and not state["inert"] and state["loading"], name
+            assert state["bar"] is None, name
+            assert page.evaluate("[document.body.inert, document.dir]") == [False, ""], name
             wait_ready(page)
-            # the page works and writes a fresh snapshot of this build
+            # the page works and writes a fresh snapshot of this build, without the plant
             page.wait_for_function(
                 f"() => (localStorage.getItem('{SNAPSHOT_KEY}') || '').includes("
                 "document.documentElement.dataset.build)"
             )
+            page.click("#btn-rules")  # the page answers
+            page.locator("#dialog [data-testid=dialog-rules]").wait_for()
+            page.keyboard.press("Escape")
+            stored = json.loads(page.evaluate(f"localStorage.getItem('{SNAPSHOT_KEY}')"))
+            assert set(stored) == {"build", "lang", "labels", "regions"}, name
+            assert "recover.example" not in json.dumps(stored), name
+            assert page.evaluate("[document.body.inert, document.dir, "
+                                 "!!document.querySelector('[style], img, [onfocus], a[href]')]") == \
+                [False, "", False], name
+        assert "/x" not in fetched, "an image of a planted picture was fetched"
     finally:
         ctx.close()
 
@@ -404,7 +443,9 @@ def test_presses_before_python_is_ready_are_played_once_it_is(
     """No dead click: on the prerendered welcome, "Learn to play" pressed while Python
     starts shows that it waits, and once Python is ready it takes effect, as does a key
     pressed after it (in order: the tutorial opens, then "?" opens the rules over it).
-    The welcome's title is visible while it starts, on a phone too."""
+    "?" pressed twice counts once, and the "Starting…" bar's Rules opened meanwhile give
+    way to the live ones: one Rules dialog, closed by one Escape. The welcome's title is
+    visible while it starts, on a phone too."""
     width, height = viewport
     ctx = browser.new_context(service_workers="block", viewport={"width": width,
                               "height": height}, has_touch=width < 500)
@@ -417,15 +458,23 @@ def test_presses_before_python_is_ready_are_played_once_it_is(
             assert page.evaluate(TITLE_ON_TOP), "the welcome's title is hidden while it starts"
             page.click("#ng-learn")
             page.keyboard.press("?")
+            page.keyboard.press("?")
             pressed = page.locator("#ng-learn")
             assert "queued" in (pressed.get_attribute("class") or "")
             assert pressed.get_attribute("aria-busy") == "true"
+            page.click("#boot-bar [data-boot-rules]")
+            page.locator("#boot-rules [data-testid=dialog-rules]").wait_for()
             assert page.evaluate("document.body.dataset.ready") is None
             release()
             wait_ready(page)
-        page.wait_for_selector("[data-testid=dialog-rules]")
+        page.wait_for_selector("#dialog [data-testid=dialog-rules]")
         assert page.locator("[data-testid=coach]").count() == 1, "the early press was lost"
         assert page.locator(".queued").count() == 0
+        page.wait_for_function("() => document.getElementById('boot-rules').hidden")
+        assert page.locator("[data-testid=dialog-rules]").count() == 1, "two Rules dialogs"
+        assert page.locator("#dlg-title").count() == 1, "duplicate ids"
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.querySelector('[data-testid=dialog-rules]')")
     finally:
         ctx.close()
 
@@ -471,10 +520,14 @@ def test_first_visit_with_a_fragment_or_stored_data_shows_the_loading_screen(
 
 
 def test_start_failure_shows_over_the_prerendered_welcome(
-    browser: Browser, site_url: str
+    browser: Browser, site_url: str, dist_dir: Path
 ) -> None:
     """The game's own code cannot be fetched: the failure message shows, not a
-    welcome saying "Starting…" for ever."""
+    welcome saying "Starting…" for ever, and it names the connection. An error in
+    Python's start (main.py raises in the worker) is said at once (long before the
+    no-progress timer's 45 s) as a failure of the app, with Retry and a start without
+    the stored copies."""
+    en = texts(dist_dir, "en")
     ctx = browser.new_context(service_workers="block")  # unguarded: it fails on purpose
     try:
         page = ctx.new_page()
@@ -485,5 +538,21 @@ def test_start_failure_shows_over_the_prerendered_welcome(
         assert page.locator("#loading").is_visible()
         assert page.locator("#boot-bar").is_hidden()
         assert page.evaluate("document.body.dataset.ready") is None
+        assert page.locator("#loading-error").inner_text() == en["loading.failed_runtime"]
+        page.close()
+
+        page = ctx.new_page()
+        page.route("**/main.py", lambda route: route.fulfill(
+            content_type="text/x-python", body='raise RuntimeError("a bug at start")\n'))
+        page.goto(site_url, wait_until="domcontentloaded")
+        page.locator("#loading-error").wait_for(state="visible", timeout=20_000)
+        assert page.locator("#loading-error").inner_text() == en["loading.failed_app"]
+        assert "a bug at start" in page.evaluate("document.documentElement.dataset.startFailure")
+        assert page.locator("#loading-retry").is_visible()
+        fresh = page.locator("#loading-fresh")
+        assert fresh.is_visible() and fresh.inner_text() == en["loading.fresh"]
+        page.unroute("**/main.py")
+        fresh.click()  # the stored copies dropped, the page starts again and plays
+        page.wait_for_function("document.body.dataset.ready === '1'", timeout=60_000)
     finally:
         ctx.close()

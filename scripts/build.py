@@ -407,6 +407,20 @@ export async function loadPyodide(options = {}) {
   };
   const pyodide = await (snapshot ? bootWithSnapshot(load, settings, SNAPSHOT_KEY, snapshot)
                                   : load(settings));
+  if (typeof WorkerGlobalScope !== "undefined") {
+    // PyScript's worker only logs an error of main.py's run (an import that fails after a
+    // restore, a fatal error): posted as an Error, it rejects the page's xworker.ready at
+    // once (web/js/loading.js). On the main thread PyScript shows it on the page itself.
+    const run = pyodide.runPythonAsync.bind(pyodide);
+    pyodide.runPythonAsync = async (...args) => {
+      try {
+        return await run(...args);
+      } catch (err) {
+        self.postMessage(new Error(String(err?.message ?? err).slice(-2000)));
+        throw err;
+      }
+    };
+  }
   if (app) {
     const unpack = async () => {
       if (APP.url.endsWith(".zip")) {

@@ -7,7 +7,10 @@ from __future__ import annotations
 import html as htmlmod
 import re
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from typing import NamedTuple
+
+from app.core.dom import PICTURE_ATTRS, PICTURE_TAGS
 
 TAG = re.compile(r"<[^>]*>")
 OPEN = re.compile(r"<(button|select|input|a|div|li|span|form)\b([^>]*)>")
@@ -86,3 +89,32 @@ def enabled_controls(html: str) -> Iterator[Control]:
     for fa, body in forms:
         if fa.get("data-submit"):
             yield Control("submit", fa["data-submit"], None, form_values(body), False)
+
+
+_SHAPED_NAME = re.compile(r"(data|aria)-[a-z0-9-]+")
+
+
+class _PictureCheck(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.outside: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in PICTURE_TAGS:
+            self.outside.add(f"<{tag}>")
+        for name, _value in attrs:
+            if name not in PICTURE_ATTRS and not _SHAPED_NAME.fullmatch(name):
+                self.outside.add(f"<{tag} {name}>")
+
+
+def outside_picture(html: str) -> set[str]:
+    """The elements and attributes of ``html`` that a picture of the page may not hold
+    (app.core.dom: PICTURE_TAGS, PICTURE_ATTRS; web/js/paint.js drops such a picture).
+
+    >>> sorted(outside_picture('<p class="a" data-x="1">hi<img src="x"></p>'))
+    ['<img src>', '<img>']
+    """
+    check = _PictureCheck()
+    check.feed(html)
+    check.close()
+    return check.outside

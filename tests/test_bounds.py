@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import zlib
 from pathlib import Path
 
 import pytest
+from app.core.commands import HOST_COMMANDS, IMPORT_LIMIT_BYTES
 from app.core.game_stats import (
     MAX_HISTORY,
     MAX_HISTORY_CHARS,
@@ -191,12 +191,11 @@ def test_the_history_reads_back_its_longest_form():
 
 
 def test_the_import_takes_the_longest_entry():
-    """web/js/files.js reads an imported file of at most IMPORT_LIMIT bytes: more than the
-    longest entry in UTF-8 (at most 4 bytes a character)."""
-    source = (ROOT / "web" / "js" / "files.js").read_text()
-    limit = re.search(r"const IMPORT_LIMIT = ([0-9_]+);", source)
-    assert limit is not None
-    assert 4 * entry_chars_bound() <= int(limit.group(1).replace("_", ""))
+    """web/js/files.js reads an imported file of at most IMPORT_LIMIT_BYTES (it has the
+    limit from HOST_COMMANDS): more than the longest entry in UTF-8 (at most 4 bytes a
+    character)."""
+    assert HOST_COMMANDS["importLimit"] == IMPORT_LIMIT_BYTES
+    assert 4 * entry_chars_bound() <= IMPORT_LIMIT_BYTES
 
 
 @pytest.mark.parametrize("size", [0, 1, 1000, 65_535, 65_536, 200_000, MAX_PAYLOAD_BYTES])

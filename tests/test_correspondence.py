@@ -137,13 +137,15 @@ GOOD_PAYLOAD = "hh \n" + GOOD.record()
         ("play?" + GOOD_LINK[5:], "link", "not_game"),
         ("game" + GOOD_LINK[5:], "link", "not_game"),
         (GOOD_LINK.replace("game?1.", "game?2.", 1), "game_version", None),
-        (GOOD_LINK.replace("game?1.", "game?", 1), "game_version", None),
+        (GOOD_LINK.replace("game?1.", "game?", 1), "link", "malformed"),  # no version
+        ("game?", "link", "empty"),
+        ("#game?1", "link", "incomplete"),
         (GOOD_LINK + "*", "game_encoding", None),
         (GOOD_LINK + "A" * ((8 - len(GOOD_LINK)) % 4), "game_encoding", None),  # bad length
         (GOOD_LINK[:-3], "game_checksum", None),
         (GOOD_LINK[:9] + ("B" if GOOD_LINK[9] != "B" else "C") + GOOD_LINK[10:], "game_checksum",
          None),
-        ("game?1.", "game_checksum", None),
+        ("game?1.", "link", "incomplete"),
         (pack(b"h \n" + b"e " * MAX_PAYLOAD_BYTES), "game_size", None),
         (pack_raw(b"\xff\xfe\xfd not deflate"), "game_data", None),
         (pack_raw(_deflate(GOOD_PAYLOAD.encode())[:-4]), "game_data", None),
@@ -163,6 +165,7 @@ def test_bad_game_links_raise_link_error(text, code, reason):
     with pytest.raises(LinkError) as info:
         parse_game_link(text)
     assert info.value.code == code and str(info.value) and len(str(info.value)) < 300
+    assert info.value.params.get("reason") == reason
     if reason is not None:
         assert info.value.params["reason"] == reason
 

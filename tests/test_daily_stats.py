@@ -21,7 +21,7 @@ from web_fakes import FakeHost, make_page
 
 from skyline import Board, Options, Phase, Seat
 from skyline.players.bots import BOTS
-from skyline.records.daily import daily_options, daily_result
+from skyline.records.daily import MAX_DAILY_LINK_CHARS, daily_options, daily_result
 
 LANGS = ("en", "de")
 DAY = "2026-12-01"
@@ -131,7 +131,7 @@ def test_daily_link_opens_that_challenge(lang):
 @pytest.mark.parametrize("fragment, code", [
     ("#daily?d=2026-02-30", "daily_date"), ("#daily?d=1999-12-31", "daily_date"),
     ("#daily?d=tomorrow", "daily_date"), ("#daily?x=2026-12-01", "link"), ("#daily", "link"),
-    ("#daily?d=" + "9" * 300, "link"),
+    ("#daily?d=" + "9" * 300, "link_too_long"),  # said as too long, with the limit
 ])
 def test_bad_daily_links_are_refused_in_the_players_language(lang, fragment, code):
     c, host, _ = make_page(langs=(lang,))
@@ -147,7 +147,8 @@ def test_bad_daily_links_are_refused_in_the_players_language(lang, fragment, cod
     s = c.screen()
     assert_translated(s, lang)
     note = next(n for n in s.notices if n.key == "notice.bad_daily")
-    assert note.text == t("notice.bad_daily", reason=t("error.option." + code))
+    assert note.text == t("notice.bad_daily", reason=t("error.option." + code,
+                                                        limit=MAX_DAILY_LINK_CHARS))
 
 
 @pytest.mark.parametrize("lang", LANGS)

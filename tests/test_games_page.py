@@ -14,17 +14,20 @@ from pathlib import Path
 import pytest
 from app import render as board_view
 from app import screen as sm
+from app.core.commands import IMPORT_LIMIT_BYTES
+from app.core.html import esc
 from app.core.page_state import ClaimDialog, SendDialog
 from app.core.store import KEY_INDEX, KEY_SAVE, finished_games
 from app.core.store import entry_key as game_key
 from app.games import ui as games_ui
-from web_fakes import FakeHost, make_page, start_game, tables
+from web_fakes import FakeHost, QuotaExceededError, make_page, start_game, tables
 
 from skyline import Phase
 from skyline.players.bots import get_bot
 from skyline.records import SAVE_VERSIONS, read_save
-from skyline.records.game_links import make_game_link, parse_game_link
+from skyline.records.game_links import MAX_GAME_LINK_CHARS, make_game_link, parse_game_link
 from skyline.records.game_list import entry_to_json, read_entry, read_index
+from skyline.records.links import MAX_LINK_CHARS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "saves"
 TABLES_EN, TABLES_DE = tables()["en"], tables()["de"]
@@ -116,14 +119,35 @@ def test_two_tabs_never_overwrite_a_game_the_other_changed():
     assert c2.board.state == c.board.state  # it shows the other tab's game now
 
 
-def test_storage_full_keeps_playing_in_memory_and_changes_nothing_stored():
+@pytest.mark.parametrize("refused, notice", [
+    (QuotaExceededError, "notice.storage_full"),  # space used up: said, with what to do
+    (OSError, "notice.not_saved"),  # refused for another reason (a blocked store)
+])
+def test_storage_full_keeps_playing_in_memory_and_changes_nothing_stored(refused, notice):
     c, host, _ = make_page(bots=False)
     start(c)
     before = dict(host.storage)
-    host.fail_set = OSError
+    host.fail_set = refused
     play_here(c)
     assert host.storage == before and c.board.actions
-    assert any(n.key == "notice.not_saved" for n in c.page.notices)
+    keys = [n.key for n in c.page.notices]
+    other = ({"notice.storage_full", "notice.not_saved"} - {notice}).pop()
+    assert notice in keys and other not in keys
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_full_store_says_so_and_goes_once_space_is_freed(lang):
+    """The save of a move that a full store refused (the page's answer "full"): the
+    player is told space is the problem and what to do; freed, the notice goes."""
+    c, host, _ = make_page(langs=(lang,), bots=False)
+    start(c)
+    host.fail_set = QuotaExceededError
+    c.handle("click", "take", "0")
+    text = c.texts.t("notice.storage_full")
+    assert c.texts.t("btn.games") in text and esc(text) in host.html["notices"]
+    host.fail_set = None
+    c.handle("click", "take", "0")
+    assert "notice.storage_full" not in [n.key for n in c.page.notices]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -204,6 +228,14 @@ def test_game_list_open_rename_delete_undo_export_import(lang):
     assert c.page.notices[-1].key == "games.import_failed" and host.storage == before
     sm_text = c.screen().notices[-1].text
     assert ("cannot be imported" if lang == "en" else "lässt sich nicht importieren") in sm_text
+    # a file over the limit arrives unread, with its size (web/js/files.js): named as
+    # too large, with the limit, never as a file that is not valid JSON
+    c.handle("click", "game-import-text", None,
+             form={"text": "", "bytes": str(IMPORT_LIMIT_BYTES + 1)})
+    assert c.page.notices[-1].key == "games.import_too_large" and host.storage == before
+    sm_text = c.screen().notices[-1].text
+    assert "2 MB" in sm_text and ("too large" if lang == "en" else "zu groß") in sm_text
+    assert "JSON" not in sm_text
 
 
 def test_import_updates_only_a_continuation_and_keeps_a_divergence():
@@ -594,7 +626,7 @@ def test_an_index_refused_after_its_game_was_saved_is_said_and_nothing_is_lost()
     c.handle("click", "take", "0")
     gid = c.session.entry.id
     assert read_entry(host.storage[game_key(gid)]).takes == "G"
-    assert "notice.not_saved" in [n.key for n in c.page.notices]
+    assert "notice.storage_full" in [n.key for n in c.page.notices]
     host.refuse = set()
     c.handle("click", "take", "0")
     assert read_entry(host.storage[game_key(gid)]).takes == "GG"
@@ -602,3 +634,35 @@ def test_an_index_refused_after_its_game_was_saved_is_said_and_nothing_is_lost()
     keys = [n.key for n in c.page.notices]
     assert "notice.not_saved" not in keys and not any("conflict" in k or "other_tab" in k
                                                           for k in keys)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("link", "key", "part"), [
+    ("#game?", "error.option.link_empty", "?"),  # not "another version of the app (?)"
+    ("#game?1", "error.option.link_incomplete", ""),
+    ("#game?1." + "A" * MAX_GAME_LINK_CHARS, "error.option.link_too_long",
+     str(MAX_GAME_LINK_CHARS)),
+    ("#play?p=Ann&seed=" + "x" * MAX_LINK_CHARS, "error.option.link_too_long",
+     str(MAX_LINK_CHARS)),
+    ("#foo?bar=1", "error.option.link_unknown", "#foo?"),  # was ignored, left in the bar
+])
+def test_each_broken_link_is_named_by_its_own_cause(lang, link, key, part):
+    """At start (over the welcome, or as a notice over a game) and on hashchange: the
+    reason is the link's own (empty, incomplete, too long, an unknown kind), in the
+    player's language, the fragment leaves the address bar, the game is unchanged."""
+    c, host, _ = make_page(langs=(lang,), bots=False)
+    start(c)
+    play_here(c)
+    before = dict(host.storage)
+    host.fragment_cleared = False
+    c.handle("hashchange", None, link)
+    assert host.fragment_cleared and host.storage == before
+    text = c.screen().notices[-1].text
+    expected = c.t(key, limit=part, kind="foo")
+    assert expected in text and part in text, text
+    assert c.t("error.option.link") not in text and "(?)" not in text
+    # the same link opening the page: said over the welcome or over the game
+    fresh, fresh_host, _ = make_page(langs=(lang,), fragment=link, bots=False)
+    shown = fresh.screen()
+    said = " ".join([n.text for n in shown.notices] + [getattr(shown.dialog, "notice", "") or ""])
+    assert fresh_host.fragment_cleared and expected in said, said

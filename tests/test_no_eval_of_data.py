@@ -4,8 +4,8 @@ other than through the escaping views.
 1. **The page's JavaScript** (web/*.js, web/*.mjs, comments left out): no ``eval(``,
    ``new Function(`` / ``Function(``, ``setTimeout`` / ``setInterval`` with a string,
    ``.innerHTML =`` / ``.outerHTML =``, ``insertAdjacentHTML``, ``document.write``,
-   ``createContextualFragment``, ``srcdoc``, ``import()`` / ``importScripts()`` of a
-   computed address — except the lines of :data:`ALLOWED_JS`, each with the reason it is
+   ``createContextualFragment``, ``parseFromString``, ``srcdoc``, ``import()`` /
+   ``importScripts()`` of a computed address — except the lines of :data:`ALLOWED_JS`, each with the reason it is
    safe (and the list is exact: a line that is gone must leave it). The HTML that
    web/js/render.js puts into the page (``setHtml``, ``setDialog``) is made by the
    Python views below, nothing else.
@@ -69,6 +69,7 @@ JS_SINKS = {
     "insertAdjacentHTML": re.compile(r"\binsertAdjacentHTML\s*\("),
     "document.write": re.compile(r"\bdocument\s*\.\s*write(?:ln)?\s*\("),
     "createContextualFragment": re.compile(r"\bcreateContextualFragment\s*\("),
+    "parseFromString": re.compile(r"\bparseFromString\s*\("),
     "srcdoc": re.compile(r"\bsrcdoc\b"),
     "computed import": re.compile(r"(?<![\w$.])(?:import|importScripts)\s*\(\s*(?!['\"`)])"),
 }
@@ -90,10 +91,11 @@ ALLOWED_JS = {
         "web/app/core/region_edits.py, parsed in an inert <template> first",
     ("js/render.js", "old.innerHTML = fresh.innerHTML;"):
         "setDialog: the same dialog's new content, already parsed from the views' HTML",
-    ("js/paint.js", 'else region.innerHTML = content || "";'):
-        "the paint snapshot: the regions' HTML as this page's own render left them "
-        "(innerHTML of the views' output), read back from this origin's storage and shown "
-        "only for the same build; the CSP blocks inline scripts and event attributes",
+    ("js/paint.js", 'const parsed = new DOMParser().parseFromString(html, "text/html").body;'):
+        "the paint snapshot: a region's HTML read back from this origin's storage, parsed "
+        "in a DOMParser's document (nothing loads or runs there) and painted only if every "
+        "element and attribute is one the page renders (web/app/core/dom.py's allow-list: "
+        "no images, styles, handlers, inert, links elsewhere), else dropped whole",
     ("js/rules.js", "rulesHost.innerHTML = html;"):
         "the rules before Python: rules/<lang>.html of this site, rendered at build time "
         "by web/rules_panel.py (no player data)",

@@ -17,7 +17,9 @@ when a computer seat is to move). Every output is checked:
 * no exception, no ``host.report`` (the controller's crash handler), no error notice;
 * no string-table key visible (text, ``aria-label``, ``title``, ``placeholder``);
 * in German, no text that is an English table value (one that differs from German);
-* a friend elsewhere is never called a computer (scoreboard, status, log, prompts).
+* a friend elsewhere is never called a computer (scoreboard, status, log, prompts);
+* every region a picture keeps holds only what a picture may (app.core.dom's
+  allow-list), so the next visit paints it.
 
 The page is driven only through ``web_fakes.make_page`` and ``Controller.handle``; the
 state is read from ``host.html`` (and ``c.board`` / ``c.page`` for whose turn it is).
@@ -36,7 +38,8 @@ import pytest
 from app.controller import Controller
 from app.core import i18n
 from app.core.commands import Guard
-from page_html import FORM, TAG, enabled_controls, form_values
+from app.core.dom import SNAPSHOT_REGIONS
+from page_html import FORM, TAG, enabled_controls, form_values, outside_picture
 from web_fakes import FakeHost, make_page, start_game, tables
 
 from skyline import SCENARIOS
@@ -242,6 +245,9 @@ def region_problems(name: str, html: str, lang: str, friends: tuple[str, ...],
     if memo in _seen_region:
         return _seen_region[memo]
     problems = []
+    if name in SNAPSHOT_REGIONS:  # the next visit paints it from its picture
+        problems += [f"{what} in {name}: the next visit drops its picture"
+                     for what in sorted(outside_picture(html))]
     for text in segments(html):
         for what in text_problems(text, lang):
             if not (what.startswith("English") and text in names):

@@ -31,6 +31,11 @@ def tables() -> dict[str, dict[str, str]]:
     return {lang: dict(table) for lang, table in _tables().items()}
 
 
+class QuotaExceededError(Exception):
+    """The error a full localStorage raises, as its name reaches Python (a JsException's
+    text starts with the DOMException's name)."""
+
+
 class FakeHost:
     """What the Controller needs from the browser, in memory."""
 
@@ -125,6 +130,8 @@ class FakeHost:
         self.crossings -= 1  # storage_write_if counts one; this one is not a crossing
         try:
             outcome = self.storage_write_if(key, expected, value, also)
+        except QuotaExceededError:
+            outcome = "full"  # web/js/storage.js, refusedOutcome
         except Exception:
             outcome = "failed"
         if outcome != "written":

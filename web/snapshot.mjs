@@ -11,8 +11,14 @@
 // it through bootWithSnapshot below, on both paths (the worker and the main thread).
 //
 // Never worse than a normal start: whatever goes wrong (no entry, another build's, a
-// truncated or corrupt body, a restore error, storage blocked or full) ends in a normal
-// boot with the same options, the bad entry dropped, nothing said to the player.
+// truncated or corrupt body, a restore error or one that does not end, storage blocked
+// or full) ends in a normal boot with the same options, the bad entry dropped, nothing
+// said to the player. A checksum only proves the bytes are the ones stored, so an entry
+// is trusted by its last restore alone: before each restore a trial mark is stored
+// beside it, and the page removes the mark once it has rendered from the restored
+// interpreter (proveSnapshot, web/js/boot.js). A start that failed after the restore
+// leaves the mark: the page starts again at once (web/js/loading.js) and that start,
+// like any later one that finds the mark, drops the entry and boots normally.
 // docs/performance.md has the figures and why the snapshot is made in the browser.
 
 /** Cache Storage: one entry, the snapshot of the build that wrote it. Not named
@@ -21,6 +27,12 @@
 export const SNAPSHOT_CACHE = "python-snapshot";
 /** The entry's key in that cache (never fetched: the URL only names the entry). */
 export const SNAPSHOT_URL = new URL("./python-snapshot.bin", import.meta.url).href;
+/** The trial mark: stored right before a restore, removed once the page has rendered
+ * from it; an entry found with its mark failed its last restore. */
+export const TRIAL_URL = new URL("./python-snapshot-trial", import.meta.url).href;
+/** Stored in place of an entry of this build that failed its restore: this build makes
+ * no other (a browser that cannot restore it would fail every other visit). */
+const REFUSED_URL = new URL("./python-snapshot-refused", import.meta.url).href;
 /** Response headers of the entry: which build made it, its size unpacked, checksum. */
 export const KEY_HEADER = "x-skyline-snapshot";
 const SIZE_HEADER = "x-skyline-size";
@@ -36,6 +48,9 @@ export const MAX_SNAPSHOT_BYTES = 30 * 1024 * 1024 + 4096;
 // no snapshot (seen in WebKit: an entry that is gone on the next visit).
 const READ_TIMEOUT_MS = 4000;
 const DROP_TIMEOUT_MS = 2000;
+// A restore takes 0.4-0.9 s on a desktop and a few seconds on a slow phone; one that has
+// not ended by then never will (a test may shorten it: __skylineRestoreTimeoutMs).
+const RESTORE_TIMEOUT_MS = Number(/** @type {any} */ (globalThis).__skylineRestoreTimeoutMs) || 20_000;
 
 // Python run right after a restore: the interpreter's random state is the snapshot's,
 // the same on every visit, so it is reseeded from the platform's randomness; and the
@@ -49,7 +64,9 @@ if getattr(sys, "skyline_snapshot", None) != ${JSON.stringify(key)}:
 
 /**
  * Why the last start did or did not restore: "restored", "none" (no entry), "other-build",
- * "unreadable" (truncated, corrupt, blocked, timed out), "restore-failed". Read by
+ * "unreadable" (truncated, corrupt, blocked, timed out), "untried" (its last restore
+ * never reached the page's first render), "unmarked" (the trial mark could not be
+ * stored: never restored without it), "restore-failed" (an error or no end). Read by
  * main.py (the worker's or the page's globals, where this module ran) for the page's
  * data-python-start, which the tests and scripts/bench_web.py read.
  * @param {string} status
@@ -72,6 +89,38 @@ export async function dropSnapshot() {
     await Promise.race([caches.delete(SNAPSHOT_CACHE), timeout(DROP_TIMEOUT_MS)]);
   } catch {
     // storage blocked or not answering: the entry stays, and the next read drops it
+  }
+}
+
+/**
+ * Drop the stored entry of build `key`, which failed its restore, and remember that
+ * this build's snapshots do not restore here. Never throws.
+ * @param {string} key
+ */
+async function refuseSnapshot(key) {
+  await dropSnapshot();
+  try {
+    const cache = await Promise.race([caches.open(SNAPSHOT_CACHE), timeout(DROP_TIMEOUT_MS)]);
+    await Promise.race([
+      cache.put(REFUSED_URL, new Response("", { headers: { [KEY_HEADER]: key } })),
+      timeout(DROP_TIMEOUT_MS),
+    ]);
+  } catch {
+    // not stored: the next good start makes another snapshot, trial decides again
+  }
+}
+
+/**
+ * Whether a snapshot of build `key` failed its restore in this browser (then no other
+ * is made for this build). Never throws.
+ * @param {string} key
+ */
+export async function snapshotRefused(key) {
+  try {
+    const response = await (await caches.open(SNAPSHOT_CACHE)).match(REFUSED_URL);
+    return response?.headers.get(KEY_HEADER) === key;
+  } catch {
+    return false;
   }
 }
 
@@ -106,6 +155,12 @@ async function readEntry(key) {
   if (response.headers.get(KEY_HEADER) !== key) {
     report("other-build");
     await dropSnapshot();
+    return null;
+  }
+  if (await cache.match(TRIAL_URL)) {
+    // its last restore failed, or died without a word, before the page rendered from it
+    report("untried");
+    await refuseSnapshot(key);
     return null;
   }
   const size = Number(response.headers.get(SIZE_HEADER));
@@ -217,6 +272,61 @@ export async function hasSnapshot(key) {
 }
 
 /**
+ * Mark the stored entry as in trial (its restore is about to start); throws when the
+ * mark cannot be stored.
+ */
+async function markTrial() {
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  await cache.put(TRIAL_URL, new Response(String(Date.now()), {
+    headers: { "content-type": "text/plain" },
+  }));
+}
+
+/**
+ * The page rendered from a restored interpreter: the entry has proved itself and its
+ * trial mark goes. Never throws.
+ */
+export async function proveSnapshot() {
+  try {
+    await Promise.race([
+      caches.open(SNAPSHOT_CACHE).then((cache) => cache.delete(TRIAL_URL)), timeout(DROP_TIMEOUT_MS),
+    ]);
+  } catch {
+    // not answering: the next start finds the mark and boots normally once
+  }
+}
+
+/**
+ * When this origin's current restore was marked as in trial (ms since the epoch), or
+ * null: none is in trial. Never throws.
+ * @returns {Promise<number | null>}
+ */
+export async function trialSince() {
+  try {
+    const response = await Promise.race([
+      caches.open(SNAPSHOT_CACHE).then((cache) => cache.match(TRIAL_URL)), timeout(DROP_TIMEOUT_MS),
+    ]);
+    if (!(response instanceof Response)) return null;
+    return Number(await response.text()) || 0;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Test-only: what a restore does when a test set __skylineRestoreFault on the page (the
+ * main-thread path; a worker never sees it): "hang" never ends.
+ * @param {Promise<unknown>} restoring
+ */
+function withTestFault(restoring) {
+  if (/** @type {any} */ (globalThis).__skylineRestoreFault === "hang") {
+    restoring.catch(() => {});
+    return new Promise(() => {});
+  }
+  return restoring;
+}
+
+/**
  * PyScript's loadPyodide: the stored snapshot restored if there is a good one, else a
  * normal boot with the same options.
  * @template T
@@ -231,15 +341,25 @@ export async function hasSnapshot(key) {
 export async function bootWithSnapshot(load, options, key, reading = readSnapshot(key)) {
   const bytes = await reading;
   if (bytes) {
+    let marked = false;
     try {
-      const pyodide = await load({ ...options, _loadSnapshot: bytes });
-      pyodide.runPython(AFTER_RESTORE(key));
-      report("restored");
-      return pyodide;
-    } catch (err) {
-      console.warn("skyline: the Python snapshot did not restore; starting normally", err);
-      report("restore-failed");
-      await dropSnapshot();
+      await Promise.race([markTrial(), timeout(DROP_TIMEOUT_MS)]);
+      marked = true;
+    } catch {
+      report("unmarked"); // a restore no later start could tell from a proven one: none
+    }
+    if (marked) {
+      try {
+        const restoring = load({ ...options, _loadSnapshot: bytes });
+        const pyodide = await Promise.race([withTestFault(restoring), timeout(RESTORE_TIMEOUT_MS)]);
+        pyodide.runPython(AFTER_RESTORE(key));
+        report("restored");
+        return pyodide;
+      } catch (err) {
+        console.warn("skyline: the Python snapshot did not restore; starting normally", err);
+        report("restore-failed");
+        await refuseSnapshot(key);
+      }
     }
   }
   return load(options);

@@ -39,8 +39,10 @@ on trust (see docs/formats.md: the seed fixes every die).
 
 ==================  =====================================================================
 ``link``            not text (``reason`` ``not_text``), longer than
-                    :data:`MAX_GAME_LINK_CHARS` (``too_long``, checked before anything
-                    else), not a game link (``not_game``)
+                    :data:`MAX_GAME_LINK_CHARS` (``too_long``, with ``limit``, checked
+                    before anything else), not a game link (``not_game``), nothing
+                    after its ``?`` (``empty``), a version without data (``incomplete``),
+                    no version number (``malformed``)
 ``game_version``    a format version this engine does not know (``params["version"]``)
 ``game_encoding``   the data is not base64url
 ``game_checksum``   the checksum does not match: the link was damaged on the way
@@ -255,11 +257,16 @@ def _parse_game_link(text: object) -> GameLink:
     path, question, rest = text.partition("?")
     if path != GAME_LINK_PATH or not question:
         raise LinkError("link", "this is not a game link", reason="not_game")
+    if not rest:
+        raise LinkError("link", "the game link is empty", reason="empty")
     version, dot, data = rest.partition(".")
-    if version != str(GAME_LINK_VERSION) or not dot:
-        shown = version[:8] if re.fullmatch(r"[0-9]{1,8}", version[:8]) else "?"
-        raise LinkError("game_version", f"game link version {shown} is not supported",
-                        version=shown)
+    if version == str(GAME_LINK_VERSION) and not (dot and data):
+        raise LinkError("link", "the game link has no game", reason="incomplete")
+    if not re.fullmatch(r"[0-9]{1,8}", version):
+        raise LinkError("link", "the game link has no version", reason="malformed")
+    if version != str(GAME_LINK_VERSION):
+        raise LinkError("game_version", f"game link version {version} is not supported",
+                        version=version)
     if not _B64URL.fullmatch(data) or len(data) % 4 == 1:
         raise LinkError("game_encoding", "the game link's data is not base64url")
     try:

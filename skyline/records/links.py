@@ -108,7 +108,7 @@ def link_text(text: object, max_chars: int) -> str:
         raise LinkError("link", "a link must be text", reason="not_text")
     if len(text) > max_chars:
         raise LinkError("link", f"the link is longer than {max_chars} characters",
-                        reason="too_long")
+                        reason="too_long", limit=max_chars)
     return after_hash(text)
 
 

@@ -7,7 +7,8 @@
 // (web/js/loading.js), fetches the runtime of a first visit right after the first
 // paint (web/js/prefetch.js), and once the app is ready registers the service worker
 // (web/js/updates.js) and makes the interpreter's memory snapshot in idle time
-// (web/js/snapshot-maker.js).
+// (web/js/snapshot-maker.js); a restored snapshot has proved itself once the page is
+// ready (web/snapshot.mjs).
 //
 // Contract with main.py: window.skylineBoot.live() right before the first render (the
 // painted page stops being busy), document.body.dataset.ready = "1" when the app is
@@ -15,7 +16,7 @@
 // then is queued by web/js/early.js.
 
 import { win } from "./globals.js";
-import { setProgress, setStep, stopWatching, watchStart } from "./loading.js";
+import { setProgress, setStep, startSucceeded, stopWatching, watchStart } from "./loading.js";
 import { keepPicture, live, paint, showLive } from "./paint.js";
 import { prefetchRuntime } from "./prefetch.js";
 import { handOverRules, offerRules } from "./rules.js";
@@ -51,6 +52,11 @@ watchStart(lang, translated);
 
 function onReady() {
   stopWatching();
+  startSucceeded();
+  if (document.documentElement.dataset.pythonStart === "restored") {
+    // the page rendered from the restored interpreter: the snapshot has proved itself
+    import("../snapshot.mjs").then((snapshots) => snapshots.proveSnapshot());
+  }
   showLive();
   handOverRules();
   keepPicture();

@@ -68,6 +68,7 @@ import { site } from "./site.js";
  * @typedef {object} HostCommandNames
  * @property {string} die a die to choose (a focus fallback)
  * @property {string} importText the imported file's text goes to this command
+ * @property {number} importLimit the largest file an import reads, in bytes
  * @property {string[]} sendsForm clicks that send their form's values
  * @property {string[]} copies clicks that copy (the clipboard write starts at once)
  */
@@ -91,7 +92,7 @@ let render = () => {};
  */
 function parseNames(json) {
   const parsed = JSON.parse(json);
-  return { die: "", importText: "", sendsForm: [], copies: [], ...parsed };
+  return { die: "", importText: "", importLimit: 0, sendsForm: [], copies: [], ...parsed };
 }
 
 /** The command names the page's JS needs. */

@@ -13,6 +13,8 @@
  * @property {string} dialogFirst the element a dialog focuses first
  * @property {string} rulesButton the top bar's Rules button
  * @property {string} dialog the region that holds the open dialog
+ * @property {string[]} pictureTags the elements a painted picture may hold
+ * @property {string[]} pictureAttrs their attributes besides data-* and aria-*
  */
 
 /** @returns {DomIds} */
@@ -20,7 +22,8 @@ function read() {
   /** @type {Partial<DomIds> | null} */
   const ids = JSON.parse(document.documentElement.dataset.dom || "null");
   if (!ids || !Array.isArray(ids.regions) || !Array.isArray(ids.snapshotRegions) ||
-      !ids.announce || !ids.dialogFirst || !ids.rulesButton || !ids.dialog) {
+      !ids.announce || !ids.dialogFirst || !ids.rulesButton || !ids.dialog ||
+      !Array.isArray(ids.pictureTags) || !Array.isArray(ids.pictureAttrs)) {
     throw new Error("skyline: <html data-dom> is missing or incomplete (scripts/build.py)");
   }
   return /** @type {DomIds} */ (ids);

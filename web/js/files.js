@@ -4,10 +4,6 @@
 
 import { hold, hostNames, send } from "./bridge.js";
 
-// characters; far beyond any saved game (tests/test_bounds.py checks it against the
-// longest entry the engine can write)
-export const IMPORT_LIMIT = 2_000_000;
-
 /**
  * A blob: URL of `text` (main.DomHost.download_url).
  * @param {string} text
@@ -33,7 +29,9 @@ export function download(filename, text) {
 
 /**
  * A game file chosen for import (a change on an <input type=file>): its text goes to
- * the controller as the import command's form; a file over the limit as "".
+ * the controller as the import command's form; a file over the limit
+ * (app.core.commands.IMPORT_LIMIT_BYTES) unread, with its size, which the controller
+ * names.
  * @param {HTMLInputElement} input
  * @param {Event} event
  */
@@ -42,9 +40,12 @@ export async function readFile(input, event) {
   if (!file) return;
   const release = hold(); // settled() waits for the file too
   try {
-    const text = file.size > IMPORT_LIMIT ? "" : await file.text();
+    const { importText, importLimit } = hostNames();
+    /** @type {import("./bridge.js").FormValues} */
+    const form = file.size > importLimit ? { text: "", bytes: String(file.size) }
+      : { text: await file.text() };
     input.value = "";
-    send({ kind: "click", action: hostNames().importText, arg: null, form: { text } }, event);
+    send({ kind: "click", action: importText, arg: null, form }, event);
   } finally {
     release();
   }

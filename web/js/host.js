@@ -9,6 +9,7 @@
 
 import { bots, connect, settled, setRenderer, stats } from "./bridge.js";
 import { canShare, copy, share } from "./clipboard.js";
+import { unstashPresses } from "./early.js";
 import { installEffects } from "./effects.js";
 import { listen } from "./events.js";
 import { blobURL } from "./files.js";
@@ -46,6 +47,7 @@ import {
  */
 
 choosePythonPath();
+unstashPresses(); // a start that began again at once: the presses made before it
 setRenderer(apply);
 watchSkylines();
 installEffects(); // before listen(): a press finishes the motion before the page sees it

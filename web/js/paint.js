@@ -7,6 +7,11 @@
 // of the same build paints them at once, aria-busy, with a "Starting…" bar, and
 // Python's first render replaces them with the same layout. A cache only: every
 // storage failure is ignored, a picture of another build or a broken one is dropped.
+// Storage is not trusted: a picture is painted only if it holds nothing but the page's
+// own elements and attributes (web/app/core/dom.py, PICTURE_TAGS and PICTURE_ATTRS: no
+// images, styles, handlers, inert, links elsewhere), parsed inert in a <template>;
+// anything else drops it whole and the page starts without it. The page's language is
+// the one attribute outside the regions it takes from the picture.
 // The painted page is not inert: a press on it is queued (web/js/early.js) and played
 // once Python is ready.
 
@@ -15,52 +20,118 @@ import { site } from "./site.js";
 import { pickLanguage, table } from "./strings.js";
 
 /**
- * A picture to paint: the last render's (from storage) or the prerendered welcome.
+ * A picture to paint: the last render's (from storage, checked) or the prerendered welcome.
  * @typedef {object} Picture
  * @property {string} lang
- * @property {Record<string, string>} html attributes of <html>
- * @property {Record<string, string>} body attributes of <body>
  * @property {{starting?: string, rules?: string}} labels the "Starting…" bar's words
- * @property {Record<string, string | Element>} regions each region's HTML, or (the
- *   welcome) an element whose nodes are moved in
+ * @property {Record<string, Node>} regions each region's nodes (a checked fragment, or
+ *   the welcome's element whose nodes are moved in)
  */
-/** @typedef {Picture & {build: string}} StoredPicture the last render's, as stored */
+/**
+ * The last render's picture as stored.
+ * @typedef {object} StoredPicture
+ * @property {string} build
+ * @property {string} lang
+ * @property {{starting?: string, rules?: string}} labels
+ * @property {Record<string, string>} regions each region's HTML
+ */
 
 const SNAPSHOT_KEY = "skyline.snapshot";
 const SNAPSHOT_MAX = 400_000; // characters; a bigger render is not kept
+const LABEL_MAX = 200;
 const root = document.documentElement;
-// Attributes of <html> and <body> that are the build's or the start's, never the
-// page's own state: every data-* the build wrote on <html> (read before any paint).
-const SKIP_ATTRS = new Set([
-  ...[...root.attributes].map((a) => a.name).filter((name) => name.startsWith("data-")),
-  "data-ready", "data-python-start", "aria-busy", "class",
-]);
+const TAGS = new Set(DOM.pictureTags);
+const ATTRS = new Set(DOM.pictureAttrs);
+const SHAPED_NAME = /^(data|aria)-[a-z0-9-]+$/;
+// a url( that points anywhere but into the page (url(#id))
+const URL_ELSEWHERE = /url\(\s*['"]?(?!#)/i;
 
-/** @returns {StoredPicture | null} */
-function readStored() {
-  try {
-    /** @type {StoredPicture | null} */
-    const snap = JSON.parse(localStorage.getItem(SNAPSHOT_KEY) || "null");
-    if (snap && snap.build === site.build && site.build && snap.regions &&
-        site.langs.includes(snap.lang)) {
-      return snap;
-    }
-    if (snap) localStorage.removeItem(SNAPSHOT_KEY); // another build's: never shown
-  } catch {
-    // unreadable or blocked storage: no picture
+/**
+ * Whether an element of a stored picture is one the page renders (dom.py's allow-list).
+ * @param {Element} el
+ */
+function isPageElement(el) {
+  const tag = el.localName.toLowerCase();
+  if (!TAGS.has(tag)) return false;
+  for (const { name: rawName, value } of el.attributes) {
+    const name = rawName.toLowerCase();
+    if (!ATTRS.has(name) && !SHAPED_NAME.test(name)) return false;
+    if (URL_ELSEWHERE.test(value)) return false;
+    if (name === "href" && !(tag === "a" && value.startsWith(`blob:${location.origin}/`))) return false;
+    if (name === "lang" && !site.langs.includes(value)) return false;
+    if (name === "dir" && value !== "ltr" && value !== "auto") return false;
   }
-  return null;
+  return true;
 }
 
 /**
- * @param {Element} el
- * @returns {Record<string, string>}
+ * A region's stored HTML as nodes of the page, or null if it holds anything the page
+ * does not render. Parsed in a document of its own (a DOMParser's: it loads and runs
+ * nothing, and the page's CSP has nothing to refuse there), checked, then brought in.
+ * @param {unknown} html
+ * @returns {DocumentFragment | null}
  */
-function attrs(el) {
-  /** @type {Record<string, string>} */
-  const out = {};
-  for (const a of el.attributes) if (!SKIP_ATTRS.has(a.name)) out[a.name] = a.value;
-  return out;
+function checkedRegion(html) {
+  if (html === undefined) html = "";
+  if (typeof html !== "string") return null;
+  const parsed = new DOMParser().parseFromString(html, "text/html").body;
+  for (const el of parsed.querySelectorAll("*")) {
+    if (!isPageElement(el)) return null;
+  }
+  const nodes = document.createDocumentFragment();
+  for (const node of parsed.childNodes) nodes.append(document.importNode(node, true));
+  return nodes;
+}
+
+/**
+ * A stored picture as it may be painted, or null if any part of it is not what this
+ * page writes (save below).
+ * @param {unknown} stored
+ * @returns {Picture | null}
+ */
+function checkedPicture(stored) {
+  if (!stored || typeof stored !== "object") return null;
+  const snap = /** @type {Partial<StoredPicture> & Record<string, unknown>} */ (stored);
+  if (snap.build !== site.build || !site.build || typeof snap.lang !== "string" ||
+      !site.langs.includes(snap.lang)) return null;
+  const known = new Set(["build", "lang", "labels", "regions"]);
+  if (Object.keys(snap).some((key) => !known.has(key))) return null;
+  const labels = snap.labels ?? {};
+  if (typeof labels !== "object" || Object.entries(labels).some(([key, text]) =>
+    !["starting", "rules"].includes(key) || typeof text !== "string" || text.length > LABEL_MAX)) {
+    return null;
+  }
+  const storedRegions = snap.regions;
+  if (!storedRegions || typeof storedRegions !== "object" ||
+      Object.keys(storedRegions).some((name) => !DOM.snapshotRegions.includes(name))) return null;
+  /** @type {Record<string, Node>} */
+  const regions = {};
+  for (const name of DOM.snapshotRegions) {
+    const nodes = checkedRegion(storedRegions[name]);
+    if (!nodes) return null;
+    regions[name] = nodes;
+  }
+  return { lang: snap.lang, labels, regions };
+}
+
+/** @returns {Picture | null} */
+function readStored() {
+  try {
+    const stored = localStorage.getItem(SNAPSHOT_KEY);
+    if (!stored) return null;
+    const picture = checkedPicture(JSON.parse(stored));
+    // another build's, or not what this page writes: never shown, and gone
+    if (!picture) localStorage.removeItem(SNAPSHOT_KEY);
+    return picture;
+  } catch {
+    // unreadable (then dropped if storage lets us) or blocked storage: no picture
+    try {
+      localStorage.removeItem(SNAPSHOT_KEY);
+    } catch {
+      // blocked: there is nothing to paint either
+    }
+  }
+  return null;
 }
 
 /**
@@ -92,7 +163,7 @@ function firstVisit(code) {
     if (el instanceof HTMLElement) regions[el.dataset.region || ""] = el;
   }
   const labels = { starting: template.dataset.starting, rules: template.dataset.rules };
-  return { lang: code, html: {}, body: {}, labels, regions };
+  return { lang: code, labels, regions };
 }
 
 const app = element("app");
@@ -112,16 +183,13 @@ export function paint() {
   const shown = snapshot || firstVisit(lang);
   if (shown) {
     try {
-      for (const [name, value] of Object.entries(shown.html || {})) root.setAttribute(name, value);
-      for (const [name, value] of Object.entries(shown.body || {})) {
-        document.body.setAttribute(name, value);
-      }
       for (const name of DOM.snapshotRegions) {
         const region = document.getElementById(name);
         const content = shown.regions[name];
         if (!region) continue;
         if (content instanceof Element) region.replaceChildren(...content.childNodes);
-        else region.innerHTML = content || "";
+        else if (content) region.replaceChildren(content);
+        else region.replaceChildren();
       }
       // A dialog the page had opened with showModal() comes back as a plain open
       // <dialog>: the styles place it like the modal one (.snapshot dialog[open]).
@@ -182,8 +250,6 @@ async function save() {
     const picture = {
       build: site.build,
       lang: root.lang,
-      html: attrs(root),
-      body: attrs(document.body),
       labels: { starting: strings["loading.starting"] || "", rules: strings["btn.rules"] || "" },
       regions,
     };

@@ -12,7 +12,7 @@ import { download } from "./files.js";
 import { focus, noteDialogClosed, noteDialogOpened, noteRegionReplaced, settleDialogFocus }
   from "./focus.js";
 import { markSkylineOverflow, showActiveSeat } from "./layout.js";
-import { storageRemove, storageSet, storageWriteIf } from "./storage.js";
+import { refusedOutcome, storageRemove, storageSet, storageWriteIf } from "./storage.js";
 
 /**
  * One DOM command from main.py's DomHost (its `command(...)` calls), by name.
@@ -247,8 +247,8 @@ const COMMANDS = {
     let outcome;
     try {
       outcome = storageWriteIf(key, expected, value, also);
-    } catch {
-      outcome = "failed";
+    } catch (err) {
+      outcome = refusedOutcome(err);
     }
     if (outcome !== "written") send({ kind: "saved", id, outcome }, new Event("skyline:saved"));
   },

@@ -3,7 +3,9 @@
 // the same HTML the page renders); the Rules buttons of the loading screen and of the
 // "Starting…" bar open it. When Python is ready it takes over: an open prerendered
 // panel is swapped for the live one (same place in the text), unless a live dialog is
-// open (then it stays on top until closed).
+// open (then it stays on top until closed). The rules are never open twice: when the
+// live page opens its own Rules (a press made while it started, played once it is
+// ready) the prerendered panel gives way to it.
 
 import { DOM, element, isReady, openDialog } from "./dom.js";
 
@@ -52,8 +54,24 @@ async function openRules() {
   focusFirst(rulesHost, "button");
 }
 
+const LIVE_RULES = ".dlg-rules";
+
+/** The live page opened its Rules while the prerendered ones are open: they give way
+ * (the reader keeps their place), so one Rules dialog is open, not two. */
+function giveWayToLiveRules() {
+  const live = document.querySelector(`#${DOM.dialog} ${LIVE_RULES}`);
+  if (rulesHost.hidden || !live) return;
+  const top = rulesHost.querySelector(".dialog")?.scrollTop || 0;
+  rulesHost.querySelector("dialog")?.close();
+  rulesHost.replaceChildren();
+  rulesHost.hidden = true;
+  live.scrollTop = top;
+}
+
 /** The Rules buttons before Python, and the panel's own buttons and keys. */
 export function offerRules() {
+  const dialogRegion = document.getElementById(DOM.dialog);
+  if (dialogRegion) new MutationObserver(giveWayToLiveRules).observe(dialogRegion, { childList: true });
   // Nothing here reaches the page's listeners (after ready they would act on the
   // live dialog).
   for (const kind of ["click", "keydown"]) {

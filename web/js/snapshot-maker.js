@@ -3,7 +3,8 @@
 // (web/snapshot.mjs), once the service worker has the runtime (so nothing is downloaded
 // twice) and the page is idle: a worker of its own (web/snapshot-worker.mjs) makes the
 // snapshot of this build, stored here in Cache Storage. Any failure leaves things as
-// they are: the next visit starts normally and tries again.
+// they are: the next visit starts normally and tries again. None is made for a build
+// one of whose snapshots failed its restore in this browser (web/snapshot.mjs).
 
 import { win } from "./globals.js";
 import { site } from "./site.js";
@@ -46,6 +47,11 @@ async function makeSnapshot() {
   const config = await (await fetch(`./${site.snapshotConfig}`)).json();
   if (await snapshots.hasSnapshot(config.key)) {
     win.skylineSnapshotMade = { ok: true, existing: true };
+    return;
+  }
+  if (await snapshots.snapshotRefused(config.key)) {
+    // one of this build's failed its restore here: the next would fail too
+    win.skylineSnapshotMade = { ok: false, reason: "refused" };
     return;
   }
   const worker = new Worker(new URL("../snapshot-worker.mjs", import.meta.url), { type: "module" });

@@ -53,6 +53,17 @@ export function storageWriteIf(key, expected, value, also = "[]") {
   return "written";
 }
 
+/**
+ * How a refused save is answered (app.core.store.refusal reads it): "full" when the
+ * store's space is used up (QuotaExceededError; older Firefox's code), else "failed".
+ * @param {unknown} err
+ * @returns {"full" | "failed"}
+ */
+export function refusedOutcome(err) {
+  const name = err instanceof DOMException ? err.name : "";
+  return name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED" ? "full" : "failed";
+}
+
 /** @param {string} key */
 export const storageRemove = (key) => localStorage.removeItem(key);
 

@@ -132,10 +132,15 @@ class Command:
 #: The game commands the turn area lists (the screen model says whether each is offered).
 TURN_COMMANDS = (Cmd.ROLL, Cmd.BUILD, Cmd.ABANDON, Cmd.DEMOLISH, Cmd.END, Cmd.UNDO)
 
-#: The command names web/js/ needs itself (given to it by main.py on connect): the
-#: die to focus after a render, the import of a chosen file, the commands whose element
-#: sends its whole form.
+#: The largest game file an import reads, in bytes (web/js/files.js; a bigger one is
+#: refused by its size unread): far beyond any game the engine writes (tests/test_bounds.py).
+IMPORT_LIMIT_BYTES = 2_000_000
+
+#: What web/js/ needs of the commands itself (given to it by the build and by main.py on
+#: connect): the die to focus after a render, the import of a chosen file and the
+#: largest it reads, the commands whose element sends its whole form.
 HOST_COMMANDS = {"die": Cmd.DIE, "importText": Cmd.GAME_IMPORT_TEXT,
+                 "importLimit": IMPORT_LIMIT_BYTES,
                  "sendsForm": [Cmd.NEW_GAME_CHANGE],
                  # a click on these starts the clipboard write (js/clipboard.js)
                  "copies": [Cmd.SHARE, Cmd.CORR_COPY, Cmd.DAILY_COPY]}

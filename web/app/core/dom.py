@@ -26,6 +26,29 @@ REGIONS = ("topbar", "notices", "turn", "supply", PLAYERS, LOG, DIALOG)
 #: (notices are about that moment only, so they are not kept).
 SNAPSHOT_REGIONS = ("topbar", "turn", "supply", PLAYERS, LOG, DIALOG)
 
+#: What a picture of those regions may hold (web/js/paint.js paints it from storage,
+#: where anything could have written it): the elements the page renders, and their
+#: attributes besides ``data-*`` and ``aria-*``. A picture with anything else is
+#: dropped whole. Never ``style``, ``src``, an event handler or ``inert``; ``href``
+#: only a blob: URL of the page's own origin, ``lang`` only a language of the page,
+#: ``dir`` only ``ltr`` or ``auto``, no value that points at a ``url(`` elsewhere
+#: (paint.js checks the values). tests/test_screen_walk.py checks every region it
+#: renders against them.
+PICTURE_TAGS = frozenset("""
+    a b bdi br button caption circle code desc details dialog div em fieldset figcaption
+    figure form g h1 h2 h3 h4 header i input kbd label legend li line nav ol option p
+    path polyline rect section select small span strong summary svg table tbody td
+    text textarea tfoot th thead time title tr ul
+""".split())
+PICTURE_ATTRS = frozenset("""
+    accept autocomplete checked class cols colspan cx cy d datetime dir disabled download
+    fill focusable for height hidden href id inputmode lang max maxlength min minlength
+    name novalidate open pattern placeholder points preserveaspectratio r readonly
+    required reversed role rows rowspan rx ry scope selected spellcheck start step stroke
+    stroke-width tabindex text-anchor title transform type value viewbox width x x1 x2 y
+    y1 y2
+""".split())
+
 #: The live region that reads out what happened.
 ANNOUNCE = "announce"
 #: The element a dialog focuses first when it opens.
@@ -44,4 +67,5 @@ def as_json() -> str:
         "regions": list(REGIONS), "snapshotRegions": list(SNAPSHOT_REGIONS),
         "announce": ANNOUNCE, "dialogFirst": DIALOG_FIRST,
         "rulesButton": RULES_BUTTON, "dialog": DIALOG,
+        "pictureTags": sorted(PICTURE_TAGS), "pictureAttrs": sorted(PICTURE_ATTRS),
     }, separators=(",", ":"))

@@ -9,6 +9,7 @@ from app.core.host_port import Host
 from app.core.i18n import LANGS, Text, Texts, pick_language, translate
 from app.core.names import game_record_error, names_error, record_names_error
 from app.core.page_state import CHANCES_KINDS, PACES, Level, Notice, NoticeButton, PageState
+from app.core.refusal import Refusal
 from app.core.store import History, Library, Records, Store
 from skyline import LinkError, OptionsError, RecordError, SaveError
 
@@ -67,6 +68,13 @@ class Notices:
             refused = record_names_error(params)
             if refused is not None:
                 return refused
+        if isinstance(exc, LinkError) and code == "link":
+            # a link that is no link of the page's says which way it is not
+            reason = str(params.get("reason"))
+            if reason == "malformed":
+                return Text("error.option.malformed")
+            if self.texts.has("error.option.link_" + reason):
+                return Text("error.option.link_" + reason, tuple(params.items()))
         if isinstance(exc, LinkError | SaveError):
             prefix = "error.option." if isinstance(exc, LinkError) else "error.record."
             if code != "internal" and self.texts.has(prefix + str(code)):
@@ -121,12 +129,14 @@ class Notices:
                         "btn.export_save"), reason=self.error(exc), key=copy)
         self.load_history()
 
-    def _storage_failed(self) -> None:
-        self.notify("notice.not_saved", Level.WARN, sticky=True)
+    def _storage_failed(self, why: Refusal) -> None:
+        """Nothing is saved any more: said by its cause (a full store can be helped)."""
+        key = "notice.storage_full" if why is Refusal.FULL else "notice.not_saved"
+        self.notify(key, Level.WARN, sticky=True)
 
     def _storage_recovered(self) -> None:
         """A game was saved again: the notice that nothing is saved is no longer true."""
-        self.drop_notices("notice.not_saved")
+        self.drop_notices("notice.not_saved", "notice.storage_full")
 
     def keep_aside(self, raw: str, reason: Text) -> None:
         key, kept = self.store.keep_aside(raw)

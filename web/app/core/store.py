@@ -29,6 +29,7 @@ from typing import Any
 from app.core.game_stats import GameResult, HistoryError, game_key, history_json, read_history
 from app.core.host_port import Host
 from app.core.i18n import LANGS
+from app.core.refusal import Refusal, refusal
 from app.core.words import read_summary
 from skyline import Board
 from skyline.records.daily import daily_day
@@ -82,37 +83,36 @@ class SaveWrite(Enum):
 class Store:
     """localStorage through the host; every failure is reported, none raises."""
 
-    def __init__(self, host: Host, on_failure: Callable[[], None],
+    def __init__(self, host: Host, on_failure: Callable[[Refusal], None],
                  on_recovery: Callable[[], None] | None = None) -> None:
         self.host = host
-        self.on_failure = on_failure
+        self.on_failure = on_failure  # told once, with why: full or blocked
         # a game saved again after a failure (space freed): the failure's notice may go
         self.on_recovery = on_recovery
         self.ok = True
-        # Per key, the text this tab last wrote or read: before writing, the stored one
-        # must still be it, else another tab saved in between and is never silently
-        # overwritten.
+        # Per key, the text this tab last wrote or read: before writing, the stored one must
+        # still be it, else another tab saved in between and is never silently overwritten.
         self.seen: dict[str, str | None] = {}
         self.held = False  # a broken save could not be kept aside: never save over it
         self.broken: dict[str, str] = {}  # key -> raw text of saves kept aside
 
-    def _failed(self) -> None:
+    def _failed(self, why: BaseException | str = "failed") -> None:
         if self.ok:
             self.ok = False
-            self.on_failure()
+            self.on_failure(refusal(why))
 
     def get(self, key: str) -> str | None:
         try:
             return self.host.storage_get(key)
-        except Exception:
-            self._failed()
+        except Exception as exc:
+            self._failed(exc)
             return None
 
     def set(self, key: str, value: str) -> bool:
         try:
             self.host.storage_set(key, value)
-        except Exception:
-            self._failed()
+        except Exception as exc:
+            self._failed(exc)
             return False
         return True
 
@@ -125,15 +125,15 @@ class Store:
         """Every key in the store (none if it cannot be read)."""
         try:
             return list(self.host.storage_keys())
-        except Exception:
-            self._failed()
+        except Exception as exc:
+            self._failed(exc)
             return []
 
     def remove(self, key: str) -> None:
         try:
             self.host.storage_remove(key)
-        except Exception:
-            self._failed()
+        except Exception as exc:
+            self._failed(exc)
 
     def readable(self) -> bool:
         """Whether the store can be read at all (without reporting a failure)."""
@@ -161,14 +161,14 @@ class Store:
         main.DomHost: one round trip from the worker for the whole save)."""
         try:
             outcome = self.host.storage_write_if(key, self.seen.get(key), raw, also)
-        except Exception:
-            self._failed()
+        except Exception as exc:
+            self._failed(exc)
             return SaveWrite.FAILED
         if outcome == "conflict":
             return SaveWrite.CONFLICT
         self.seen[key] = raw
         if outcome == "partial":  # the save is stored, the rest refused (store full)
-            self._failed()
+            self._failed(outcome)
             return SaveWrite.WRITTEN
         if not self.ok:
             self.ok = True
@@ -185,14 +185,14 @@ class Store:
 
         def trouble(outcome: str) -> None:
             if outcome == "partial":  # the save is stored, the index refused
-                self._failed()
+                self._failed(outcome)
                 return
             if self.seen.get(key) == raw:  # nothing written: the store holds what it held
                 self.seen[key] = expected  # (web/js/storage.js knows it too)
             if outcome == "conflict":
                 on_conflict()
             else:
-                self._failed()
+                self._failed(outcome)  # "full", or "failed": refused otherwise
                 on_failed()
 
         self.host.storage_write_soon(key, expected, raw, also, trouble)

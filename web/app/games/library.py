@@ -5,7 +5,7 @@ game of the list. The list in storage is ``store.Library``; its entries are
 
 from __future__ import annotations
 
-from app.core.commands import Arg, Cmd, Command, Guard
+from app.core.commands import IMPORT_LIMIT_BYTES, Arg, Cmd, Command, Guard
 from app.core.page_state import GamesDialog, Level, ReplayState, seats_of_entry
 from app.core.session import Session
 from app.core.store import SaveWrite, entry_key
@@ -164,6 +164,10 @@ class GameLibrary:
         """A game file (as exported): added, or updating its game only if it continues
         it; an older copy is refused, another continuation is kept beside it."""
         s = self.s
+        if form.get("bytes"):  # too large to be read (web/js/files.js): refused by its size
+            s.notify("games.import_too_large", Level.ERROR,
+                     limit=f"{IMPORT_LIMIT_BYTES // 1_000_000} MB")
+            return
         try:
             entry = read_entry(form.get("text"))
         except SaveError as exc:

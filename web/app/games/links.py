@@ -49,10 +49,23 @@ def not_a_link(fragment: str) -> bool:
     return bool(fragment.strip("#")) and not re.match(r"#[a-z]+\?", fragment)
 
 
+def unknown_kind(fragment: str) -> str | None:
+    """The word of a link of a kind this page has none of (``#foo?bar=1``: "foo"), said
+    rather than ignored; None for the page's own kinds and for no link at all."""
+    shape = re.match(r"#?([a-z]+)\?", fragment)
+    if shape is None or shape.group(1) in _KINDS:
+        return None
+    return shape.group(1)
+
+
 class LinkKind(Enum):
     PLAY = "play"  # a shared game: #play?...
     GAME = "game"  # a game with friends elsewhere: #game?...
     DAILY = "daily"  # a daily challenge: #daily?d=...
+
+
+#: The link words the page knows (``#play?``, ``#game?``, ``#daily?``).
+_KINDS = frozenset(kind.value for kind in LinkKind)
 
 
 def link_kind(fragment: str) -> LinkKind | None:
@@ -62,7 +75,7 @@ def link_kind(fragment: str) -> LinkKind | None:
         return LinkKind.GAME
     if fragment.lstrip("#").startswith(DAILY_PATH):
         return LinkKind.DAILY
-    if fragment.startswith(LINK_PREFIX) or not_a_link(fragment):
+    if fragment.startswith(LINK_PREFIX) or not_a_link(fragment) or unknown_kind(fragment):
         return LinkKind.PLAY
     return None
 
@@ -79,6 +92,9 @@ class PlayLink:
 def read_play_link(fragment: str) -> PlayLink:
     if not_a_link(fragment):
         raise LinkError("link", "this is not a game link", reason="malformed")
+    kind = unknown_kind(fragment)
+    if kind is not None:
+        raise LinkError("link", f"this page has no #{kind}? links", reason="unknown", kind=kind)
     link = parse_share_fragment(fragment)
     bots = dict(parse_share_bots(fragment))
     check_bots_available(bots, bot_available)
