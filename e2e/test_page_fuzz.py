@@ -7,8 +7,10 @@ other or more cases, ``SKYLINE_PAGE_FUZZ_VERBOSE=1`` prints the presses of each)
 - **storage**: one key the page keeps (web/store.py: the game list's index and entries,
   the settings, the solo records, the history, the single save of older versions; the
   dice selection of web/play.py and boot.js's paint snapshot) is damaged at a time —
-  truncated, bit-flipped, a wrong JSON type, a future version, a huge string (``PLAN``:
-  one or two per key) — and the page is opened. It must start, with no page error;
+  truncated, bit-flipped, a wrong JSON type, a future version, a huge string, and for
+  the picture something planted (``PLANTS``: a link elsewhere, an image, a style, a
+  handler, an inert body, a right-to-left page) (``PLAN``: one to four per key) — and
+  the page is opened. It must start, with no page error;
   every game that was not damaged is still in the game list; what the page's own
   readers refuse is kept aside byte for byte (``skyline.games.broken.*``,
   ``skyline.records.broken.*`` …; records of a newer version also stay where they are)
@@ -88,7 +90,19 @@ KEY_SELECTION = "skyline.selection"
 KEY_SNAPSHOT = "skyline.snapshot"
 DAMAGED_KEYS = (KEY_INDEX, KEY_GAME, KEY_SETTINGS, KEY_RECORDS, KEY_HISTORY, KEY_SAVE,
                 KEY_SELECTION, KEY_SNAPSHOT)
-DAMAGES = ("truncated", "bit-flipped", "wrong JSON type", "future version", "huge")
+DAMAGES = ("truncated", "bit-flipped", "wrong JSON type", "future version", "huge", "planted")
+# What a hostile writer of this origin's storage might plant in the last render's
+# picture (web/js/paint.js paints none of it: the picture is dropped whole).
+PLANTS = (
+    ("regions", "turn", '<p>Your game was lost. <a href="https://recover.example/">Recover it'
+     '</a></p><img src="x">'),
+    ("regions", "log", '<div style="position:fixed;inset:0">covered</div>'),
+    ("regions", "supply", '<button data-action="roll" onclick="alert(1)">Roll</button>'),
+    ("regions", "players", "<iframe src=\"https://evil.example/\"></iframe>"),
+    ("regions", "dialog", '<dialog open inert><svg><use href="https://evil.example/#x"/></svg>'),
+    ("body", "inert", ""),
+    ("html", "dir", "rtl"),
+)
 # Notices that say something stored could not be read (web/controller.py, web/session.py).
 STORAGE_NOTICES = re.compile(r"_broken|_newer|_lost")
 FAILURE_NOTICES = ("notice.error", "notice.crash")
@@ -468,6 +482,10 @@ def damage(raw: str, how: str, key: str, rng: random.Random) -> str:
         return rng.choice(["[]", '"skyline"', "42", "null", "true", "{}",
                            f"[{raw}]", json.dumps(raw)])
     data = json.loads(raw)
+    if how == "planted":  # (the picture only: a stored value that would disable the page)
+        where, name, value = rng.choice(PLANTS)
+        data[where] = {**data.get(where, {}), name: value}
+        return json.dumps(data, ensure_ascii=False)
     if how == "future version":
         version = rng.choice([2, 3, 99, 2**31])
         if key == KEY_SNAPSHOT:
@@ -557,10 +575,10 @@ def expect(key: str, raw: str, entry_id: str | None) -> Expect:
 # ---------------------------------------------------------------------------- storage
 
 
-# Every key damaged once, and the game, the records (a newer version of which must stay
-# where it is) and the last render's picture twice; every damage on two or three keys
-# (the huge strings where the readers' limits are smallest). SKYLINE_PAGE_FUZZ_SCALE > 1
-# adds every damage of every key.
+# Every key damaged once, and the game and the records (a newer version of which must
+# stay where it is) twice, the last render's picture four times (twice planted); every
+# damage on two or three keys (the huge strings where the readers' limits are
+# smallest). SKYLINE_PAGE_FUZZ_SCALE > 1 adds every damage of every key.
 PLAN = {
     KEY_INDEX: ("huge",),
     KEY_GAME: ("bit-flipped", "future version"),
@@ -569,14 +587,15 @@ PLAN = {
     KEY_HISTORY: ("truncated",),
     KEY_SAVE: ("bit-flipped",),
     KEY_SELECTION: ("huge",),
-    KEY_SNAPSHOT: ("truncated", "wrong JSON type"),
+    KEY_SNAPSHOT: ("truncated", "wrong JSON type", "planted", "planted"),
 }
 
 
 def storage_cases(rng: random.Random) -> list[tuple[str, str, str]]:
     """(key, damage, page language), in a random order; German about half of the time."""
     cases = [(key, how) for key, damages in PLAN.items() for how in damages]
-    cases += [(key, how) for _ in range(SCALE - 1) for key in DAMAGED_KEYS for how in DAMAGES]
+    cases += [(key, how) for _ in range(SCALE - 1) for key in DAMAGED_KEYS for how in DAMAGES
+              if how != "planted" or key == KEY_SNAPSHOT]
     out = [(key, how, ("de", "en")[i % 2]) for i, (key, how) in enumerate(cases)]
     rng.shuffle(out)
     return out

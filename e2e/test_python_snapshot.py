@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from conftest import wait_for_snapshot_made
+from fault_log import scenario
 from playwright.sync_api import BrowserContext, Page
 
 if TYPE_CHECKING:
@@ -206,21 +207,23 @@ def test_return_visits_restore_and_every_failure_starts_normally(
                            ("does-not-restore", {"restore-failed"}),
                            ("fails-on-import", {"untried"}),
                            ("garbage", {"untried", "restore-failed", "restored"})):
-        page.evaluate(DAMAGE, kind)
-        games = page.evaluate(GAMES)
-        reload(page, wait_ready)
-        status = python_start(page)
-        assert status in statuses, kind
-        if status != "restored":  # (garbage where no page reads it: it restores and plays)
-            assert page.evaluate(ENTRIES) == 0, f"the {kind} snapshot was not dropped"
-        if status in ("untried", "restore-failed"):
-            assert page.evaluate(REFUSED), f"{kind}: another snapshot of this build is made"
-            made = snapshot_made(page)
-            assert made == {"ok": False, "reason": "refused"}, made
-        assert page.evaluate(GAMES) == games, f"a {kind} snapshot changed the saved games"
-        assert page.locator("[data-testid=taken]").inner_text() == taken  # the same turn
-        # nothing said to the player
-        assert page.locator("#notices .notice, #loading-error:not([hidden])").count() == 0
+        with scenario(f"memory snapshot: {kind}") as outcome:
+            page.evaluate(DAMAGE, kind)
+            games = page.evaluate(GAMES)
+            reload(page, wait_ready)
+            status = python_start(page)
+            assert status in statuses, kind
+            if status != "restored":  # (garbage no page reads: it restores and plays)
+                assert page.evaluate(ENTRIES) == 0, f"the {kind} snapshot was not dropped"
+            if status in ("untried", "restore-failed"):
+                assert page.evaluate(REFUSED), f"{kind}: another snapshot of this build is made"
+                made = snapshot_made(page)
+                assert made == {"ok": False, "reason": "refused"}, made
+            assert page.evaluate(GAMES) == games, f"a {kind} snapshot changed the saved games"
+            assert page.locator("[data-testid=taken]").inner_text() == taken  # the same turn
+            # nothing said to the player
+            assert page.locator("#notices .notice, #loading-error:not([hidden])").count() == 0
+            outcome.kept(f"started ({status}), the games and the turn as they were")
 
     # restored again: another game
     page.evaluate(RESTORE_GOOD)

@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from board_helpers import held_runtime
+from fault_log import scenario
 from playwright.sync_api import Browser, BrowserContext, Page
 
 if TYPE_CHECKING:
@@ -197,50 +198,48 @@ def test_snapshot_of_another_build_or_broken_is_ignored(
     and after ready), and the page starts, plays and writes a fresh picture of this
     build, which holds no attributes of <html> or <body> to apply again."""
     ctx = new_context(browser, guard, storage_state=returning_state)
-    # Chromium's CSP says so when it parses the planted style and handler (the picture
-    # is dropped; that none of it reached the page is checked below)
-    guard.allow_console("Applying inline style violates|"
-                        "Executing inline event handler violates")
     fetched: list[str] = []
     ctx.on("request", lambda request: fetched.append(urlsplit(request.url).path))
     try:
         page: Page | None = None
         cases = {"old-build": "{...snap, build: 'old-build'}", "{not json": None, **HOSTILE}
         for name, planted in cases.items():
-            # written before the next page's scripts run (the page going away saves a
-            # fresh snapshot when it is hidden)
-            if page is not None:
-                page.close()
-            page = ctx.new_page()
-            value = "'{not json'" if planted is None else f"JSON.stringify({planted})"
-            page.add_init_script(
-                f"""(() => {{
-                  const key = "{SNAPSHOT_KEY}";
-                  const snap = JSON.parse(localStorage.getItem(key));
-                  localStorage.setItem(key, {value});
-                }})();"""
-            )
-            page.goto(site_url, wait_until="domcontentloaded")
-            state = page.evaluate(STATE)
-            assert not state["snapshot"] and not state["inert"] and state["loading"], name
-            assert state["bar"] is None, name
-            assert page.evaluate("[document.body.inert, document.dir]") == [False, ""], name
-            wait_ready(page)
-            # the page works and writes a fresh snapshot of this build, without the plant
-            page.wait_for_function(
-                f"() => (localStorage.getItem('{SNAPSHOT_KEY}') || '').includes("
-                "document.documentElement.dataset.build)"
-            )
-            page.click("#btn-rules")  # the page answers
-            page.locator("#dialog [data-testid=dialog-rules]").wait_for()
-            page.keyboard.press("Escape")
-            stored = json.loads(page.evaluate(f"localStorage.getItem('{SNAPSHOT_KEY}')"))
-            assert set(stored) == {"build", "lang", "labels", "regions"}, name
-            assert "recover.example" not in json.dumps(stored), name
-            planted = "[style], img, [onfocus], a[href]"
-            assert page.evaluate(f"[document.body.inert, document.dir, "
-                                 f"!!document.querySelector('{planted}')]") == \
-                [False, "", False], name
+            with scenario(f"stored picture: {name}") as outcome:
+                # written before the next page's scripts run (the page going away saves a
+                # fresh snapshot when it is hidden)
+                if page is not None:
+                    page.close()
+                page = ctx.new_page()
+                value = "'{not json'" if planted is None else f"JSON.stringify({planted})"
+                page.add_init_script(
+                    f"""(() => {{
+                      const key = "{SNAPSHOT_KEY}";
+                      const snap = JSON.parse(localStorage.getItem(key));
+                      localStorage.setItem(key, {value});
+                    }})();"""
+                )
+                page.goto(site_url, wait_until="domcontentloaded")
+                state = page.evaluate(STATE)
+                assert not state["snapshot"] and not state["inert"] and state["loading"], name
+                assert state["bar"] is None, name
+                assert page.evaluate("[document.body.inert, document.dir]") == [False, ""], name
+                wait_ready(page)
+                # the page works and writes a fresh snapshot of this build, without the plant
+                page.wait_for_function(
+                    f"() => (localStorage.getItem('{SNAPSHOT_KEY}') || '').includes("
+                    "document.documentElement.dataset.build)"
+                )
+                page.click("#btn-rules")  # the page answers
+                page.locator("#dialog [data-testid=dialog-rules]").wait_for()
+                page.keyboard.press("Escape")
+                stored = json.loads(page.evaluate(f"localStorage.getItem('{SNAPSHOT_KEY}')"))
+                assert set(stored) == {"build", "lang", "labels", "regions"}, name
+                assert "recover.example" not in json.dumps(stored), name
+                leftovers = "[style], img, [onfocus], a[href]"
+                assert page.evaluate(f"[document.body.inert, document.dir, "
+                                     f"!!document.querySelector('{leftovers}')]") == \
+                    [False, "", False], name
+                outcome.kept("dropped whole; the page started and answered")
         assert "/x" not in fetched, "an image of a planted picture was fetched"
     finally:
         ctx.close()

@@ -92,6 +92,8 @@ def enabled_controls(html: str) -> Iterator[Control]:
 
 
 _SHAPED_NAME = re.compile(r"(data|aria)-[a-z0-9-]+")
+# web/js/paint.js refuses a picture whose HTML reads like a style or a handler unparsed
+_INLINE_CODE = re.compile(r"[\s/\"'](?:style|on[a-z]+)\s*=", re.IGNORECASE)
 
 
 class _PictureCheck(HTMLParser):
@@ -113,8 +115,12 @@ def outside_picture(html: str) -> set[str]:
 
     >>> sorted(outside_picture('<p class="a" data-x="1">hi<img src="x"></p>'))
     ['<img src>', '<img>']
+    >>> sorted(outside_picture('<p>a onclick=b</p>'))
+    ['a style or handler (or text that reads like one)']
     """
     check = _PictureCheck()
     check.feed(html)
     check.close()
+    if _INLINE_CODE.search(html):
+        check.outside.add("a style or handler (or text that reads like one)")
     return check.outside

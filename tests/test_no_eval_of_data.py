@@ -5,8 +5,9 @@ other than through the escaping views.
    ``new Function(`` / ``Function(``, ``setTimeout`` / ``setInterval`` with a string,
    ``.innerHTML =`` / ``.outerHTML =``, ``insertAdjacentHTML``, ``document.write``,
    ``createContextualFragment``, ``parseFromString``, ``srcdoc``, ``import()`` /
-   ``importScripts()`` of a computed address — except the lines of :data:`ALLOWED_JS`, each with the reason it is
-   safe (and the list is exact: a line that is gone must leave it). The HTML that
+   ``importScripts()`` of a computed address — except the lines of :data:`ALLOWED_JS`,
+   each with the reason it is safe (and the list is exact: a line that is gone must
+   leave it). The HTML that
    web/js/render.js puts into the page (``setHtml``, ``setDialog``) is made by the
    Python views below, nothing else.
 2. **The Python views** (web/*.py): in every f-string that builds HTML (its fixed part

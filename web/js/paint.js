@@ -43,6 +43,8 @@ const root = document.documentElement;
 const TAGS = new Set(DOM.pictureTags);
 const ATTRS = new Set(DOM.pictureAttrs);
 const SHAPED_NAME = /^(data|aria)-[a-z0-9-]+$/;
+// an attribute that would hold a style or a handler, as markup (=, its quote or a space)
+const INLINE_CODE = /[\s/"'](?:style|on[a-z]+)\s*=/i;
 // a url( that points anywhere but into the page (url(#id))
 const URL_ELSEWHERE = /url\(\s*['"]?(?!#)/i;
 
@@ -74,6 +76,9 @@ function isPageElement(el) {
 function checkedRegion(html) {
   if (html === undefined) html = "";
   if (typeof html !== "string") return null;
+  // a style or a handler is never the page's: refused unparsed (the CSP would say it
+  // refused them; a name that reads like one only costs its picture)
+  if (INLINE_CODE.test(html)) return null;
   const parsed = new DOMParser().parseFromString(html, "text/html").body;
   for (const el of parsed.querySelectorAll("*")) {
     if (!isPageElement(el)) return null;
