@@ -239,15 +239,17 @@ def test_storage_full_keeps_playing_and_keeps_the_save(app_page: Page, wait_read
         page.add_init_script(QUOTA_FULL)
         page.reload(wait_until="commit")
         wait_ready(page)
-        text = notice(page, "notice.not_saved").inner_text()
-        assert text.endswith("wird aber nicht gesichert."), text
+        # a full store is named as full, with what to do
+        text = notice(page, "notice.storage_full").inner_text()
+        assert "voll" in text and "wird aber nicht gesichert." in text, text
         page.click("#act-roll")
         select_only(page, [dice(page)[0]["id"]])
         page.click("#act-build")
         assert len(dice(page)) == 2  # the game went on in memory
         page.click("#act-undo")
         assert len(dice(page)) == 3
-        assert notice(page, "notice.not_saved").count() == 1
+        assert notice(page, "notice.storage_full").count() == 1
+        assert notice(page, "notice.not_saved").count() == 0
         assert stored_raw(page) == stored
         s.kept("saved game loaded, 3 moves in memory, German notice, stored save unchanged")
 

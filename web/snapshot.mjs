@@ -17,8 +17,9 @@
 // is trusted by its last restore alone: before each restore a trial mark is stored
 // beside it, and the page removes the mark once it has rendered from the restored
 // interpreter (proveSnapshot, web/js/boot.js). A start that failed after the restore
-// leaves the mark: the page starts again at once (web/js/loading.js) and that start,
-// like any later one that finds the mark, drops the entry and boots normally.
+// leaves the mark: the page starts again at once (web/js/loading.js), saying on the mark
+// that it failed, and that start, like any later one that finds the mark, drops the
+// entry and boots normally; one that failed makes no other of this build.
 // docs/performance.md has the figures and why the snapshot is made in the browser.
 
 /** Cache Storage: one entry, the snapshot of the build that wrote it. Not named
@@ -36,6 +37,8 @@ const REFUSED_URL = new URL("./python-snapshot-refused", import.meta.url).href;
 /** Response headers of the entry: which build made it, its size unpacked, checksum. */
 export const KEY_HEADER = "x-skyline-snapshot";
 const SIZE_HEADER = "x-skyline-size";
+/** On the trial mark: the page saw the start fail during the trial (failTrial). */
+const FAILED_HEADER = "x-skyline-failed";
 const CHECK_HEADER = "x-skyline-check";
 const PAGE = 4096;
 /**
@@ -157,10 +160,14 @@ async function readEntry(key) {
     await dropSnapshot();
     return null;
   }
-  if (await cache.match(TRIAL_URL)) {
-    // its last restore failed, or died without a word, before the page rendered from it
+  const trial = await cache.match(TRIAL_URL);
+  if (trial) {
+    // its last restore failed, or died without a word (or its tab closed at once),
+    // before the page rendered from it: dropped, and no other made of this build if
+    // the page saw it fail
     report("untried");
-    await refuseSnapshot(key);
+    if (trial.headers.get(FAILED_HEADER)) await refuseSnapshot(key);
+    else await dropSnapshot();
     return null;
   }
   const size = Number(response.headers.get(SIZE_HEADER));
@@ -280,6 +287,21 @@ async function markTrial() {
   await cache.put(TRIAL_URL, new Response(String(Date.now()), {
     headers: { "content-type": "text/plain" },
   }));
+}
+
+/**
+ * The start failed while a restore was in trial: its mark says so, and the next read
+ * drops the snapshot and makes no other of this build. Never throws.
+ */
+export async function failTrial() {
+  try {
+    const cache = await Promise.race([caches.open(SNAPSHOT_CACHE), timeout(DROP_TIMEOUT_MS)]);
+    await Promise.race([cache.put(TRIAL_URL, new Response(String(Date.now()), {
+      headers: { "content-type": "text/plain", [FAILED_HEADER]: "1" },
+    })), timeout(DROP_TIMEOUT_MS)]);
+  } catch {
+    // not stored: the mark stays as it was, and the next read drops the snapshot
+  }
 }
 
 /**

@@ -121,9 +121,10 @@ export function failureKey(reason) {
  */
 async function restartIfRestoreInTrial() {
   try {
-    const { trialSince } = await import("../snapshot.mjs");
+    const { failTrial, trialSince } = await import("../snapshot.mjs");
     if ((await trialSince()) === null || sessionStorage.getItem(RESTARTED)) return false;
     sessionStorage.setItem(RESTARTED, "1");
+    await failTrial();
   } catch {
     return false; // no snapshot module, or sessionStorage blocked: no loop either way
   }
