@@ -114,6 +114,11 @@ def test_game_list(app_page: Page, tmp_path: Path) -> None:
     page.set_input_files("#game-import", str(bad))
     page.locator("[data-key='games.import_failed']").wait_for()
     assert storage(page) == before
+    # a file too large to be a game is refused by its size, unread, and said so
+    page.set_input_files("#game-import", files=[{
+        "name": "huge.json", "mimeType": "application/json", "buffer": b" " * 2_000_001}])
+    page.locator("[data-key='games.import_too_large']").wait_for()
+    assert storage(page) == before
 
 
 def test_replay(app_page: Page, wait_ready) -> None:
