@@ -64,8 +64,14 @@ within 300 ms, click p95 under 50 ms, own bytes within 250 KB, cold transfer und
 The site is built into a private temporary folder (others may rebuild ``dist/`` while
 this runs); ``--no-build`` benchmarks a copy of the existing ``dist/`` instead.
 
+``--phone`` measures the first visit, the return visit and a friend's game link on a
+mid-range phone instead, beside a bare Pyodide page and the floor (a plain page that
+restores Pyodide's own snapshot of the engine): the whole browser in a cgroup CPU quota
+behind one shared slow link (``scripts/bench_phone.py``, ``scripts/phone_profile.py``).
+
 Usage: ``python scripts/bench_web.py [--repeat 3] [--no-build] [--screenshots DIR]
-[--cls-only] [--lighthouse] [--no-bytecode]`` (``--cls-only``: only the layout-shift
+[--cls-only] [--lighthouse] [--no-bytecode] [--phone [--phone-cpu 0.5] [--phone-mbit 9]
+[--phone-rtt 80]]`` (``--cls-only``: only the layout-shift
 figures; ``--no-bytecode``: build without the bytecode archive, to compare).
 """
 
@@ -723,8 +729,22 @@ def main() -> None:
                         help="also run Lighthouse (scripts/lighthouse.py, desktop preset)")
     parser.add_argument("--engines", metavar="LIST",
                         help="start-up in each engine instead: e.g. chromium,firefox,webkit")
+    parser.add_argument("--phone", action="store_true",
+                        help="start-up on the phone profile instead (scripts/bench_phone.py)")
+    parser.add_argument("--phone-cpu", type=float, default=0.5, help="cores the browser gets")
+    parser.add_argument("--phone-mbit", type=float, default=9.0, help="the shared link's rate")
+    parser.add_argument("--phone-rtt", type=float, default=80.0, help="its round trip, ms")
     args = parser.parse_args()
     repeat = max(1, args.repeat)
+    if args.phone:
+        import bench_phone  # scripts/bench_phone.py
+
+        with tempfile.TemporaryDirectory(prefix="skyline-bench-") as tmp_name:
+            site = prepare_site(Path(tmp_name), args.no_build, not args.no_bytecode,
+                                args.dist)
+            bench_phone.run(site, lambda folder: serving(folder, ByteLog()), repeat,
+                            args.phone_cpu, args.phone_mbit, args.phone_rtt)
+        return
     if args.engines:
         names = [n for n in args.engines.split(",") if n]
         with tempfile.TemporaryDirectory(prefix="skyline-bench-") as tmp_name:

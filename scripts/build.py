@@ -450,8 +450,9 @@ def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], loc
                           app_pyc: str, wheel: Path, py_files: list[Path], py_mm: str) -> str:
     """dist/snapshot.json: what web/snapshot-worker.mjs needs to make the memory snapshot
     the bytecode loader restores (the runtime, the bytecode standard library and app, and
-    every module the page can import: the engine's and the page's web/app/). Returns the
-    snapshot key: a hash of all of these, so a new build never restores an old snapshot."""
+    every module the page can import: the engine's and the page's web/app/; the string
+    tables). Returns the snapshot key: a hash of all of these, so a new build never
+    restores an old snapshot."""
     with zipfile.ZipFile(wheel) as archive:
         engine = sorted(
             name.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
@@ -459,6 +460,9 @@ def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], loc
             if name.endswith(".py") and not name.endswith("__main__.py")
         )
     glue = page_modules()
+    # The string tables main.py loads at start: read into the snapshot (sys.skyline_tables),
+    # so a restored start fetches and parses none.
+    tables = {path.stem: f"i18n/{path.name}" for path in sorted((out / "i18n").glob("*.json"))}
     config = {
         "pyodide": f"{pyodide_dir}/pyodide.mjs",
         "stdlib": f"{pyodide_dir}/{libraries[-1]}",
@@ -466,10 +470,12 @@ def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], loc
         "app": app_pyc,
         "sitePackages": f"/lib/python{py_mm}/site-packages",
         "modules": engine + glue,
+        "tables": tables,
     }
     key = sha256(json.dumps(config, sort_keys=True).encode()
                  + (out / app_pyc).read_bytes()
-                 + (out / pyodide_dir / libraries[-1]).read_bytes())[:16]
+                 + (out / pyodide_dir / libraries[-1]).read_bytes()
+                 + b"".join((out / path).read_bytes() for path in tables.values()))[:16]
     (out / "snapshot.json").write_text(json.dumps({"key": key, **config}, indent=2) + "\n")
     return key
 

@@ -275,8 +275,10 @@ class DomHost(PageStorage):
     def ready(self):
         """Contract with web/js/boot.js and the e2e tests: the app is usable from here on. Says
         how Python started: web/snapshot.mjs's status where the interpreter module tried
-        a memory snapshot ("restored", or why not), else "boot"."""
-        self.command("ready", str(getattr(js, "skylineSnapshotStatus", None) or "boot"))
+        a memory snapshot ("restored", or why not), else "boot"; and the moments of the
+        start (START_MARKS)."""
+        self.command("ready", str(getattr(js, "skylineSnapshotStatus", None) or "boot"),
+                     json.dumps(START_MARKS))
 
     def announce(self, seq, text):
         """The one polite live region (#announce in index.html): only its text changes,
@@ -565,16 +567,28 @@ async def first_lock(host):
         return "granted"
 
 
+def start_mark(name):
+    """A moment of this start (ms since the epoch: the worker's clock and the page's
+    agree on it), sent with the ready command: web/js/render.js marks it on the page's
+    timeline as skyline:<name> (for scripts/bench_phone.py's split of a start)."""
+    START_MARKS.append((name, float(js.performance.timeOrigin + js.performance.now())))
+
+
+START_MARKS: list[tuple[str, float]] = []
+start_mark("imported")  # main.py's imports (in a restored interpreter: nothing to do)
 # The value table is not in the wheel (the start-up path): it is fetched on first need
 # (DomHost.fetch_data), and the expert counts as available meanwhile.
 deferred.defer_table()
 langs = [str(lang) for lang in (js.navigator.languages or [js.navigator.language])]
 host = DomHost()
 sys.meta_path.append(EngineModules(host))
-tables = await load_tables(host)  # noqa: F704 - PyScript runs main.py with top-level await
+# a restored interpreter has this build's tables already (web/snapshot-worker.mjs)
+tables = getattr(sys, "skyline_tables", None) or await load_tables(host)  # noqa: F704
+start_mark("tables")
 controller = Controller(host, tables, langs)  # mypy: DomHost satisfies host_port.Host
 if await first_lock(host) == "busy":  # noqa: F704
     controller.handle("tab", "busy", None)
+start_mark("lock")
 _boot_hash = str(window.location.hash or "")
 # web/js/paint.js may have painted the last render's snapshot, inert: the page is live from the
 # first render on (focus and showModal() there need it); the render replaces it.
@@ -583,6 +597,7 @@ if not missing(_boot_js):
     assert _boot_js is not None  # missing() is true for None
     _boot_js.live()
 controller.boot(_boot_hash)
+start_mark("booted")  # the first render made (sent with the ready command)
 host.set_lang(controller.texts.lang)
 # Computer players, hint, solo review (app.computer.pacer); window.skylineBots for the e2e tests.
 from app.computer import pacer as bots_ui  # noqa: E402

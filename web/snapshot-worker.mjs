@@ -2,7 +2,8 @@
 // Makes the interpreter's memory snapshot for web/snapshot.mjs, in a worker of its own:
 // a clean Pyodide that never touches the page or any JS object (a snapshot must not
 // hold one), the page's bytecode unpacked where PyScript unpacks it, every module the
-// page can import imported, then pyodide.makeMemorySnapshot(). web/js/snapshot-maker.js starts it in
+// page can import imported and the string tables read (sys.skyline_tables, which
+// main.py takes instead of fetching them), then pyodide.makeMemorySnapshot(). web/js/snapshot-maker.js starts it in
 // idle time after a good start and stores what it answers.
 //
 // Message in: the build's snapshot config (snapshot.json, written by scripts/build.py).
@@ -10,7 +11,7 @@
 // snapshot as web/snapshot.mjs stores it, transferred) or { ok: false, reason }.
 
 /** @typedef {{ key: string, pyodide: string, stdlib: string, lock: object, app: string,
- *   sitePackages: string, modules: string[] }} SnapshotConfig */
+ *   sitePackages: string, modules: string[], tables: Record<string, string> }} SnapshotConfig */
 
 /** This worker's own postMessage (the type checking knows the window's only). */
 const post = /** @type {(message: unknown, transfer?: Transferable[]) => void} */ (
@@ -34,12 +35,23 @@ self.addEventListener("message", async (event) => {
     const app = await fetch(new URL(config.app, self.location.href));
     if (!app.ok) throw new Error(`HTTP ${app.status} for ${config.app}`);
     pyodide.unpackArchive(await app.arrayBuffer(), "zip", { extractDir: config.sitePackages });
-    // Every module the page can import (not main.py, which is PyScript's to run), and the
-    // build's key, which the restoring side checks.
+    // The string tables main.py loads at start, as Python data (a file of the in-memory
+    // file system would not be in the snapshot: only the heap is).
+    const tables = await Promise.all(Object.entries(config.tables || {}).map(async ([lang, path]) => {
+      const response = await fetch(new URL(path, self.location.href));
+      if (!response.ok) throw new Error(`HTTP ${response.status} for ${path}`);
+      return [lang, await response.text()];
+    }));
+    pyodide.FS.writeFile("/tmp/skyline-tables.json", JSON.stringify(Object.fromEntries(tables)));
+    // Every module the page can import (not main.py, which is PyScript's to run), the
+    // string tables, and the build's key, which the restoring side checks.
     pyodide.runPython(`
-import importlib, sys
+import importlib, json, os, sys
 for name in ${JSON.stringify(config.modules)}:
     importlib.import_module(name)
+with open("/tmp/skyline-tables.json", encoding="utf-8") as tables:
+    sys.skyline_tables = {lang: json.loads(text) for lang, text in json.load(tables).items()}
+os.remove("/tmp/skyline-tables.json")
 sys.skyline_snapshot = ${JSON.stringify(config.key)}
 `);
     const imported = performance.now();

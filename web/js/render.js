@@ -18,7 +18,7 @@ import { refusedOutcome, storageRemove, storageSet, storageWriteIf } from "./sto
  * One DOM command from main.py's DomHost (its `command(...)` calls), by name.
  * @typedef {["html", string, string] | ["announce", string] | ["focus", string | null]
  *   | ["settle"] | ["lang", string] | ["scroll", string] | ["reveal", string]
- *   | ["clearFragment"] | ["download", string, string] | ["ready", string]
+ *   | ["clearFragment"] | ["download", string, string] | ["ready", string, string]
  *   | ["cue", string] | ["store", string, string | null]
  *   | ["save", number, string, string | null, string, string]
  *   | ["patch", string, string, Splice[]]} DomCommand
@@ -266,9 +266,18 @@ const COMMANDS = {
   // now, the motion and the sounds once the batch is applied.
   cue: noteCues,
   // Contract with web/js/boot.js and the e2e tests: the app is usable from here on.
-  ready: (start) => {
+  ready: (start, marks) => {
     // how Python started (main.DomHost.ready): "restored" from the memory snapshot or not
     document.documentElement.dataset.pythonStart = start;
+    // the moments of Python's start (main.start_mark: ms since the epoch), on this
+    // page's timeline for scripts/bench_phone.py
+    try {
+      for (const [name, at] of /** @type {[string, number][]} */ (JSON.parse(marks))) {
+        performance.mark(`skyline:${name}`, { startTime: Math.max(0, at - performance.timeOrigin) });
+      }
+    } catch {
+      // figures only
+    }
     document.body.dataset.ready = "1";
     // for scripts/bench_web.py --engines: when, since the navigation, in any engine
     performance.mark("skyline:ready");
