@@ -170,21 +170,31 @@ def test_repeat_visit_paints_snapshot_busy_hands_rules_over_then_live(
         ctx.close()
 
 
-# Stored pictures that are not what the page writes: another build's, unreadable, and
-# planted ones (as anything that can write this origin's storage could): a fake link to
-# another site with an image, an inert body, a right-to-left page, a style, a handler.
+# Stored pictures that are not what the page writes (as anything that can write this
+# origin's storage could plant them): where the plant goes ("regions" or the picture
+# itself), its key, its value.
 HOSTILE = {
-    "link-and-image": ("{...snap, regions: {...snap.regions, turn: '<p class=\"notice\">Your "
-                       "game was lost. <a href=\"https://recover.example/\">Recover it here"
-                       "</a></p><img src=\"x\">'}}"),
-    "inert-body": "{...snap, body: {inert: ''}}",
-    "rtl-page": "{...snap, html: {dir: 'rtl'}}",
-    "style": ("{...snap, regions: {...snap.regions, "
-              "log: '<div style=\"position:fixed;inset:0;z-index:99\">covered</div>'}}"),
-    "handler": ("{...snap, regions: {...snap.regions, "
-                "supply: '<button data-action=\"roll\" onfocus=\"alert(1)\">Roll</button>'}}"),
-    "lang": "{...snap, regions: {...snap.regions, log: '<span lang=\"xx\">x</span>'}}",
+    "link-and-image": ("regions", "turn", '<p class="notice">Your game was lost. <a href='
+                       '"https://recover.example/">Recover it here</a></p><img src="x">'),
+    "inert-body": ("picture", "body", {"inert": ""}),
+    "rtl-page": ("picture", "html", {"dir": "rtl"}),
+    "style": ("regions", "log", '<div style="position:fixed;inset:0;z-index:99">covered</div>'),
+    "handler": ("regions", "supply",
+                '<button data-action="roll" onfocus="alert(1)">Roll</button>'),
+    "lang": ("regions", "log", '<span lang="xx">x</span>'),
 }
+PLANT = """([where, key, value]) => {
+  const snap = JSON.parse(localStorage.getItem("skyline.snapshot"));
+  if (where === "regions") snap.regions = { ...snap.regions, [key]: value };
+  else snap[key] = value;
+  return snap;
+}"""
+# Which pictures web/js/paint.js would paint: the page's own, and each planted one.
+PAINTS = """async ([good, plants]) => {
+  const { checkedPicture } = await import(new URL("./js/paint.js", location.href).href);
+  return Object.fromEntries([["own", checkedPicture(good) !== null],
+    ...Object.entries(plants).map(([name, snap]) => [name, checkedPicture(snap) !== null])]);
+}"""
 
 
 @RETURNING
@@ -194,23 +204,28 @@ def test_snapshot_of_another_build_or_broken_is_ignored(
 ) -> None:
     """A picture of another build, an unreadable one, or one with anything the page does
     not render (HOSTILE) is dropped whole: the loading screen shows, nothing of it is
-    fetched or applied (no image, the body not inert, the page not right-to-left, before
-    and after ready), and the page starts, plays and writes a fresh picture of this
-    build, which holds no attributes of <html> or <body> to apply again."""
+    fetched or applied (no image, the body not inert, before and after ready), and the
+    page starts, answers and writes a fresh picture of this build, which holds no
+    attributes of <html> or <body> to apply again. Four of them are whole starts; every
+    plant is also put to the page's own check, which paints the page's own picture."""
     ctx = new_context(browser, guard, storage_state=returning_state)
     fetched: list[str] = []
     ctx.on("request", lambda request: fetched.append(urlsplit(request.url).path))
     try:
         page: Page | None = None
-        cases = {"old-build": "{...snap, build: 'old-build'}", "{not json": None, **HOSTILE}
-        for name, planted in cases.items():
+        starts = {"old-build": "{...snap, build: 'old-build'}", "{not json": None,
+                  "link-and-image": "plant", "inert-body": "plant"}
+        for name, planted in starts.items():
             with scenario(f"stored picture: {name}") as outcome:
                 # written before the next page's scripts run (the page going away saves a
                 # fresh snapshot when it is hidden)
                 if page is not None:
                     page.close()
                 page = ctx.new_page()
-                value = "'{not json'" if planted is None else f"JSON.stringify({planted})"
+                if planted == "plant":
+                    value = f"JSON.stringify(({PLANT})({json.dumps(HOSTILE[name])}))"
+                else:
+                    value = "'{not json'" if planted is None else f"JSON.stringify({planted})"
                 page.add_init_script(
                     f"""(() => {{
                       const key = "{SNAPSHOT_KEY}";
@@ -241,6 +256,11 @@ def test_snapshot_of_another_build_or_broken_is_ignored(
                     [False, "", False], name
                 outcome.kept("dropped whole; the page started and answered")
         assert "/x" not in fetched, "an image of a planted picture was fetched"
+        assert page is not None
+        own = json.loads(page.evaluate(f"localStorage.getItem('{SNAPSHOT_KEY}')"))
+        plants = {name: page.evaluate(PLANT, list(plant)) for name, plant in HOSTILE.items()}
+        painted = page.evaluate(PAINTS, [own, plants])
+        assert painted == {"own": True, **dict.fromkeys(HOSTILE, False)}, painted
     finally:
         ctx.close()
 

@@ -23,8 +23,8 @@ trip costs 0.1-5 ms, so this module makes few:
   other access is one round trip, as is each tick of the computer players' timer.
   Fetches, timestamps and Web Locks are the worker's own (``js``): none.
 
-The skyline wheel is unpacked into site-packages by pyscript.json's [files] entry; the
-page's package ``app`` is copied into the interpreter's home folder by the build.
+The interpreter module scripts/build.py writes puts the engine and the page's package
+``app`` into site-packages (or restores a memory snapshot that has them imported).
 """
 
 import asyncio
@@ -139,6 +139,9 @@ _hold_forever = create_proxy(lambda resolve, reject: None)
 
 
 async def load_tables(host):
+    if hasattr(sys, "skyline_tables"):  # a restored interpreter has this build's tables
+        return sys.skyline_tables  # (web/snapshot-worker.mjs)
+
     async def get(lang):
         try:
             response = await js.fetch(host.url(f"./i18n/{lang}.json"))
@@ -153,8 +156,6 @@ async def load_tables(host):
 async def add_qr_stdlib(url):
     """The standard-library modules segno needs beyond the page's cut library
     (scripts/stdlib_modules_qr.txt): an archive from this site put on sys.path."""
-    import sys
-
     if QR_STDLIB_PATH in sys.path:
         return
     response = await js.fetch(url("./qr/stdlib.zip"))
@@ -164,7 +165,6 @@ async def add_qr_stdlib(url):
     sys.path.append(QR_STDLIB_PATH)
     # Modules of packages the cut library already has (importlib.metadata,
     # urllib.request): the package's __path__ gets the archive's folder too.
-    import importlib.util
     import zipfile
 
     with zipfile.ZipFile(QR_STDLIB_PATH) as archive:
@@ -275,8 +275,7 @@ class DomHost(PageStorage):
     def ready(self):
         """Contract with web/js/boot.js and the e2e tests: the app is usable from here on. Says
         how Python started: web/snapshot.mjs's status where the interpreter module tried
-        a memory snapshot ("restored", or why not), else "boot"; and the moments of the
-        start (START_MARKS)."""
+        a memory snapshot ("restored", or why not), else "boot"; and START_MARKS."""
         self.command("ready", str(getattr(js, "skylineSnapshotStatus", None) or "boot"),
                      json.dumps(START_MARKS))
 
@@ -517,8 +516,7 @@ def stats():
 
 
 def _timer(set_timeout, ms, fn):
-    """``fn`` after ``ms`` by ``set_timeout``; the DOM commands of whatever it renders
-    go at its end."""
+    """``fn`` after ``ms`` by ``set_timeout``; what it renders is sent at its end."""
 
     def run():
         try:
@@ -530,22 +528,20 @@ def _timer(set_timeout, ms, fn):
 
 
 def schedule(ms, fn):
-    """The computer players' timer (app.computer.pacer). The page's setTimeout, not the
-    worker's: a hidden tab pauses computer play as before, and the e2e tests can hold a
-    computer's turn (test_a11y.py); it costs one round trip per tick."""
+    """The computer players' timer (app.computer.pacer): the page's setTimeout (one round
+    trip a tick), so a hidden tab pauses them and the e2e tests can hold a turn."""
     _timer(window.setTimeout, ms, fn)
 
 
 def schedule_idle(ms, fn):
-    """The idle work's timer (the reviews, the chances chart, the day's benchmark,
-    decoding the value table): the worker's own setTimeout, so that a click whose
-    command kicks such work waits for no round trip to the page (one would cost it
-    about 10 ms while the page is busy); on the main thread it is the page's."""
+    """The idle work's timer (reviews, the chances chart, the day's benchmark, decoding
+    the value table): the worker's own setTimeout, so a click that kicks such work waits
+    for no round trip to the page (about 10 ms while it is busy)."""
     _timer(js.setTimeout, ms, fn)
 
 
-# How long a starting page waits for the game lock before it opens read-only: on a
-# reload the previous page's worker may hold it for a moment after the new page starts.
+# How long a starting page waits for the game lock before it opens read-only (on a reload
+# the previous page's worker may hold it for a moment).
 FIRST_LOCK_WAIT_MS = 2500
 
 
@@ -567,14 +563,8 @@ async def first_lock(host):
         return "granted"
 
 
-def start_mark(name):
-    """A moment of this start (ms since the epoch: the worker's clock and the page's
-    agree on it), sent with the ready command: web/js/render.js marks it on the page's
-    timeline as skyline:<name> (for scripts/bench_phone.py's split of a start)."""
-    START_MARKS.append((name, float(js.performance.timeOrigin + js.performance.now())))
-
-
-START_MARKS: list[tuple[str, float]] = []
+START_MARKS: list[tuple[str, float]] = []  # moments of this start, sent by DomHost.ready
+start_mark = lambda name: START_MARKS.append((name, js.performance.timeOrigin + js.performance.now()))  # noqa: E501, E731
 start_mark("imported")  # main.py's imports (in a restored interpreter: nothing to do)
 # The value table is not in the wheel (the start-up path): it is fetched on first need
 # (DomHost.fetch_data), and the expert counts as available meanwhile.
@@ -582,13 +572,11 @@ deferred.defer_table()
 langs = [str(lang) for lang in (js.navigator.languages or [js.navigator.language])]
 host = DomHost()
 sys.meta_path.append(EngineModules(host))
-# a restored interpreter has this build's tables already (web/snapshot-worker.mjs)
-tables = getattr(sys, "skyline_tables", None) or await load_tables(host)  # noqa: F704
+tables = await load_tables(host)  # noqa: F704 - PyScript runs main.py with top-level await
 start_mark("tables")
 controller = Controller(host, tables, langs)  # mypy: DomHost satisfies host_port.Host
 if await first_lock(host) == "busy":  # noqa: F704
     controller.handle("tab", "busy", None)
-start_mark("lock")
 _boot_hash = str(window.location.hash or "")
 # web/js/paint.js may have painted the last render's snapshot, inert: the page is live from the
 # first render on (focus and showModal() there need it); the render replaces it.

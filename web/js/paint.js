@@ -94,7 +94,7 @@ function checkedRegion(html) {
  * @param {unknown} stored
  * @returns {Picture | null}
  */
-function checkedPicture(stored) {
+export function checkedPicture(stored) {
   if (!stored || typeof stored !== "object") return null;
   const snap = /** @type {Partial<StoredPicture> & Record<string, unknown>} */ (stored);
   if (snap.build !== site.build || !site.build || typeof snap.lang !== "string" ||
