@@ -30,7 +30,7 @@ export const SNAPSHOT_CACHE = "python-snapshot";
 export const SNAPSHOT_URL = new URL("./python-snapshot.bin", import.meta.url).href;
 /** The trial mark: stored right before a restore, removed once the page has rendered
  * from it; an entry found with its mark failed its last restore. */
-export const TRIAL_URL = new URL("./python-snapshot-trial", import.meta.url).href;
+const TRIAL_URL = new URL("./python-snapshot-trial", import.meta.url).href;
 /** Stored in place of an entry of this build that failed its restore: this build makes
  * no other (a browser that cannot restore it would fail every other visit). */
 const REFUSED_URL = new URL("./python-snapshot-refused", import.meta.url).href;
@@ -96,6 +96,17 @@ export async function dropSnapshot() {
 }
 
 /**
+ * `use` run on the snapshot's cache, given up (rejected) when the store does not answer
+ * within DROP_TIMEOUT_MS: a start never waits long for these small writes and reads.
+ * @template T
+ * @param {(cache: Cache) => Promise<T>} use
+ * @returns {Promise<T>}
+ */
+function withCache(use) {
+  return Promise.race([caches.open(SNAPSHOT_CACHE).then(use), timeout(DROP_TIMEOUT_MS)]);
+}
+
+/**
  * Drop the stored entry of build `key`, which failed its restore, and remember that
  * this build's snapshots do not restore here. Never throws.
  * @param {string} key
@@ -103,11 +114,8 @@ export async function dropSnapshot() {
 async function refuseSnapshot(key) {
   await dropSnapshot();
   try {
-    const cache = await Promise.race([caches.open(SNAPSHOT_CACHE), timeout(DROP_TIMEOUT_MS)]);
-    await Promise.race([
-      cache.put(REFUSED_URL, new Response("", { headers: { [KEY_HEADER]: key } })),
-      timeout(DROP_TIMEOUT_MS),
-    ]);
+    await withCache((cache) =>
+      cache.put(REFUSED_URL, new Response("", { headers: { [KEY_HEADER]: key } })));
   } catch {
     // not stored: the next good start makes another snapshot, trial decides again
   }
@@ -279,14 +287,13 @@ export async function hasSnapshot(key) {
 }
 
 /**
- * Mark the stored entry as in trial (its restore is about to start); throws when the
- * mark cannot be stored.
+ * Store the trial mark: a restore is about to start, or (`failed`) the start failed
+ * while one was in trial; throws when the mark cannot be stored.
+ * @param {boolean} failed
  */
-async function markTrial() {
-  const cache = await caches.open(SNAPSHOT_CACHE);
-  await cache.put(TRIAL_URL, new Response(String(Date.now()), {
-    headers: { "content-type": "text/plain" },
-  }));
+function markTrial(failed) {
+  const headers = { "content-type": "text/plain", ...(failed ? { [FAILED_HEADER]: "1" } : {}) };
+  return withCache((cache) => cache.put(TRIAL_URL, new Response("", { headers })));
 }
 
 /**
@@ -295,10 +302,7 @@ async function markTrial() {
  */
 export async function failTrial() {
   try {
-    const cache = await Promise.race([caches.open(SNAPSHOT_CACHE), timeout(DROP_TIMEOUT_MS)]);
-    await Promise.race([cache.put(TRIAL_URL, new Response(String(Date.now()), {
-      headers: { "content-type": "text/plain", [FAILED_HEADER]: "1" },
-    })), timeout(DROP_TIMEOUT_MS)]);
+    await markTrial(true);
   } catch {
     // not stored: the mark stays as it was, and the next read drops the snapshot
   }
@@ -310,28 +314,21 @@ export async function failTrial() {
  */
 export async function proveSnapshot() {
   try {
-    await Promise.race([
-      caches.open(SNAPSHOT_CACHE).then((cache) => cache.delete(TRIAL_URL)), timeout(DROP_TIMEOUT_MS),
-    ]);
+    await withCache((cache) => cache.delete(TRIAL_URL));
   } catch {
     // not answering: the next start finds the mark and boots normally once
   }
 }
 
 /**
- * When this origin's current restore was marked as in trial (ms since the epoch), or
- * null: none is in trial. Never throws.
- * @returns {Promise<number | null>}
+ * Whether a restore of this origin's snapshot is in trial (its mark is stored); false
+ * when the store does not answer. Never throws.
  */
-export async function trialSince() {
+export async function inTrial() {
   try {
-    const response = await Promise.race([
-      caches.open(SNAPSHOT_CACHE).then((cache) => cache.match(TRIAL_URL)), timeout(DROP_TIMEOUT_MS),
-    ]);
-    if (!(response instanceof Response)) return null;
-    return Number(await response.text()) || 0;
+    return Boolean(await withCache((cache) => cache.match(TRIAL_URL)));
   } catch {
-    return null;
+    return false;
   }
 }
 
@@ -365,7 +362,7 @@ export async function bootWithSnapshot(load, options, key, reading = readSnapsho
   if (bytes) {
     let marked = false;
     try {
-      await Promise.race([markTrial(), timeout(DROP_TIMEOUT_MS)]);
+      await markTrial(false);
       marked = true;
     } catch {
       report("unmarked"); // a restore no later start could tell from a proven one: none

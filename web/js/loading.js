@@ -108,7 +108,7 @@ export function startSucceeded() {
  * network did (a download, a fetch), else a failure of the app.
  * @param {unknown} reason
  */
-export function failureKey(reason) {
+function failureKey(reason) {
   const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
   return NETWORK_CAUSE.test(text)
     ? "loading.failed_runtime" : "loading.failed_app";
@@ -121,15 +121,14 @@ export function failureKey(reason) {
  */
 async function restartIfRestoreInTrial() {
   try {
-    const { failTrial, trialSince } = await import("../snapshot.mjs");
-    if ((await trialSince()) === null || sessionStorage.getItem(RESTARTED)) return false;
+    const { failTrial, inTrial } = await import("../snapshot.mjs");
+    if (!(await inTrial()) || sessionStorage.getItem(RESTARTED)) return false;
     sessionStorage.setItem(RESTARTED, "1");
     await failTrial();
   } catch {
     return false; // no snapshot module, or sessionStorage blocked: no loop either way
   }
   stashPresses();
-  document.documentElement.dataset.startRestart = "1";
   location.reload();
   return true;
 }

@@ -9,8 +9,9 @@
 // storage failure is ignored, a picture of another build or a broken one is dropped.
 // Storage is not trusted: a picture is painted only if it holds nothing but the page's
 // own elements and attributes (web/app/core/dom.py, PICTURE_TAGS and PICTURE_ATTRS: no
-// images, styles, handlers, inert, links elsewhere), parsed inert in a <template>;
-// anything else drops it whole and the page starts without it. The page's language is
+// images, styles, handlers, inert, links elsewhere), checked in a DOMParser document
+// before its nodes are brought in; anything else drops it whole and the page starts
+// without it. The page's language is
 // the one attribute outside the regions it takes from the picture.
 // The painted page is not inert: a press on it is queued (web/js/early.js) and played
 // once Python is ready.
