@@ -92,7 +92,7 @@ def test_qr_code_library_and_its_modules_load_on_demand(app_page: Page) -> None:
 
 
 
-def test_first_visit_sources_then_bytecode_and_the_value_table_offline(
+def test_first_visit_then_bytecode_app_and_the_value_table_offline(
     persistent_context: Callable[..., BrowserContext],
     dist_dir: Path,
     serve_dir: Callable[..., tuple],
@@ -101,8 +101,9 @@ def test_first_visit_sources_then_bytecode_and_the_value_table_offline(
 ) -> None:
     """One visitor, two visits.
 
-    A first visit loads the standard library and the app's modules as sources (fewer
-    bytes; the app in one text file), fetches no value table at start-up, and the
+    A first visit loads the standard library as bytecode (compiling it cost a phone more
+    than the extra bytes) and the app's modules as sources (fewer bytes, one text file;
+    compiling them costs little), fetches no value table at start-up, and the
     engine's modules off the start path (the experts, the reviews) in idle time after
     ready; the service worker caches the value table in the background. The next visit,
     offline with the server gone, comes from the service worker: the precached bytecode
@@ -115,11 +116,12 @@ def test_first_visit_sources_then_bytecode_and_the_value_table_offline(
     page = ctx.new_page()
     open_app(page, url)
 
-    # --- the first visit: sources
-    # the page fetches it at once (web/boot.js), the worker then from the HTTP cache
+    # --- the first visit: the library's bytecode, the app's sources
+    # the page fetches them at once (web/js/prefetch.js), the worker then from the HTTP
+    # cache
     fetched = page.evaluate(FETCHED)
     libs = {p for p in fetched if "/stdlib-" in p}
-    assert len(libs) == 1 and not libs.pop().endswith("-pyc.zip"), libs
+    assert len(libs) == 1 and libs.pop().endswith("-pyc.zip"), libs
     app = {p for p in fetched if p.startswith("/app-")}
     assert len(app) == 1 and app.pop().endswith(".json"), app
     assert not [p for p in fetched if p.endswith((".py", ".whl"))
@@ -143,7 +145,8 @@ def test_first_visit_sources_then_bytecode_and_the_value_table_offline(
     guard.assert_clean()
 
     # --- the next visit, offline with the server gone: all from the service worker,
-    # the bytecode archives, and the expert's Hint from the cached table
+    # the same library and the app's bytecode, and the expert's Hint from the cached
+    # table
     page.close()
     server.shutdown()
     server.server_close()

@@ -91,6 +91,13 @@ TIMES = """() => ({
 })"""
 SPLIT = ("paint", "python", "imported", "tables", "lock", "booted", "ready", "tap")
 READY = "() => performance.getEntriesByName('skyline:ready').length > 0"
+# Where a start spent its time, for --detail: the downloads and marks of the page and of
+# every worker (PyScript's, with the interpreter module's marks), on the page's clock.
+ENTRIES = """() => ({origin: performance.timeOrigin, entries: performance.getEntries()
+  .filter((e) => e.entryType === "resource" || e.entryType === "mark")
+  .map((e) => ({name: e.name.split("/").pop().split("?")[0].slice(0, 48),
+                start: e.startTime, end: e.entryType === "mark" ? null : e.responseEnd,
+                bytes: e.transferSize ?? null}))})"""
 
 # The floor: the site's own runtime (snapshot.json names it, as web/snapshot-worker.mjs
 # reads it), the engine imported, Pyodide's memory snapshot made on the first visit and
@@ -163,8 +170,33 @@ def _visit(page: Any, url: str) -> dict[str, Any]:
         page.wait_for_function("() => window.__tap.effect !== null", timeout=TIMEOUT_MS,
                                polling=100)
     times: dict[str, Any] = page.evaluate(TIMES)
-    return {k: (round(v / 1000, 2) if isinstance(v, (int, float)) and not isinstance(v, bool)
-                else v) for k, v in times.items()}
+    result = {k: (round(v / 1000, 2) if isinstance(v, (int, float)) and not isinstance(v, bool)
+                  else v) for k, v in times.items()}
+    if DETAIL:
+        result["timeline"] = _timeline(page)
+    return result
+
+
+DETAIL = False
+
+
+def _timeline(page: Any) -> list[tuple[str, str, float, float | None, int | None]]:
+    """(thread, name, start, end, bytes) of every download and mark, seconds on the
+    page's clock, in order of start."""
+    own = page.evaluate(ENTRIES)
+    rows = [("page", e["name"], e["start"], e["end"], e["bytes"]) for e in own["entries"]]
+    for n, worker in enumerate(page.workers):
+        try:
+            theirs = worker.evaluate(ENTRIES)
+        except Exception:  # a worker that ended
+            continue
+        shift = theirs["origin"] - own["origin"]
+        rows += [(f"worker{n}", e["name"], e["start"] + shift,
+                  None if e["end"] is None else e["end"] + shift, e["bytes"])
+                 for e in theirs["entries"]]
+    return [(thread, name, round(start / 1000, 2),
+             None if end is None else round(end / 1000, 2), size)
+            for thread, name, start, end, size in sorted(rows, key=lambda r: r[2])]
 
 
 def _app(pw: Any, tmp: Path, url: str) -> dict[str, Any]:
@@ -215,8 +247,9 @@ def _plain(pw: Any, tmp: Path, url: str, name: str) -> dict[str, Any]:
         ctx.close()
 
 
-def child(url: str, out: Path, repeat: int) -> None:
-    """Runs in the cgroup: every visit of ``repeat`` rounds, as JSON into ``out``."""
+def child(url: str, out: Path, repeat: int, only: list[str]) -> None:
+    """Runs in the cgroup: the visits ``only`` names, ``repeat`` rounds, as JSON into
+    ``out``."""
     from playwright.sync_api import sync_playwright
 
     link = friend_link()
@@ -225,7 +258,7 @@ def child(url: str, out: Path, repeat: int) -> None:
         for i in range(repeat):
             tmp = Path(tempfile.mkdtemp(prefix="skyline-phone-"))
             try:
-                order = ["app", "link", "bare", "floor"]
+                order = [name for name in ("app", "link", "bare", "floor") if name in only]
                 if i % 2:
                     order.reverse()
                 result: dict[str, Any] = {}
@@ -263,14 +296,26 @@ def summary(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "first": {key: m(rounds, "app", "first", key) for key in SPLIT},
         "return": {**{key: m(rounds, "app", "return", key) for key in SPLIT},
-                   "starts": [r["app"]["return"]["start"] for r in rounds],
-                   "welcome": [r["app"]["return"]["welcome"] for r in rounds]},
+                   "starts": [r["app"]["return"]["start"] for r in rounds if "app" in r],
+                   "welcome": [r["app"]["return"]["welcome"] for r in rounds if "app" in r]},
         "link": {"dialog": m(rounds, "link", "dialog"), "playable": m(rounds, "link", "playable")},
         "bare": {"first": m(rounds, "bare", "first", "ready"),
                  "return": m(rounds, "bare", "return", "ready")},
         "floor": {"first": m(rounds, "floor", "first", "ready"),
                   "return": m(rounds, "floor", "return", "ready")},
     }
+
+
+def print_timelines(rounds: list[dict[str, Any]]) -> None:
+    """Each visit's downloads and marks (--phone-detail)."""
+    for n, r in enumerate(rounds, 1):
+        for visit in ("first", "return"):
+            rows = r.get("app", {}).get(visit, {}).get("timeline") or []
+            print(f"-- round {n}, {visit} visit: thread, start, end, KB, what")
+            for thread, name, start, end, size in rows:
+                kb = "" if not size else f"{size / 1000:.0f}"
+                print(f"{thread:8} {start:7.2f} {'' if end is None else f'{end:7.2f}':>7} "
+                      f"{kb:>6}  {name}")
 
 
 def print_summary(s: dict[str, Any], cpu: float, mbit: float, rtt: float) -> None:
@@ -280,11 +325,14 @@ def print_summary(s: dict[str, Any], cpu: float, mbit: float, rtt: float) -> Non
     for name, row in (("first visit", s["first"]), ("return visit", s["return"])):
         print(f"{name:34} " + " ".join(f"{row[k]:8.2f}" if row[k] is not None else f"{'-':>8}"
                                       for k in SPLIT))
-    print(f"{'friend link: dialog / playable':34} {s['link']['dialog']:>6} "
-          f"{s['link']['playable']:>6}")
-    print(f"{'bare Pyodide: first / return':34} {s['bare']['first']:>6} {s['bare']['return']:>6}")
-    print(f"{'floor (restored engine): first / return':40} {s['floor']['first']:>6} "
-          f"{s['floor']['return']:>6}")
+    def pair(a: float | None, b: float | None) -> str:
+        return " ".join(f"{'-' if v is None else v:>6}" for v in (a, b))
+
+    link = pair(s["link"]["dialog"], s["link"]["playable"])
+    print(f"{'friend link: dialog / playable':34} {link}")
+    print(f"{'bare Pyodide: first / return':34} {pair(s['bare']['first'], s['bare']['return'])}")
+    print(f"{'floor (restored engine): first / return':40} "
+          f"{pair(s['floor']['first'], s['floor']['return'])}")
     first, bare = s["first"]["ready"], s["bare"]["first"]
     back, floor = s["return"]["ready"], s["floor"]["return"]
     if first and bare:
@@ -293,7 +341,8 @@ def print_summary(s: dict[str, Any], cpu: float, mbit: float, rtt: float) -> Non
         print(f"return visit ready / floor return: {back / floor:.2f}x")
 
 
-def run(site: Path, serving: Any, repeat: int, cpu: float, mbit: float, rtt: float) -> None:
+def run(site: Path, serving: Any, repeat: int, cpu: float, mbit: float, rtt: float,
+        only: list[str] | None = None, detail: bool = False) -> None:
     """The phone benchmark of ``site`` (a copy with bare.html): server, link, cgroup."""
     import phone_profile
 
@@ -310,15 +359,20 @@ def run(site: Path, serving: Any, repeat: int, cpu: float, mbit: float, rtt: flo
         with tempfile.TemporaryDirectory(prefix="skyline-phone-out-") as out_dir, \
                 phone_profile.cpu_group(cpu) as group:
             out = Path(out_dir) / "rounds.json"
-            subprocess.run([sys.executable, __file__, "--child", url, str(out), str(repeat)],
+            subprocess.run([sys.executable, __file__, "--child", url, str(out), str(repeat),
+                            ",".join(only or ["app", "link", "bare", "floor"]),
+                            "detail" if detail else ""],
                            check=True, preexec_fn=phone_profile.joiner(group))
             rounds = json.loads(out.read_text())
         link.stop()
     s = summary(rounds)
+    if detail:
+        print_timelines(rounds)
     print_summary(s, cpu, mbit, rtt)
     print(json.dumps({"phone": s, "cpu": cpu, "mbit": mbit, "rtt_ms": rtt,
                       "link_bytes": link.sent, "rounds": rounds}))
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
-    child(sys.argv[2], Path(sys.argv[3]), int(sys.argv[4]))
+    DETAIL = sys.argv[6] == "detail"
+    child(sys.argv[2], Path(sys.argv[3]), int(sys.argv[4]), sys.argv[5].split(","))

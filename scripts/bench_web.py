@@ -71,7 +71,8 @@ behind one shared slow link (``scripts/bench_phone.py``, ``scripts/phone_profile
 
 Usage: ``python scripts/bench_web.py [--repeat 3] [--no-build] [--screenshots DIR]
 [--cls-only] [--lighthouse] [--no-bytecode] [--phone [--phone-cpu 0.5] [--phone-mbit 9]
-[--phone-rtt 80]]`` (``--cls-only``: only the layout-shift
+[--phone-rtt 80] [--phone-only app,link,bare,floor]
+[--phone-detail]]`` (``--cls-only``: only the layout-shift
 figures; ``--no-bytecode``: build without the bytecode archive, to compare).
 """
 
@@ -734,6 +735,10 @@ def main() -> None:
     parser.add_argument("--phone-cpu", type=float, default=0.5, help="cores the browser gets")
     parser.add_argument("--phone-mbit", type=float, default=9.0, help="the shared link's rate")
     parser.add_argument("--phone-rtt", type=float, default=80.0, help="its round trip, ms")
+    parser.add_argument("--phone-only", metavar="LIST", default="app,link,bare,floor",
+                        help="the phone's visits to measure, e.g. app,link")
+    parser.add_argument("--phone-detail", action="store_true",
+                        help="also print where each start spent its time (downloads, marks)")
     args = parser.parse_args()
     repeat = max(1, args.repeat)
     if args.phone:
@@ -743,7 +748,8 @@ def main() -> None:
             site = prepare_site(Path(tmp_name), args.no_build, not args.no_bytecode,
                                 args.dist)
             bench_phone.run(site, lambda folder: serving(folder, ByteLog()), repeat,
-                            args.phone_cpu, args.phone_mbit, args.phone_rtt)
+                            args.phone_cpu, args.phone_mbit, args.phone_rtt,
+                            args.phone_only.split(","), args.phone_detail)
         return
     if args.engines:
         names = [n for n in args.engines.split(",") if n]

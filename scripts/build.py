@@ -24,7 +24,8 @@ Steps:
    page's own Controller on an in-memory host) per language, put into ``index.html``
    as ``<template>`` elements that web/js/paint.js paints at once on a first visit,
 6. write ``dist/pyscript.json`` (``web/pyscript.json`` plus that interpreter and
-   the ``[files]`` entries; ``pyscript-pyc.json`` the same with the bytecode library),
+   the interpreter module of a first visit, the app as sources; ``pyscript-pyc.json``
+   the same with the app's bytecode and the memory snapshot),
    ``dist/index.html`` (the runtime files web/js/prefetch.js fetches at once,
    a build id for the snapshot of the last render, the DOM ids of
    web/app/core/dom.py, the page's modules to preload) and ``dist/sw.js`` (``web/sw.js``
@@ -324,10 +325,12 @@ def copy_pyscript(out: Path, version: str) -> str:
 
 def copy_pyodide(
     out: Path, version: str, full_stdlib: bool = False, bytecode: bool = True
-) -> tuple[str, str, list[str], str]:
-    """Copy the Pyodide core and a cut standard library (sources, and bytecode unless
-    ``bytecode`` is false); return (folder, python major.minor, the standard-library
-    archives' names, the lock file's JSON) for write_loaders."""
+) -> tuple[str, str, str, str]:
+    """Copy the Pyodide core and a cut standard library (bytecode unless ``bytecode`` is
+    false, then sources); return (folder, python major.minor, the standard-library
+    archive's name, the lock file's JSON) for write_loaders. Every visit loads the same
+    archive: on a phone, compiling the sources at start cost more than the bytecode's
+    extra bytes (docs/performance.md)."""
     src = NODE_MODULES / "pyodide"
     rel = f"runtime/pyodide-{version}"
     dst = out / rel
@@ -338,32 +341,31 @@ def copy_pyodide(
     py_mm = ".".join(lock["info"]["python"].split(".")[:2])
     lock_json = json.dumps({"info": lock["info"], "packages": {}}, separators=(",", ":"))
     if full_stdlib:
-        return rel, py_mm, ["python_stdlib.zip"], lock_json
+        return rel, py_mm, "python_stdlib.zip", lock_json
     stdlib = trim_stdlib(src / "python_stdlib.zip", read_stdlib_modules())
-    stdlib_name = f"stdlib-{sha256(stdlib)[:12]}.zip"
-    (dst / stdlib_name).write_bytes(stdlib)
-    libraries = [stdlib_name]
-    if bytecode:
-        log("compiling the standard library to bytecode (Pyodide in Node)")
-        pyc = compile_bytecode(stdlib, STDLIB_RUNTIME_PATH)
-        pyc_name = f"stdlib-{sha256(pyc)[:12]}-pyc.zip"
-        (dst / pyc_name).write_bytes(pyc)
-        libraries.append(pyc_name)
-    return rel, py_mm, libraries, lock_json
+    if not bytecode:
+        stdlib_name = f"stdlib-{sha256(stdlib)[:12]}.zip"
+        (dst / stdlib_name).write_bytes(stdlib)
+        return rel, py_mm, stdlib_name, lock_json
+    log("compiling the standard library to bytecode (Pyodide in Node)")
+    pyc = compile_bytecode(stdlib, STDLIB_RUNTIME_PATH)
+    pyc_name = f"stdlib-{sha256(pyc)[:12]}-pyc.zip"
+    (dst / pyc_name).write_bytes(pyc)
+    return rel, py_mm, pyc_name, lock_json
 
 
-def write_loaders(out: Path, pyodide_dir: str, libraries: list[str], lock_json: str,
+def write_loaders(out: Path, pyodide_dir: str, stdlib: str, lock_json: str,
                   snapshot_key: str, apps: tuple[str, str], py_mm: str) -> list[str]:
-    """The interpreter modules (LOADER_TEMPLATE), one per standard-library archive: the
-    sources one writes ``apps[0]`` (write_app_sources) into site-packages, the bytecode
-    one unpacks ``apps[1]`` (write_app_bytecode) there and restores the memory snapshot
-    of ``snapshot_key`` when there is one. Returns their file names."""
+    """The interpreter modules (LOADER_TEMPLATE), both with the standard library
+    ``stdlib``: a first visit's writes the app's sources ``apps[0]`` (write_app_sources)
+    into site-packages, the service worker's (when there is bytecode) unpacks ``apps[1]``
+    (write_app_bytecode) there and restores the memory snapshot of ``snapshot_key`` when
+    there is one. Returns their file names."""
     loaders = []
-    for library in libraries:
-        bytecode = library.endswith("-pyc.zip")
-        app = {"url": f"../../{apps[1] if bytecode else apps[0]}",
-               "dir": f"/lib/python{py_mm}/site-packages"}
-        loader = (LOADER_TEMPLATE.replace("@STDLIB@", library).replace("@LOCK@", lock_json)
+    for app_name in filter(None, apps):
+        bytecode = app_name.endswith(".zip")
+        app = {"url": f"../../{app_name}", "dir": f"/lib/python{py_mm}/site-packages"}
+        loader = (LOADER_TEMPLATE.replace("@STDLIB@", stdlib).replace("@LOCK@", lock_json)
                   .replace("@SNAPSHOT_KEY@", json.dumps(snapshot_key if bytecode else ""))
                   .replace("@APP@", json.dumps(app)))
         loader_name = f"loader-{sha256(loader.encode())[:12]}.mjs"
@@ -375,8 +377,9 @@ def write_loaders(out: Path, pyodide_dir: str, libraries: list[str], lock_json: 
 # PyScript's `interpreter` may be any module exporting what pyodide.mjs exports; this one
 # adds the options PyScript does not pass (see BROWSER-STACK.md): the cut standard library
 # and a lock file listing no packages (the page loads none; saves a 119 KB fetch). Two of
-# them when there is bytecode: the sources for a first visit, the bytecode once the
-# service worker has it (pyscript.json / pyscript-pyc.json; web/js/python-path.js picks
+# them when there is bytecode, both with the library's bytecode: the app's sources for a
+# first visit, its bytecode once the service worker has it (pyscript.json /
+# pyscript-pyc.json; web/js/python-path.js picks
 # the config: the worker that runs the loader cannot see the service worker). Each writes
 # the app's modules into site-packages itself (sources as one JSON file, bytecode as one
 # archive) before Python runs; the bytecode one restores the interpreter's memory snapshot
@@ -387,6 +390,9 @@ LOADER_TEMPLATE = """// Written by scripts/build.py: Pyodide with the page's own
 import { loadPyodide as load } from "./pyodide.mjs";
 import { bootWithSnapshot, readSnapshot } from "../../snapshot.mjs";
 export * from "./pyodide.mjs";
+// the start's moments in this thread (scripts/bench_phone.py reads them)
+const mark = (name) => performance.mark(`skyline:${name}`);
+mark("loader");
 const base = new URL("./", import.meta.url).href;
 const SNAPSHOT_KEY = @SNAPSHOT_KEY@;
 const APP = @APP@;
@@ -405,8 +411,18 @@ export async function loadPyodide(options = {}) {
     stdLibURL: base + "@STDLIB@",
     lockFileContents: @LOCK@,
   };
+  mark("load");
   const pyodide = await (snapshot ? bootWithSnapshot(load, settings, SNAPSHOT_KEY, snapshot)
                                   : load(settings));
+  mark("loaded");
+  // each Python run PyScript starts (its own set-up, then main.py), for the timeline
+  for (const name of ["runPython", "runPythonAsync"]) {
+    const run = pyodide[name].bind(pyodide);
+    pyodide[name] = (code, ...rest) => {
+      mark(`${name}:${String(code).trim().slice(0, 40)}`);
+      return run(code, ...rest);
+    };
+  }
   if (typeof WorkerGlobalScope !== "undefined") {
     // PyScript's worker only logs an error of main.py's run (an import that fails after a
     // restore, a fatal error): posted as an Error, it rejects the page's xworker.ready at
@@ -439,6 +455,7 @@ export async function loadPyodide(options = {}) {
       setTimeout(() => unpack().catch((err) => console.warn("skyline:", err)), APP_LATER_MS);
     } else {
       await unpack();
+      mark("unpacked");
     }
   }
   return pyodide;
@@ -446,7 +463,7 @@ export async function loadPyodide(options = {}) {
 """
 
 
-def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], lock_json: str,
+def write_snapshot_config(out: Path, pyodide_dir: str, stdlib: str, lock_json: str,
                           app_pyc: str, wheel: Path, py_files: list[Path], py_mm: str) -> str:
     """dist/snapshot.json: what web/snapshot-worker.mjs needs to make the memory snapshot
     the bytecode loader restores (the runtime, the bytecode standard library and app, and
@@ -465,7 +482,7 @@ def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], loc
     tables = {path.stem: f"i18n/{path.name}" for path in sorted((out / "i18n").glob("*.json"))}
     config = {
         "pyodide": f"{pyodide_dir}/pyodide.mjs",
-        "stdlib": f"{pyodide_dir}/{libraries[-1]}",
+        "stdlib": f"{pyodide_dir}/{stdlib}",
         "lock": json.loads(lock_json),
         "app": app_pyc,
         "sitePackages": f"/lib/python{py_mm}/site-packages",
@@ -474,7 +491,7 @@ def write_snapshot_config(out: Path, pyodide_dir: str, libraries: list[str], loc
     }
     key = sha256(json.dumps(config, sort_keys=True).encode()
                  + (out / app_pyc).read_bytes()
-                 + (out / pyodide_dir / libraries[-1]).read_bytes()
+                 + (out / pyodide_dir / stdlib).read_bytes()
                  + b"".join((out / path).read_bytes() for path in tables.values()))[:16]
     (out / "snapshot.json").write_text(json.dumps({"key": key, **config}, indent=2) + "\n")
     return key
@@ -572,8 +589,8 @@ def copy_package_data(out: Path) -> list[str]:
 
 def write_pyscript_config(out: Path, interpreters: list[str]) -> list[str]:
     """web/pyscript.json + the local interpreter module: ``pyscript.json`` with the first
-    (standard library and app as sources), ``pyscript-pyc.json`` with the second (as
-    bytecode), if any. No [files]: each interpreter module writes the app's modules into
+    (the app as sources), ``pyscript-pyc.json`` with the second (the app as bytecode and
+    the memory snapshot), if any. No [files]: each interpreter module writes the app's modules into
     site-packages itself (LOADER_TEMPLATE). Returns the file names."""
     config = json.loads((WEB / "pyscript.json").read_text())
     names = []
@@ -663,12 +680,13 @@ class PrerenderHost:
         self.lang = "en"
         self.today = today
         self.tz = tz
+        self.focused: str | None = None  # the last render's focus (scripts/preboard.py)
 
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
 
     def focus(self, element_id: str | None) -> None:
-        pass  # the live page focuses the dialog's first field (showModal)
+        self.focused = element_id  # the welcome's: the live page's showModal() decides
 
     def announce(self, seq: int, text: str) -> None:
         pass  # the live region is never part of a snapshot
@@ -809,6 +827,32 @@ def welcome_template(lang: str) -> str:
             f' data-rules="{rules}">{body}</template>')
 
 
+def preboard_script() -> str:
+    """The screens a new visitor's presses lead to before Python is ready, as a data
+    block for web/js/preboard.js (scripts/preboard.py; index.html's ``@PREBOARD@``)."""
+    import preboard  # scripts/preboard.py
+
+    tables = read_tables()
+    added = [str(WEB), str(ROOT)]
+    sys.path[:0] = added
+    try:
+        from app.controller import Controller
+
+        def start(lang: str) -> tuple[PrerenderHost, Controller]:
+            host = PrerenderHost()
+            controller = Controller(host, tables, (lang,))
+            controller.boot("")
+            return host, controller
+
+        labels = {lang: {"starting": t["loading.starting"], "rules": t["btn.rules"]}
+                  for lang, t in tables.items()}
+        return preboard.as_script(preboard.walk(start, sorted(tables), WELCOME_REGIONS,
+                                                labels))
+    finally:
+        for path in added:
+            sys.path.remove(path)
+
+
 def first_paint_templates() -> str:
     """One welcome template per language (index.html's ``@FIRST_PAINT@``)."""
     return "\n  ".join(welcome_template(path.stem)
@@ -849,17 +893,15 @@ def build_id(out: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, warm: str) -> None:
+def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, stdlib: str,
+                 warm: str) -> None:
     """Fill index.html's placeholders: runtime folder, languages, boot download size,
     build id, the first-visit welcome templates."""
     langs = sorted(p.stem for p in (out / "i18n").glob("*.json")) or ["en"]
     build = build_id(out)
     # Bytes web/js/prefetch.js counts for the progress bar (see TRACKED there).
     runtime = out / pyodide_dir
-    sources = sorted(p for p in runtime.glob("stdlib-*.zip") if not p.name.endswith("-pyc.zip"))
-    sources = sources or [runtime / "python_stdlib.zip"]
-    bytecode = sorted(runtime.glob("stdlib-*-pyc.zip"))
-    boot_bytes = (runtime / "pyodide.asm.wasm").stat().st_size + sources[0].stat().st_size
+    boot_bytes = (runtime / "pyodide.asm.wasm").stat().st_size + (runtime / stdlib).stat().st_size
     html = (WEB / "index.html").read_text()
     for key, value in {
         "@PYSCRIPT_DIR@": pyscript_dir,
@@ -868,14 +910,14 @@ def render_index(out: Path, pyscript_dir: str, pyodide_dir: str, warm: str) -> N
         "@WARM@": warm,
         # the bytecode config web/js/python-path.js picks when the service worker controls
         # the page
-        "@CONFIG_PYC@": "pyscript-pyc.json" if bytecode else "",
+        "@CONFIG_PYC@": "pyscript-pyc.json" if (out / "pyscript-pyc.json").exists() else "",
         # a new visitor's welcome screen, painted by web/js/paint.js before Python
         "@FIRST_PAINT@": first_paint_templates(),
+        # where the welcome's own presses lead before Python (web/js/preboard.js)
+        "@PREBOARD@": preboard_script(),
         "@BUILD@": build,
-        # the standard library web/js/prefetch.js warms: sources on a first visit, the
-        # bytecode when the service worker controls the page (as python-path.js chooses)
-        "@STDLIB@": sources[0].relative_to(out).as_posix(),
-        "@STDLIB_PYC@": bytecode[0].relative_to(out).as_posix() if bytecode else "",
+        # the standard library web/js/prefetch.js warms on a first visit
+        "@STDLIB@": f"{pyodide_dir}/{stdlib}",
         # what web/js/snapshot-maker.js hands web/snapshot-worker.mjs to make the snapshot
         "@SNAPSHOT@": "snapshot.json" if (out / "snapshot.json").exists() else "",
         # the command names web/js/ needs before Python is ready
@@ -933,8 +975,8 @@ def _build(out: Path, tmp: Path, full_stdlib: bool, bytecode: bool, pyodide_vers
     py_files = copy_web(out)
     copy_qr_wheel(out)
     pyscript_dir = copy_pyscript(out, pyscript_version)
-    pyodide_dir, py_mm, libraries, lock_json = copy_pyodide(out, pyodide_version,
-                                                            full_stdlib, bytecode)
+    pyodide_dir, py_mm, stdlib, lock_json = copy_pyodide(out, pyodide_version,
+                                                         full_stdlib, bytecode)
     if not full_stdlib:
         write_qr_stdlib(out)
     app_sources = write_app_sources(out, wheel, engine_start, py_files)
@@ -942,15 +984,15 @@ def _build(out: Path, tmp: Path, full_stdlib: bool, bytecode: bool, pyodide_vers
     snapshot_key = ""
     if bytecode and not full_stdlib:
         app_pyc = write_app_bytecode(out, wheel, py_files, py_mm)
-        snapshot_key = write_snapshot_config(out, pyodide_dir, libraries, lock_json, app_pyc,
+        snapshot_key = write_snapshot_config(out, pyodide_dir, stdlib, lock_json, app_pyc,
                                              wheel, py_files, py_mm)
-    loaders = write_loaders(out, pyodide_dir, libraries, lock_json, snapshot_key,
+    loaders = write_loaders(out, pyodide_dir, stdlib, lock_json, snapshot_key,
                             (app_sources, app_pyc), py_mm)
     interpreters = [f"{pyodide_dir}/{loader}" for loader in loaders]
     write_pyscript_config(out, interpreters)
     (out / "later.json").write_text(json.dumps({"files": engine_later}, indent=2) + "\n")
     prerender_rules(out)
-    render_index(out, pyscript_dir, pyodide_dir,
+    render_index(out, pyscript_dir, pyodide_dir, stdlib,
                  warm_urls(pyodide_dir, interpreters[0], app_sources))
     cache, urls = write_service_worker(out)
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())

@@ -1,14 +1,12 @@
 """PyScript entry point: load the string tables, wire the page's events to the Controller.
 
-This module runs in a Web Worker: index.html has ``<script type="py" worker
-src="./main.py">``, so the page's main thread never runs Python (Lighthouse's total
-blocking time is no longer Python's start-up). PyScript's worker mode needs the page
-to be cross-origin isolated (netlify.toml: COOP same-origin, COEP require-corp): the
-worker reaches the page through ``pyscript.window`` with synchronous round trips
-(SharedArrayBuffer and Atomics). Where the page has no SharedArrayBuffer (a host without
-those headers, WebKitGTK) web/js/python-path.js drops the ``worker`` attribute and this same
-module runs on the main thread, where the calls below are direct. In the worker a round
-trip costs 0.1-5 ms, so this module makes few:
+This module runs in a Web Worker (index.html: ``<script type="py" worker>``), so the
+page's main thread never runs Python. PyScript's worker mode needs the page to be
+cross-origin isolated (netlify.toml: COOP, COEP): the worker reaches the page through
+``pyscript.window`` with synchronous round trips (SharedArrayBuffer and Atomics).
+Without SharedArrayBuffer (no such headers, WebKitGTK) web/js/python-path.js drops
+``worker`` and this module runs on the main thread, where the calls are direct. In the
+worker a round trip costs 0.1-5 ms, so this module makes few:
 
 - web/js/events.js listens to the page's events (click, keydown, change, submit on the
   document; hashchange and storage on the window), reduces each to JSON (its
@@ -41,19 +39,14 @@ import js  # the worker's own globals (fetch, setTimeout, Date, navigator.locks)
 from app.controller import KEY_SAVE, Controller
 from app.core.commands import HOST_COMMANDS
 from app.core.page_storage import PageStorage
-from app.core.region_edits import EDITED_REGIONS
+from app.core.region_edits import EDITED_REGIONS, latest_regions
 from app.core.store import KEY_GAME
 from app.games import ui as games_ui
-from pyodide.ffi import create_once_callable, create_proxy
+from pyodide.ffi import create_once_callable, create_proxy, jsnull
 from pyscript import window
 
 import skyline
 from skyline.players import deferred
-
-try:
-    from pyodide.ffi import jsnull
-except ImportError:  # older Pyodide: JS null arrives as None
-    jsnull = None
 
 
 def missing(value):
@@ -244,7 +237,7 @@ class DomHost(PageStorage):
 
     def take(self):
         """The queued commands as JSON (None if there are none), for ``dispatch``."""
-        batch, self.queue = [*self.take_writes(), *self.queue], []
+        batch, self.queue = [*self.take_writes(), *latest_regions(self.queue)], []
         return json.dumps(batch) if batch else None
 
     def url(self, path):
@@ -476,10 +469,15 @@ def dispatch(text):
     """One page event, reduced to data by web/js/events.js (JSON), for the Controller.
     Returns the render's DOM commands (JSON, or None), which web/js/render.js applies as
     the answer arrives: a click costs no round trip for its render."""
-    data = json.loads(text)
+    handle(json.loads(text))
+    return host.take()
+
+
+def handle(data):
+    """One page event (data) for the Controller; its render's commands stay queued."""
     kind = data.get("kind")
     host.event_fault = bool(data.get("fault"))
-    host.in_event = True
+    was_in_event, host.in_event = host.in_event, True
     try:
         if kind == "hashchange":
             controller.handle("hashchange", None, str(data.get("hash") or ""))
@@ -501,8 +499,7 @@ def dispatch(text):
         controller.render()
     finally:
         host.event_fault = False
-        host.in_event = False
-    return host.take()
+        host.in_event = was_in_event
 
 
 def on_storage(key):
@@ -584,13 +581,17 @@ _boot_js = getattr(window, "skylineBoot", None)
 if not missing(_boot_js):
     assert _boot_js is not None  # missing() is true for None
     _boot_js.live()
+host.in_event = True  # the first render and the presses made before it: one batch
 controller.boot(_boot_hash)
-start_mark("booted")  # the first render made (sent with the ready command)
-host.set_lang(controller.texts.lang)
 # Computer players, hint, solo review (app.computer.pacer); window.skylineBots for the e2e tests.
 from app.computer import pacer as bots_ui  # noqa: E402
 
 bots = bots_ui.install(controller, schedule, schedule_idle)
+for _press in json.loads(str(host.page.takeEarly())):  # web/js/early.js: what the page
+    handle(_press)  # showed for them (web/js/preboard.js) is what this render shows
+host.in_event = False
+start_mark("booted")  # the first render made (sent with the ready command)
+host.set_lang(controller.texts.lang)
 host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots.js_api),
                   json.dumps(HOST_COMMANDS))
 host.ready()  # the page is shown from here on (body[data-ready]) ...

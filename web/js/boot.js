@@ -1,7 +1,8 @@
 // @ts-check
 // The page's start before Python: an entry module that index.html makes render-blocking,
 // so the first frame is its paint. It paints the last render's picture, or on a first
-// visit the welcome screen the build prerendered (web/js/paint.js), opens the
+// visit the welcome screen the build prerendered (web/js/paint.js) whose own choices
+// show the screens the build rendered for them (web/js/preboard.js), opens the
 // prerendered rules before Python is ready (web/js/rules.js), translates the loading
 // screen (web/js/strings.js), shows real progress and a failure with Retry
 // (web/js/loading.js), fetches the runtime of a first visit right after the first
@@ -15,9 +16,11 @@
 // usable (web/js/render.js, the "ready" command). A press on the painted page before
 // then is queued by web/js/early.js.
 
+import { resumeFocus } from "./early.js";
 import { win } from "./globals.js";
 import { setProgress, setStep, startSucceeded, stopWatching, watchStart } from "./loading.js";
 import { keepPicture, live, paint, showLive } from "./paint.js";
+import { startScreens } from "./preboard.js";
 import { prefetchRuntime } from "./prefetch.js";
 import { handOverRules, offerRules } from "./rules.js";
 import { makeSnapshotLater } from "./snapshot-maker.js";
@@ -38,6 +41,7 @@ const { lang, painted, welcome } = paint();
 const boot = { painted, welcome, live };
 win.skylineBoot = boot;
 
+if (welcome) startScreens(lang); // its own choices answer before Python (web/js/preboard.js)
 const translated = translateBootTexts(lang);
 offerRules();
 prefetchRuntime();
@@ -62,6 +66,7 @@ function onReady() {
       });
   }
   showLive();
+  resumeFocus();
   handOverRules();
   keepPicture();
   setProgress(100);

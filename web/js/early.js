@@ -1,11 +1,16 @@
 // @ts-check
 // No dead click: presses made on the painted page before Python is ready are queued in
-// order and played once it is (web/js/bridge.js, playEarly). The pressed control
-// shows that it waits (.queued, aria-busy) until then; the first render replaces it.
-// A key is queued as it is. Pressing a control that already waits counts once, and so
-// does a press the same as the one queued just before it (two Rules presses open one
-// Rules dialog). A start that begins again at once (web/js/loading.js: a failed restore
-// of the interpreter's snapshot) takes the presses along through sessionStorage.
+// order, and Python plays them into its first render (takeEarly, from main.py); those
+// made while it renders are played right after (web/js/bridge.js, playEarly). The
+// welcome's own choices show their screen at once (web/js/preboard.js); any other
+// pressed control shows that it waits (.queued, aria-busy) until then. A key is queued
+// as it is. Pressing a control that already waits counts once, and so does a press the
+// same as the one queued just before it (two Rules presses open one Rules dialog). A
+// start that begins again at once (web/js/loading.js: a failed restore of the
+// interpreter's snapshot) takes the presses along through sessionStorage.
+
+import { follow } from "./preboard.js";
+import { openRules } from "./rules.js";
 
 /** @typedef {{data: import("./bridge.js").PageEvent, event: Event}} Press */
 
@@ -23,6 +28,14 @@ let presses = [];
  * @param {Event} event
  */
 export function queuePress(data, event) {
+  // the welcome's own choices show their screen at once (web/js/preboard.js): queued
+  // as made, each one counts (Menu twice opens and closes it), nothing is pending
+  const followed = follow(data, event, openRules);
+  if (followed === "rules") return; // the prerendered rules; Python's take over if open
+  if (followed) {
+    presses.push({ data, event });
+    return;
+  }
   const target = event.target;
   const control = data.kind === "keydown" || !(target instanceof Element) ? null
     : target.closest("[data-action], [data-submit]");
@@ -43,6 +56,53 @@ export function takePresses() {
     el.removeAttribute("aria-busy");
   }
   return taken;
+}
+
+/**
+ * The presses queued so far, for Python to play into its first render (main.py), as
+ * JSON of PageEvent[]; their controls no longer show that they wait.
+ */
+export function takeEarly() {
+  resume = focusedField();
+  return JSON.stringify(takePresses().map((press) => press.data));
+}
+
+/**
+ * The field the player is in, and its caret.
+ * @typedef {{id: string, start: number | null, end: number | null}} FocusedField
+ */
+/** @type {FocusedField | null} */
+let resume = null;
+
+/** @returns {FocusedField | null} */
+function focusedField() {
+  const el = document.activeElement;
+  const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
+  if (!(text || el instanceof HTMLSelectElement) || !el.id) return null;
+  try {
+    return { id: el.id, start: text ? el.selectionStart : null, end: text ? el.selectionEnd : null };
+  } catch {
+    return { id: el.id, start: null, end: null }; // a field without a selection
+  }
+}
+
+/** Once the page is ready: the field the player was in when Python took the presses
+ * keeps the focus and the caret (the first render would have put it elsewhere). */
+export function resumeFocus() {
+  const kept = resume;
+  resume = null;
+  const el = kept ? document.getElementById(kept.id) : null;
+  if (!kept || !(el instanceof HTMLElement) || el === document.activeElement) return;
+  if (el.closest("[inert]")) return;
+  el.focus();
+  if (kept.start === null || kept.end === null) return;
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    try {
+      el.setSelectionRange(kept.start, kept.end);
+    } catch {
+      // a field without a selection
+    }
+  }
 }
 
 /** The page starts again: its queued presses wait in sessionStorage for that start. */

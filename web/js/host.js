@@ -9,7 +9,7 @@
 
 import { bots, connect, settled, setRenderer, stats } from "./bridge.js";
 import { canShare, copy, share } from "./clipboard.js";
-import { unstashPresses } from "./early.js";
+import { takeEarly, unstashPresses } from "./early.js";
 import { installEffects } from "./effects.js";
 import { listen } from "./events.js";
 import { blobURL } from "./files.js";
@@ -27,6 +27,8 @@ import {
  * @typedef {object} SkylineHost
  * @property {(json: string) => void} apply a render of Python's own (DomCommand[] JSON)
  * @property {typeof connect} connect Python is ready: its entry points and command names
+ * @property {() => string} takeEarly the presses made before Python was ready (PageEvent[]
+ *   JSON), for its first render
  * @property {() => Promise<unknown>} settled every event dispatched so far is handled
  * @property {(text: string) => string} blobURL a blob: URL of a text, for <a download>
  * @property {(text: string) => Promise<boolean>} copy copy to the clipboard
@@ -57,6 +59,7 @@ listen();
 const host = {
   apply,
   connect,
+  takeEarly,
   settled,
   blobURL,
   copy,

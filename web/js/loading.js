@@ -196,7 +196,8 @@ export function watchStart(lang, translated) {
     if (await restartIfRestoreInTrial()) return;
     translated.then(async () => {
       const error = document.getElementById("loading-error");
-      const strings = await table(lang);
+      // the page's language now (the player may have switched it before Python)
+      const strings = await table(document.documentElement.lang || lang);
       if (error) {
         error.textContent = strings[key] ?? error.textContent; // the table may be unreachable
         error.removeAttribute("hidden");

@@ -232,8 +232,32 @@ export function live() {
   isLive = true;
   app.inert = false;
   app.removeAttribute("aria-busy");
-  // Python renders the dialog region afresh (a painted <dialog> is not modal).
-  if (painted) document.getElementById(DOM.dialog)?.replaceChildren();
+  // A painted <dialog> is open but not modal: it becomes modal where it is, so Python's
+  // first render redraws it as the same dialog and keeps what the player typed
+  // (web/js/render.js); the focus and the caret stay where the player left them.
+  const dialog = painted ? document.querySelector(`#${DOM.dialog} dialog[open]`) : null;
+  if (!(dialog instanceof HTMLDialogElement)) return;
+  const active = document.activeElement;
+  const field = active instanceof HTMLInputElement && dialog.contains(active) ? active : null;
+  const [start, end] = field ? caret(field) : [null, null];
+  dialog.close();
+  dialog.showModal();
+  if (active instanceof HTMLElement && active !== document.body && dialog.contains(active)) {
+    active.focus();
+    if (field && start !== null && end !== null) field.setSelectionRange(start, end);
+  }
+}
+
+/**
+ * @param {HTMLInputElement} field
+ * @returns {[number | null, number | null]}
+ */
+function caret(field) {
+  try {
+    return [field.selectionStart, field.selectionEnd];
+  } catch {
+    return [null, null]; // a field without a selection (a checkbox)
+  }
 }
 
 /** On ready: the painted look (.snapshot: shown before ready, cursor) and the bar go. */

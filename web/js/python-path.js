@@ -10,12 +10,11 @@ import { servedByWorker, site } from "./site.js";
  * (WebKitGTK does not). Without it Python runs on the main thread: the same main.py and
  * host port, the calls are direct instead of round trips. html[data-python] says which.
  *
- * The standard library and the app as bytecode (no compiling at start-up) when the
- * service worker controls the page (it has the archives precached): the bytecode
- * config names the interpreter module that asks for them, and restores the memory
+ * The standard library comes as bytecode on every visit. The app comes as bytecode
+ * when the service worker controls the page (it has the archive precached): the bytecode
+ * config names the interpreter module that asks for it, and restores the memory
  * snapshot. The worker that runs that module cannot see the service worker, so the
- * choice is made here (web/js/prefetch.js fetches the same library). A first visit
- * loads the smaller sources.
+ * choice is made here. A first visit loads the app's smaller sources (one text file).
  */
 export function choosePythonPath() {
   const script = document.querySelector("script[type=py]");

@@ -36,7 +36,8 @@ function clickLiveRules() {
   document.getElementById(DOM.rulesButton)?.click();
 }
 
-async function openRules() {
+/** The prerendered rules, opened before Python is ready (a Rules button, web/js/preboard.js). */
+export async function openRules() {
   let html = "";
   try {
     const response = await fetch(`./rules/${document.documentElement.lang}.html`);

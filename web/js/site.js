@@ -13,7 +13,7 @@ export const site = {
   bootBytes: Number(data.bootBytes) || 0,
   /** The runtime files a first visit fetches at once (the standard library apart). */
   warm: (data.warm || "").split(" ").filter(Boolean),
-  /** The standard library as sources (a first visit's). */
+  /** The standard library's archive (a first visit fetches it at once). */
   stdlib: data.stdlib || "",
   /** The PyScript config that boots from bytecode, when the build made one. */
   configPyc: data.configPyc || "",

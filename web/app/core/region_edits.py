@@ -257,5 +257,20 @@ def apply_players_edits(old: str, edits: Sequence[Splice]) -> str:
     return f"{head}{''.join(skylines)}{_PLAYERS_END}"
 
 
+def latest_regions(commands: Sequence[tuple]) -> list[tuple]:
+    """A batch of several renders (the first one, with the presses made before it) as
+    the page needs it: a region's whole HTML makes its earlier HTML and edits in the
+    batch moot, so the page draws each region once, as it ends (a dialog closed and
+    opened again in between stays the same dialog, with what the player typed).
+
+    >>> latest_regions([("html", "log", "a"), ("focus", None), ("html", "log", "b"),
+    ...                 ("patch", "log", "c", []), ("html", "turn", "t")])
+    [('focus', None), ('html', 'log', 'b'), ('patch', 'log', 'c', []), ('html', 'turn', 't')]
+    """
+    last = {command[1]: i for i, command in enumerate(commands) if command[0] == "html"}
+    return [command for i, command in enumerate(commands)
+            if command[0] not in ("html", "patch") or last.get(command[1], i) <= i]
+
+
 #: The regions sent as edits where they can be, and how their edits are found.
 EDITED_REGIONS = {LOG_REGION: log_edits, PLAYERS_REGION: players_edits}
