@@ -456,20 +456,48 @@ TITLE_ON_TOP = """() => {
 }"""
 
 
+# A press's effect, measured in the page: the press (a click, or a choice in a select)
+# and what it shows, in one task. Returns [shown, ms].
+ANSWER = """([selector, value, shows]) => {
+  const started = performance.now();
+  const el = document.querySelector(selector);
+  if (value === null) el.click();
+  else {
+    el.value = value;
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  return [!!document.querySelector(shows), performance.now() - started];
+}"""
+ANSWER_MS = 100  # a tap before Python is ready answers within this (it takes ~1 ms)
+
+
+def answers(page: Page, selector: str, shows: str, value: str | None = None) -> None:
+    shown, ms = page.evaluate(ANSWER, [selector, value, shows])
+    assert shown, f"{selector} did not show {shows} before Python was ready"
+    assert ms < ANSWER_MS, f"{selector} took {ms:.0f} ms"
+
+
 @pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
 def test_presses_before_python_is_ready_are_played_once_it_is(
     browser: Browser, site_url: str, guard: Guard, wait_ready: WaitReady,
     viewport: tuple[int, int],
 ) -> None:
-    """No dead click: on the prerendered welcome, "Learn to play" pressed while Python
-    starts shows that it waits, and once Python is ready it takes effect, as does a key
-    pressed after it (in order: the tutorial opens, then "?" opens the rules over it).
-    "?" pressed twice counts once, and the "Starting…" bar's Rules opened meanwhile give
-    way to the live ones: one Rules dialog, closed by one Escape. The welcome's title is
-    visible while it starts, on a phone too."""
+    """No dead click, no wait: on the prerendered welcome the welcome's own choices show
+    their screens at once (the build rendered them, web/js/preboard.js), and once Python
+    is ready its first render is those screens, with what was typed, the focus, and the
+    presses that had to wait (shown pending) played.
+
+    Desktop: "Learn to play" opens the tutorial at once; "?" pressed twice waits and
+    counts once, and the "Starting…" bar's Rules opened meanwhile give way to the live
+    ones: one Rules dialog, closed by one Escape. Phone: "Play solo now", the menu,
+    Deutsch, the menu, New game, three players, a name typed (still in its field), a
+    computer seat, then Start (pending) with a name Python refuses: once ready the form
+    says so in German, keeps every choice, and Start with the name put right plays.
+    The welcome's title is visible while it starts."""
     width, height = viewport
+    phone = width < 500
     ctx = browser.new_context(service_workers="block", viewport={"width": width,
-                              "height": height}, has_touch=width < 500)
+                              "height": height}, has_touch=phone, locale="en-US")
     guard.attach(ctx)
     try:
         page = ctx.new_page()
@@ -477,17 +505,21 @@ def test_presses_before_python_is_ready_are_played_once_it_is(
             page.goto(site_url, wait_until="domcontentloaded")
             page.wait_for_selector("#dialog dialog[open] #ng-learn")
             assert page.evaluate(TITLE_ON_TOP), "the welcome's title is hidden while it starts"
-            page.click("#ng-learn")
-            page.keyboard.press("?")
-            page.keyboard.press("?")
-            pressed = page.locator("#ng-learn")
-            assert "queued" in (pressed.get_attribute("class") or "")
-            assert pressed.get_attribute("aria-busy") == "true"
-            page.click("#boot-bar [data-boot-rules]")
-            page.locator("#boot-rules [data-testid=dialog-rules]").wait_for()
+            if phone:
+                fill_in_the_form_before_python(page)
+            else:
+                answers(page, "#ng-learn", "[data-testid=coach]")
+                assert page.locator("#dialog dialog").count() == 0
+                page.keyboard.press("?")
+                page.keyboard.press("?")
+                page.click("#boot-bar [data-boot-rules]")
+                page.locator("#boot-rules [data-testid=dialog-rules]").wait_for()
             assert page.evaluate("document.body.dataset.ready") is None
             release()
             wait_ready(page)
+        if phone:
+            python_decides_what_was_filled_in(page)
+            return
         page.wait_for_selector("#dialog [data-testid=dialog-rules]")
         assert page.locator("[data-testid=coach]").count() == 1, "the early press was lost"
         assert page.locator(".queued").count() == 0
@@ -496,8 +528,61 @@ def test_presses_before_python_is_ready_are_played_once_it_is(
         assert page.locator("#dlg-title").count() == 1, "duplicate ids"
         page.keyboard.press("Escape")
         page.wait_for_function("() => !document.querySelector('[data-testid=dialog-rules]')")
+        assert page.locator("[data-testid=coach]").count() == 1
     finally:
         ctx.close()
+
+
+REFUSED = "Zo\u202eë"  # a character that turns the text around: Python refuses it
+
+
+def fill_in_the_form_before_python(page: Page) -> None:
+    answers(page, "#ng-cancel", "#dialog:empty")
+    answers(page, "#btn-menu", "#btn-menu[aria-expanded=true]")
+    answers(page, "#btn-lang", "html[lang=de] #btn-lang[data-arg=en]")
+    page.wait_for_function(  # the "Starting…" bar's words follow (its table is fetched)
+        f"""document.querySelector("#boot-bar [data-i18n='loading.starting']").textContent
+           === {json.dumps(texts_de()["loading.starting"])}""")
+    answers(page, "#btn-menu", "#btn-menu[aria-expanded=true]")
+    answers(page, "#btn-new", "#dialog [data-testid=dialog-newgame]")
+    answers(page, "#dlg-first", "#ng-name2", value="3")
+    assert page.locator("#dialog input[name^=name]").count() == 3
+    page.fill("#ng-name1", "Ann")
+    page.select_option("#ng-seat2", "expert")  # Ann's name was changed on the way out
+    page.click("#ng-name0")
+    page.fill("#ng-name0", REFUSED)
+    assert page.locator(".queued").count() == 0, "a choice before the board shows pending"
+    page.click("#ng-start-btn")  # needs the engine: waits, shown pending
+    assert page.locator("#ng-form.queued").count() == 1
+    page.focus("#ng-name1")  # the player goes on typing in another field
+    page.keyboard.press("End")
+    page.keyboard.type("a")
+
+
+def texts_de() -> dict[str, str]:
+    return json.loads((Path(__file__).resolve().parent.parent / "web" / "i18n" / "de.json")
+                      .read_text(encoding="utf-8"))
+
+
+def python_decides_what_was_filled_in(page: Page) -> None:
+    state = page.evaluate("""() => ({
+      lang: document.documentElement.lang,
+      names: [...document.querySelectorAll("#dialog input[name^=name]")].map((e) => e.value),
+      seat: document.getElementById("ng-seat2")?.value,
+      error: document.querySelector("[data-testid=form-error]")?.textContent ?? "",
+      focus: document.activeElement?.id,
+      modal: document.querySelector("#dialog dialog")?.matches(":modal"),
+      queued: document.querySelectorAll(".queued").length,
+    })""")
+    assert state["lang"] == "de" and state["modal"] and state["queued"] == 0, state
+    assert state["names"] == [REFUSED, "Anna", "Experte"], state
+    assert state["seat"] == "expert" and state["focus"] == "ng-name1", state
+    assert texts_de()["error.name.bidi"] in state["error"], state
+    page.fill("#ng-name0", "Zoë")
+    page.click("#ng-start-btn")
+    page.wait_for_function("() => !document.querySelector('#dialog dialog')")
+    names = page.locator(".sb-name").all_inner_texts()
+    assert names == ["Zoë", "Anna", "Experte"], names
 
 
 @RETURNING

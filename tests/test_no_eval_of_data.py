@@ -100,6 +100,14 @@ ALLOWED_JS = {
     ("js/rules.js", "rulesHost.innerHTML = html;"):
         "the rules before Python: rules/<lang>.html of this site, rendered at build time "
         "by web/rules_panel.py (no player data)",
+    ("js/preboard.js", "else region.innerHTML = data.html[index];"):
+        "a screen before the board: a region's HTML from index.html's #preboard block, "
+        "rendered at build time by the page's own Controller for a new visitor "
+        "(scripts/preboard.py; no player data)",
+    ("js/preboard.js", "template.innerHTML = html;"):
+        "a screen before the board's dialog, as above, parsed in an inert <template> first",
+    ("js/preboard.js", "old.innerHTML = fresh.innerHTML;"):
+        "the same dialog's content on a screen before the board, as above",
     ("snapshot-worker.mjs", "const { loadPyodide } = await import(base.href);"):
         "the interpreter module named by the site's own snapshot.json (scripts/build.py), "
         "resolved against the worker's address",

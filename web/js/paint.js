@@ -206,11 +206,26 @@ export function paint() {
       startBar.hidden = false;
       element("loading").hidden = true;
       painted = true;
+      clearOfTheBar();
     } catch (err) {
       console.warn("skyline: snapshot not shown", err);
     }
   }
   return { lang, painted, welcome: painted && !snapshot };
+}
+
+/**
+ * A painted dialog taller than the screen scrolls its last buttons clear of the
+ * "Starting…" bar (a spacer at its end, .above-bar); one that fits keeps its size, so
+ * nothing moves when the live page takes it over.
+ */
+export function clearOfTheBar() {
+  const dialog = document.querySelector(`#${DOM.dialog} dialog[open]`);
+  if (!dialog) return;
+  dialog.classList.remove("above-bar");
+  if (!startBar.hidden && dialog.scrollHeight > dialog.clientHeight) {
+    dialog.classList.add("above-bar");
+  }
 }
 
 /**
@@ -240,6 +255,7 @@ export function live() {
   const active = document.activeElement;
   const field = active instanceof HTMLInputElement && dialog.contains(active) ? active : null;
   const [start, end] = field ? caret(field) : [null, null];
+  dialog.classList.remove("above-bar");
   dialog.close();
   dialog.showModal();
   if (active instanceof HTMLElement && active !== document.body && dialog.contains(active)) {

@@ -12,6 +12,7 @@
 // is only queued, shown pending; from then on the screens wait for Python.
 
 import { DOM } from "./dom.js";
+import { clearOfTheBar } from "./paint.js";
 import { keepTyped, typedFields } from "./typing.js";
 import { translateBootTexts } from "./strings.js";
 
@@ -123,6 +124,7 @@ function show(data, was, screen) {
     document.documentElement.lang = screen.lang;
     translateBootTexts(screen.lang); // the "Starting…" bar, and a failure's message
   }
+  clearOfTheBar();
   const focusId = screen.focus || activeId;
   const target = focusId ? document.getElementById(focusId) : null;
   if (target && target !== document.activeElement) target.focus();
