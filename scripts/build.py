@@ -419,8 +419,11 @@ export async function loadPyodide(options = {}) {
   for (const name of ["runPython", "runPythonAsync"]) {
     const run = pyodide[name].bind(pyodide);
     pyodide[name] = (code, ...rest) => {
-      mark(`${name}:${String(code).trim().slice(0, 40)}`);
-      return run(code, ...rest);
+      const what = `${name}:${String(code).trim().slice(0, 24)}`;
+      mark(what);
+      const result = run(code, ...rest);
+      Promise.resolve(result).finally(() => mark(`${what} done`)).catch(() => {});
+      return result;
     };
   }
   if (typeof WorkerGlobalScope !== "undefined") {

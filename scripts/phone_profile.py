@@ -8,8 +8,9 @@ supported for pages, not workers", so Python in a worker would run at full speed
   one core; the process that launches the browser joins it before it starts, so the
   browser and every process it starts inherit it (:func:`cpu_group`, :func:`joiner`).
 * **Network**: :class:`SharedLink`, a TCP proxy in front of the server through which
-  every connection passes: one link of a fixed rate that all of them share, each byte
-  delivered half a round trip after the link has sent it, each way.
+  every connection passes: one link of a fixed rate that all of them share (in turns,
+  as flows share a bottleneck), each byte delivered half a round trip after the link
+  has sent it, each way.
 
 The server and the proxy run in the benchmark's own process, outside the cgroup (the
 phone's network is not the phone's CPU).
@@ -25,6 +26,7 @@ import asyncio
 import os
 import signal
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -74,10 +76,46 @@ def joiner(group: Path) -> Callable[[], None]:
     return join
 
 
+class _Flow:
+    """One direction of one connection: the bytes waiting for the link, and where they go."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.waiting: deque[bytes] = deque()  # b"" last: the end of the stream
+        self.queued = False  # in the link's turn order
+
+    def take(self, most: int) -> bytes | None:
+        """Up to ``most`` waiting bytes; b"" at the end of the stream; None if nothing waits."""
+        if not self.waiting:
+            return None
+        first = self.waiting[0]
+        if not first:
+            return self.waiting.popleft()
+        if len(first) > most:
+            self.waiting[0] = first[most:]
+            return first[:most]
+        return self.waiting.popleft()
+
+    def deliver(self, data: bytes) -> None:
+        with suppress(OSError, RuntimeError):
+            self.writer.write(data)
+
+    def close(self) -> None:
+        with suppress(OSError, RuntimeError):
+            self.writer.close()
+
+
 class SharedLink:
     """A TCP proxy to ``upstream`` that models one slow link shared by every connection:
-    ``mbit`` megabits a second in all, ``rtt_ms`` round trip. Runs in a thread of its
-    own; :meth:`start` returns the port it listens on (127.0.0.1)."""
+    ``mbit`` megabits a second in all, ``rtt_ms`` round trip. The bytes waiting in each
+    connection take turns on the link (``QUANTUM`` bytes at a time, round robin), as TCP
+    flows share a bottleneck and as HTTP/2 interleaves a page's requests: a small file
+    asked for during a big download arrives after its share of the link, not after the
+    whole download. Each piece arrives half a round trip after the link has sent it.
+    Runs in a thread of its own; :meth:`start` returns the port it listens on
+    (127.0.0.1)."""
+
+    QUANTUM = 4096
 
     def __init__(self, upstream: tuple[str, int], mbit: float, rtt_ms: float) -> None:
         self.upstream = upstream
@@ -86,6 +124,8 @@ class SharedLink:
         self.free_at = 0.0  # when the link will have sent all it was given
         self.loop = asyncio.new_event_loop()
         self.sent = 0
+        self.turns: deque[_Flow] = deque()  # the flows with bytes waiting, in turn
+        self.wake: asyncio.Event | None = None
 
     def schedule(self, size: int, now: float) -> float:
         """When ``size`` bytes given to the link at ``now`` arrive at the other end."""
@@ -100,9 +140,11 @@ class SharedLink:
 
         def run() -> None:
             asyncio.set_event_loop(self.loop)
+            self.wake = asyncio.Event()
             server = self.loop.run_until_complete(
                 asyncio.start_server(self._connection, "127.0.0.1", 0))
             ready.append(server.sockets[0].getsockname()[1])
+            self.loop.create_task(self._send())
             started.set()
             self.loop.run_forever()
 
@@ -120,40 +162,42 @@ class SharedLink:
         except OSError:
             client_writer.close()
             return
-        await asyncio.gather(self._pump(client_reader, server_writer),
-                             self._pump(server_reader, client_writer))
+        await asyncio.gather(self._read(client_reader, _Flow(server_writer)),
+                             self._read(server_reader, _Flow(client_writer)))
 
-    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """One direction: each chunk read is delivered when the shared link has sent it,
-        half a round trip later, in order."""
-        queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+    async def _read(self, reader: asyncio.StreamReader, flow: _Flow) -> None:
+        """One direction: what is read waits for its turns on the link."""
+        while True:
+            try:
+                data = await reader.read(65536)
+            except OSError:
+                data = b""
+            flow.waiting.append(data)
+            if not flow.queued:
+                flow.queued = True
+                self.turns.append(flow)
+                assert self.wake is not None
+                self.wake.set()
+            if not data:
+                return
 
-        async def read() -> None:
-            while True:
-                try:
-                    data = await reader.read(16384)
-                except OSError:
-                    data = b""
-                now = self.loop.time()
-                at = self.schedule(len(data), now) if data else now + self.half_rtt
-                await queue.put((at, data))
-                if not data:
-                    return
-
-        async def write() -> None:
-            while True:
-                at, data = await queue.get()
-                delay = at - self.loop.time()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                if not data:
-                    with suppress(OSError):
-                        writer.close()
-                    return
-                try:
-                    writer.write(data)
-                    await writer.drain()
-                except OSError:
-                    return
-
-        await asyncio.gather(read(), write())
+    async def _send(self) -> None:
+        """The link: one quantum of the next flow in turn, then the next."""
+        assert self.wake is not None
+        while True:
+            if not self.turns:
+                self.wake.clear()
+                await self.wake.wait()
+                continue
+            flow = self.turns.popleft()
+            piece = flow.take(self.QUANTUM)
+            now = self.loop.time()
+            if piece:
+                self.loop.call_at(self.schedule(len(piece), now), flow.deliver, piece)
+                await asyncio.sleep(max(0.0, self.free_at - now))
+            elif piece == b"":
+                self.loop.call_at(now + self.half_rtt, flow.close)
+            if flow.waiting:
+                self.turns.append(flow)
+            else:
+                flow.queued = False
