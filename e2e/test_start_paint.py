@@ -456,25 +456,23 @@ TITLE_ON_TOP = """() => {
 }"""
 
 
-# A press's effect, measured in the page: the press (a click, or a choice in a select)
-# and what it shows, in one task. Returns [shown, ms].
+# A press before Python is ready and what it shows, in one task of the page (a click, or
+# a choice in a select): its screen is there when the press's own task ends (how many
+# ms that takes is scripts/bench_web.py --phone's to say, not a test's).
 ANSWER = """([selector, value, shows]) => {
-  const started = performance.now();
   const el = document.querySelector(selector);
   if (value === null) el.click();
   else {
     el.value = value;
     el.dispatchEvent(new Event("change", { bubbles: true }));
   }
-  return [!!document.querySelector(shows), performance.now() - started];
+  return !!document.querySelector(shows);
 }"""
-ANSWER_MS = 100  # a tap before Python is ready answers within this (it takes ~1 ms)
 
 
 def answers(page: Page, selector: str, shows: str, value: str | None = None) -> None:
-    shown, ms = page.evaluate(ANSWER, [selector, value, shows])
-    assert shown, f"{selector} did not show {shows} before Python was ready"
-    assert ms < ANSWER_MS, f"{selector} took {ms:.0f} ms"
+    assert page.evaluate(ANSWER, [selector, value, shows]), \
+        f"{selector} did not show {shows} in its own task, before Python was ready"
 
 
 @pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])

@@ -28,8 +28,12 @@ The measured browser runs in a child process that joins the cgroup before it lau
 Chromium (``--child``); the server and the link stay outside it. Prints a table (medians
 of ``--repeat`` rounds) and, last, one JSON line.
 
+With ``--engines firefox,webkit`` (or any of scripts/bench_web.py's engines) the same
+cgroup and link hold those engines instead, for scripts/bench_web.py's own visits of
+each (a first visit, a return visit, the bare page; their own window sizes).
+
 Usage: ``python scripts/bench_web.py --phone [--repeat 3] [--no-build] [--phone-cpu 0.5]
-[--phone-mbit 9] [--phone-rtt 80]`` (root, for the cgroup).
+[--phone-mbit 9] [--phone-rtt 80] [--engines LIST]`` (root, for the cgroup).
 """
 
 from __future__ import annotations
@@ -67,6 +71,12 @@ new PerformanceObserver((list) => {
     if (!button) return setTimeout(press, 100);
     window.__tap.at = performance.now();
     button.click();
+    if (document.querySelector("[data-testid=coach]")) {
+      // answered in the press's own task (a screen the build rendered): on screen at
+      // the next frame
+      requestAnimationFrame(() => { window.__tap.effect = performance.now(); });
+      return;
+    }
     const watch = setInterval(() => {
       if (document.querySelector("[data-testid=coach]")) {
         window.__tap.effect = performance.now();
@@ -78,6 +88,8 @@ new PerformanceObserver((list) => {
 }).observe({ type: "paint", buffered: true });
 """
 TIMES = """() => ({
+  tap_wait: window.__tap && window.__tap.effect !== null ? window.__tap.effect - window.__tap.at
+                                                        : null,
   paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
   ready: performance.getEntriesByName("skyline:ready")[0]?.startTime ?? null,
   tap: window.__tap ? window.__tap.effect : null,
@@ -89,7 +101,7 @@ TIMES = """() => ({
   start: document.documentElement.dataset.pythonStart ?? null,
   welcome: window.skylineBoot ? window.skylineBoot.welcome : null,
 })"""
-SPLIT = ("paint", "python", "imported", "tables", "lock", "booted", "ready", "tap")
+SPLIT = ("paint", "python", "imported", "tables", "lock", "booted", "ready", "tap", "tap_wait")
 READY = "() => performance.getEntriesByName('skyline:ready').length > 0"
 # Where a start spent its time, for --detail: the downloads and marks of the page and of
 # every worker (PyScript's, with the interpreter module's marks), on the page's clock.
@@ -342,7 +354,8 @@ def print_summary(s: dict[str, Any], cpu: float, mbit: float, rtt: float) -> Non
 
 
 def run(site: Path, serving: Any, repeat: int, cpu: float, mbit: float, rtt: float,
-        only: list[str] | None = None, detail: bool = False) -> None:
+        only: list[str] | None = None, detail: bool = False,
+        engines: list[str] | None = None) -> None:
     """The phone benchmark of ``site`` (a copy with bare.html): server, link, cgroup."""
     import phone_profile
 
@@ -361,10 +374,18 @@ def run(site: Path, serving: Any, repeat: int, cpu: float, mbit: float, rtt: flo
             out = Path(out_dir) / "rounds.json"
             subprocess.run([sys.executable, __file__, "--child", url, str(out), str(repeat),
                             ",".join(only or ["app", "link", "bare", "floor"]),
-                            "detail" if detail else ""],
+                            "detail" if detail else "", ",".join(engines or [])],
                            check=True, preexec_fn=phone_profile.joiner(group))
             rounds = json.loads(out.read_text())
         link.stop()
+    if engines:
+        import bench_web  # scripts/bench_web.py: the engines' visits and their table
+
+        print(f"phone profile, engines: the whole browser at {cpu:g} of a core, one shared "
+              f"{mbit:g} Mbit/s link, {rtt:g} ms round trip (their own window sizes)")
+        bench_web.print_engines(rounds)
+        print(json.dumps({"phone_engines": rounds, "cpu": cpu, "mbit": mbit, "rtt_ms": rtt}))
+        return
     s = summary(rounds)
     if detail:
         print_timelines(rounds)
@@ -375,4 +396,10 @@ def run(site: Path, serving: Any, repeat: int, cpu: float, mbit: float, rtt: flo
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
     DETAIL = sys.argv[6] == "detail"
-    child(sys.argv[2], Path(sys.argv[3]), int(sys.argv[4]), sys.argv[5].split(","))
+    if sys.argv[7]:  # Firefox, WebKit…: scripts/bench_web.py's visits, in the cgroup
+        import bench_web
+
+        Path(sys.argv[3]).write_text(json.dumps(bench_web.bench_engines(
+            sys.argv[7].split(","), sys.argv[2], int(sys.argv[4]))))
+    else:
+        child(sys.argv[2], Path(sys.argv[3]), int(sys.argv[4]), sys.argv[5].split(","))

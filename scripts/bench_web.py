@@ -749,7 +749,8 @@ def main() -> None:
                                 args.dist)
             bench_phone.run(site, lambda folder: serving(folder, ByteLog()), repeat,
                             args.phone_cpu, args.phone_mbit, args.phone_rtt,
-                            args.phone_only.split(","), args.phone_detail)
+                            args.phone_only.split(","), args.phone_detail,
+                            [n for n in (args.engines or "").split(",") if n])
         return
     if args.engines:
         names = [n for n in args.engines.split(",") if n]
