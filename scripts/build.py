@@ -355,19 +355,23 @@ def copy_pyodide(
 
 
 def write_loaders(out: Path, pyodide_dir: str, stdlib: str, lock_json: str,
-                  snapshot_key: str, apps: tuple[str, str], py_mm: str) -> list[str]:
+                  snapshot_key: str, apps: tuple[str, str], py_mm: str,
+                  pyscript_pyc: str = "") -> list[str]:
     """The interpreter modules (LOADER_TEMPLATE), both with the standard library
     ``stdlib``: a first visit's writes the app's sources ``apps[0]`` (write_app_sources)
     into site-packages, the service worker's (when there is bytecode) unpacks ``apps[1]``
     (write_app_bytecode) there and restores the memory snapshot of ``snapshot_key`` when
-    there is one. Returns their file names."""
+    there is one. Both unpack PyScript's package's bytecode ``pyscript_pyc``
+    (scripts/pyscript_bytecode.py), if any. Returns their file names."""
     loaders = []
     for app_name in filter(None, apps):
         bytecode = app_name.endswith(".zip")
         app = {"url": f"../../{app_name}", "dir": f"/lib/python{py_mm}/site-packages"}
         loader = (LOADER_TEMPLATE.replace("@STDLIB@", stdlib).replace("@LOCK@", lock_json)
                   .replace("@SNAPSHOT_KEY@", json.dumps(snapshot_key if bytecode else ""))
-                  .replace("@APP@", json.dumps(app)))
+                  .replace("@APP@", json.dumps(app))
+                  .replace("@PYSCRIPT_PYC@", json.dumps(
+                      f"../../{pyscript_pyc}" if pyscript_pyc else "")))
         loader_name = f"loader-{sha256(loader.encode())[:12]}.mjs"
         (out / pyodide_dir / loader_name).write_text(loader)
         loaders.append(loader_name)
@@ -396,6 +400,12 @@ mark("loader");
 const base = new URL("./", import.meta.url).href;
 const SNAPSHOT_KEY = @SNAPSHOT_KEY@;
 const APP = @APP@;
+// PyScript's own package compiled (scripts/pyscript_bytecode.py): put where Python looks
+// for it before PyScript writes and imports the sources; optional, any failure only
+// means PyScript's package is compiled as before
+const PYSCRIPT_PYC = @PYSCRIPT_PYC@;
+const pyscriptPyc = PYSCRIPT_PYC && fetch(new URL(PYSCRIPT_PYC, import.meta.url))
+  .then((response) => (response.ok ? response.arrayBuffer() : null)).catch(() => null);
 // read and fetched while PyScript gets ready to call loadPyodide
 const snapshot = SNAPSHOT_KEY ? readSnapshot(SNAPSHOT_KEY) : null;
 const app = APP && fetch(new URL(APP.url, import.meta.url)).then((response) => {
@@ -415,6 +425,16 @@ export async function loadPyodide(options = {}) {
   const pyodide = await (snapshot ? bootWithSnapshot(load, settings, SNAPSHOT_KEY, snapshot)
                                   : load(settings));
   mark("loaded");
+  const compiled = pyscriptPyc && await pyscriptPyc;
+  if (compiled) {
+    try {
+      const cache = `${pyodide.FS.cwd()}/pyscript/__pycache__`;
+      pyodide.FS.mkdirTree(cache);
+      pyodide.unpackArchive(compiled, "zip", { extractDir: cache });
+    } catch (err) {
+      console.warn("skyline: PyScript's bytecode not used", err);
+    }
+  }
   // each Python run PyScript starts (its own set-up, then main.py), for the timeline
   for (const name of ["runPython", "runPythonAsync"]) {
     const run = pyodide[name].bind(pyodide);
@@ -505,7 +525,7 @@ STDLIB_RUNTIME_PATH = "/lib/python314.zip"
 COMPILE_PYC = ROOT / "scripts" / "compile_pyc.mjs"
 
 
-def compile_bytecode(archive: bytes, runtime_path: str) -> bytes:
+def compile_bytecode(archive: bytes, runtime_path: str, checked: bool = False) -> bytes:
     """``archive`` with every ``.py`` compiled to ``.pyc`` by the Pyodide the page runs
     (CPython 3.14 under Node, scripts/compile_pyc.mjs): unchecked-hash pycs (PEP 552),
     fixed member dates and order, so identical input gives identical output. Pyodide
@@ -517,8 +537,9 @@ def compile_bytecode(archive: bytes, runtime_path: str) -> bytes:
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = Path(tmp) / "in.zip", Path(tmp) / "out.zip"
         src.write_bytes(archive)
-        result = subprocess.run([node, str(COMPILE_PYC), str(src), str(dst), runtime_path],
-                                capture_output=True, text=True)
+        flags = ["--checked"] if checked else []
+        result = subprocess.run([node, str(COMPILE_PYC), *flags, str(src), str(dst),
+                                 runtime_path], capture_output=True, text=True)
         if result.returncode != 0:
             sys.exit(f"[build] compile_pyc.mjs failed:\n{result.stderr[-2000:]}")
         return dst.read_bytes()
@@ -627,18 +648,17 @@ def write_app_bytecode(out: Path, wheel: Path, py_files: list[Path], py_mm: str)
     return name
 
 
-def warm_urls(pyodide_dir: str, interpreter: str, app: str) -> str:
+def warm_urls(pyodide_dir: str, interpreter: str, app: str, pyscript_pyc: str = "") -> str:
     """What web/js/prefetch.js fetches at once on a first visit, in parallel, so that the worker
     that runs Python finds it in the HTTP cache instead of discovering one file after
     the other (PyScript, its config, Pyodide's loader, the wasm, the standard library,
     the app's sources).
     <link rel=preload> cannot do this: a preload serves only its own document, never a
     worker, and a modulepreload would compile Pyodide's 1 MB of JavaScript on the main
-    thread for nothing. The standard library is added by prefetch.js (sources or
-    bytecode, as web/js/python-path.js picks the config)."""
+    thread for nothing. The standard library is added by prefetch.js."""
     urls = [interpreter, f"{pyodide_dir}/pyodide.mjs", f"{pyodide_dir}/pyodide.asm.mjs",
-            f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", app]
-    return " ".join(dict.fromkeys(urls))
+            f"{pyodide_dir}/pyodide.asm.wasm", "pyscript.json", app, pyscript_pyc]
+    return " ".join(dict.fromkeys(url for url in urls if url))
 
 
 def prerender_rules(out: Path) -> list[str]:
@@ -989,14 +1009,20 @@ def _build(out: Path, tmp: Path, full_stdlib: bool, bytecode: bool, pyodide_vers
         app_pyc = write_app_bytecode(out, wheel, py_files, py_mm)
         snapshot_key = write_snapshot_config(out, pyodide_dir, stdlib, lock_json, app_pyc,
                                              wheel, py_files, py_mm)
+    pyscript_pyc = ""
+    if bytecode:
+        import pyscript_bytecode  # scripts/pyscript_bytecode.py
+
+        pyscript_pyc = pyscript_bytecode.write_pyscript_bytecode(
+            out, pyscript_dir, py_mm, lambda data, path: compile_bytecode(data, path, True))
     loaders = write_loaders(out, pyodide_dir, stdlib, lock_json, snapshot_key,
-                            (app_sources, app_pyc), py_mm)
+                            (app_sources, app_pyc), py_mm, pyscript_pyc)
     interpreters = [f"{pyodide_dir}/{loader}" for loader in loaders]
     write_pyscript_config(out, interpreters)
     (out / "later.json").write_text(json.dumps({"files": engine_later}, indent=2) + "\n")
     prerender_rules(out)
     render_index(out, pyscript_dir, pyodide_dir, stdlib,
-                 warm_urls(pyodide_dir, interpreters[0], app_sources))
+                 warm_urls(pyodide_dir, interpreters[0], app_sources, pyscript_pyc))
     cache, urls = write_service_worker(out)
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     runtime = sum(p.stat().st_size for p in (out / "runtime").rglob("*") if p.is_file())

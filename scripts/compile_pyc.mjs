@@ -3,7 +3,8 @@
 // "x.pyc" (unchecked-hash pycs, PEP 552: no timestamps, so the output is byte-identical
 // for identical input), every other member is copied. Members are written in name order
 // with fixed dates at DEFLATE level 9.
-// Usage: node scripts/compile_pyc.mjs IN.zip OUT.zip PREFIX [IN OUT PREFIX ...]
+// Usage: node scripts/compile_pyc.mjs [--optimize N] [--checked] IN.zip OUT.zip PREFIX
+// [IN OUT PREFIX ...]
 // PREFIX is the folder the archive's files live in at run time (for tracebacks), e.g.
 // "/lib/python314.zip" or "/lib/python3.14/site-packages".
 import { readFileSync, writeFileSync } from "node:fs";
@@ -18,6 +19,12 @@ if (args[0] === "--optimize") {
   optimize = Number(args[1]);
   args = args.slice(2);
 }
+// --checked: checked-hash pycs (Python compares them with their source before use)
+let checked = false;
+if (args[0] === "--checked") {
+  checked = true;
+  args = args.slice(1);
+}
 if (args.length === 0 || args.length % 3 !== 0) {
   console.error("usage: node scripts/compile_pyc.mjs IN.zip OUT.zip PREFIX [...]");
   process.exit(2);
@@ -31,7 +38,7 @@ import importlib.util
 import io
 import zipfile
 
-def compile_archive(source, target, prefix, optimize):
+def compile_archive(source, target, prefix, optimize, checked):
     out = io.BytesIO()
     with zipfile.ZipFile(source) as zin, \\
             zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout:
@@ -44,7 +51,7 @@ def compile_archive(source, target, prefix, optimize):
                 code = compile(body, f"{prefix}/{name}", "exec", dont_inherit=True,
                                optimize=optimize)
                 body = bytes(external._code_to_hash_pyc(
-                    code, importlib.util.source_hash(body), checked=False))
+                    code, importlib.util.source_hash(body), checked=checked))
                 name += "c"
             member = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             member.compress_type = zipfile.ZIP_DEFLATED
@@ -81,6 +88,6 @@ const compileArchive = py.globals.get("compile_archive");
 for (let i = 0; i < args.length; i += 3) {
   const [input, output, prefix] = args.slice(i, i + 3);
   py.FS.writeFile("/tmp/in.zip", new Uint8Array(readFileSync(input)));
-  compileArchive("/tmp/in.zip", "/tmp/out.zip", prefix, optimize);
+  compileArchive("/tmp/in.zip", "/tmp/out.zip", prefix, optimize, checked);
   writeFileSync(output, py.FS.readFile("/tmp/out.zip"));
 }
