@@ -5,7 +5,6 @@ and nothing that needs the engine's decision (Start, the daily challenge) is amo
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import sys
@@ -14,19 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_prerender import load_build  # scripts/build.py, loaded under its own name
 from web_fakes import FakeHost, make_page
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import preboard  # noqa: E402 - scripts/preboard.py
-
-
-def load_build():
-    spec = importlib.util.spec_from_file_location("skyline_build", ROOT / "scripts" / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
