@@ -414,14 +414,31 @@ def test_first_visit_in_german_paints_the_welcome_and_its_rules_before_python(
     is ready, in German; the Starting… bar's Rules button opens the prerendered German
     rules (their section buttons work); when Python is ready the live welcome dialog
     waits under them until they are closed, then has the focus, with the very HTML
-    that was painted, in the same boxes, modal."""
+    that was painted, in the same boxes, modal.
+
+    The start's optional helpers damaged change none of it: the screens before the board
+    unreadable (index.html's #preboard block) and PyScript's bytecode not an archive
+    (its package is compiled as before)."""
     de = texts(dist_dir, "de")
     ctx = new_context(browser, guard, locale="de-DE")
     try:
         page = ctx.new_page()
+
+        def damaged_screens(route: Any) -> None:
+            response = route.fetch()
+            html = response.text()
+            assert 'id="preboard">{' in html
+            route.fulfill(response=response,
+                          body=html.replace('id="preboard">{', 'id="preboard">{"damaged'))
+
+        page.route(site_url, damaged_screens)
+        page.route("**/pyscript-*-pyc.zip", lambda route: route.fulfill(
+            body=b"not an archive", content_type="application/zip"))
         with held_runtime(page) as release:
             page.goto(site_url, wait_until="domcontentloaded")
             early, painted = welcome_painted(page, de, "de")
+            assert page.evaluate(
+                "document.getElementById('preboard').textContent.startsWith('{\"damaged')")
             button = page.locator("#boot-bar [data-boot-rules]")
             assert button.inner_text() == de["btn.rules"]
             button.click()
