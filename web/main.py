@@ -212,10 +212,9 @@ class DomHost(PageStorage):
         self._announce_flip = False
         self._flush_soon = False
         self._can_share = None
-        loc = window.location
-        self.base = f"{loc.origin}{loc.pathname}"  # the page's folder, for fetch()
+        self._page_base = str(page.pageAddress())  # one round trip, not five
+        self.base = self._page_base.split("?")[0]  # the page's folder, for fetch()
         self.base = self.base[: self.base.rindex("/") + 1]
-        self._page_base = f"{loc.origin}{loc.pathname}{loc.search}"
 
     def command(self, *args):
         """Queue one DOM command for web/js/render.js, sent by the next flush."""

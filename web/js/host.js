@@ -44,6 +44,7 @@ import {
  * @property {() => string} storageKeys every key, as JSON
  * @property {() => string} localDate the player's calendar day, YYYY-MM-DD
  * @property {() => number} tzMinutes the page's time-zone offset
+ * @property {() => string} pageAddress the page's address without its fragment
  * @property {(where: string) => boolean} fault test-only: true (once) if
  *   window.__skylineFault === where
  */
@@ -78,6 +79,7 @@ const host = {
     return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
   },
   tzMinutes: () => new Date().getTimezoneOffset(),
+  pageAddress: () => `${location.origin}${location.pathname}${location.search}`,
   fault: (where) => {
     if (win.__skylineFault !== where) return false;
     delete win.__skylineFault;
