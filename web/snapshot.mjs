@@ -126,9 +126,19 @@ async function refuseSnapshot(key) {
  * is made for this build). Never throws.
  * @param {string} key
  */
-export async function snapshotRefused(key) {
+export function snapshotRefused(key) {
+  return storedFor(REFUSED_URL, key);
+}
+
+/**
+ * Whether the entry at `url` of the snapshot's cache is build `key`'s (a look at its
+ * headers). Never throws.
+ * @param {string} url
+ * @param {string} key
+ */
+async function storedFor(url, key) {
   try {
-    const response = await (await caches.open(SNAPSHOT_CACHE)).match(REFUSED_URL);
+    const response = await (await caches.open(SNAPSHOT_CACHE)).match(url);
     return response?.headers.get(KEY_HEADER) === key;
   } catch {
     return false;
@@ -277,13 +287,8 @@ export async function storeSnapshot(key, packed, size) {
  * Whether a snapshot of this build is stored (a cheap look at its headers).
  * @param {string} key
  */
-export async function hasSnapshot(key) {
-  try {
-    const response = await (await caches.open(SNAPSHOT_CACHE)).match(SNAPSHOT_URL);
-    return response?.headers.get(KEY_HEADER) === key;
-  } catch {
-    return false;
-  }
+export function hasSnapshot(key) {
+  return storedFor(SNAPSHOT_URL, key);
 }
 
 /**
