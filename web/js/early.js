@@ -11,6 +11,7 @@
 
 import { follow } from "./preboard.js";
 import { openRules } from "./rules.js";
+import { caretOf, putCaret } from "./typing.js";
 
 /** @typedef {{data: import("./bridge.js").PageEvent, event: Event}} Press */
 
@@ -77,13 +78,11 @@ let resume = null;
 /** @returns {FocusedField | null} */
 function focusedField() {
   const el = document.activeElement;
-  const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
-  if (!(text || el instanceof HTMLSelectElement) || !el.id) return null;
-  try {
-    return { id: el.id, start: text ? el.selectionStart : null, end: text ? el.selectionEnd : null };
-  } catch {
-    return { id: el.id, start: null, end: null }; // a field without a selection
-  }
+  const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ||
+    el instanceof HTMLSelectElement;
+  if (!field || !el.id) return null;
+  const [start, end] = caretOf(el);
+  return { id: el.id, start, end };
 }
 
 /** Once the page is ready: the field the player was in when Python took the presses
@@ -95,14 +94,7 @@ export function resumeFocus() {
   if (!kept || !(el instanceof HTMLElement) || el === document.activeElement) return;
   if (el.closest("[inert]")) return;
   el.focus();
-  if (kept.start === null || kept.end === null) return;
-  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-    try {
-      el.setSelectionRange(kept.start, kept.end);
-    } catch {
-      // a field without a selection
-    }
-  }
+  putCaret(el, kept.start, kept.end);
 }
 
 /** The page starts again: its queued presses wait in sessionStorage for that start. */

@@ -19,6 +19,7 @@
 import { DOM, element } from "./dom.js";
 import { site } from "./site.js";
 import { pickLanguage, table } from "./strings.js";
+import { caretOf, putCaret } from "./typing.js";
 
 /**
  * A picture to paint: the last render's (from storage, checked) or the prerendered welcome.
@@ -253,26 +254,13 @@ export function live() {
   const dialog = painted ? document.querySelector(`#${DOM.dialog} dialog[open]`) : null;
   if (!(dialog instanceof HTMLDialogElement)) return;
   const active = document.activeElement;
-  const field = active instanceof HTMLInputElement && dialog.contains(active) ? active : null;
-  const [start, end] = field ? caret(field) : [null, null];
+  const [start, end] = caretOf(active);
   dialog.classList.remove("above-bar");
   dialog.close();
   dialog.showModal();
   if (active instanceof HTMLElement && active !== document.body && dialog.contains(active)) {
     active.focus();
-    if (field && start !== null && end !== null) field.setSelectionRange(start, end);
-  }
-}
-
-/**
- * @param {HTMLInputElement} field
- * @returns {[number | null, number | null]}
- */
-function caret(field) {
-  try {
-    return [field.selectionStart, field.selectionEnd];
-  } catch {
-    return [null, null]; // a field without a selection (a checkbox)
+    putCaret(active, start, end);
   }
 }
 

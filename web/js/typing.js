@@ -54,15 +54,7 @@ export function typedFields(dialog) {
     const rendered = renderedValue(field);
     // the focused field keeps its caret or selection too (Tab into a name selects it)
     if (value === rendered && field !== document.activeElement) continue;
-    const text = field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement;
-    let start = null;
-    let end = null;
-    try {
-      start = text ? field.selectionStart : null;
-      end = text ? field.selectionEnd : null;
-    } catch {
-      // number and other inputs have no selection
-    }
+    const [start, end] = caretOf(field);
     typed.set(field.id, { typed: value, rendered, start, end });
   }
   return typed;
@@ -83,12 +75,37 @@ export function keepTyped(dialog, typed) {
       continue;
     }
     if (field.value !== kept.typed) field.value = kept.typed;
-    if (kept.start !== null && kept.end !== null && !(field instanceof HTMLSelectElement)) {
-      try {
-        field.setSelectionRange(kept.start, kept.end);
-      } catch {
-        // a field without a selection
-      }
-    }
+    putCaret(field, kept.start, kept.end);
+  }
+}
+
+/**
+ * A text field's caret or selection; [null, null] for any other element (a select, a
+ * button) or a field without one (a number, a checkbox).
+ * @param {Element | null} el
+ * @returns {[number | null, number | null]}
+ */
+export function caretOf(el) {
+  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) return [null, null];
+  try {
+    return [el.selectionStart, el.selectionEnd];
+  } catch {
+    return [null, null];
+  }
+}
+
+/**
+ * Put a caret or selection back where caretOf found it (nothing where there was none).
+ * @param {Element} el
+ * @param {number | null} start
+ * @param {number | null} end
+ */
+export function putCaret(el, start, end) {
+  if (start === null || end === null) return;
+  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) return;
+  try {
+    el.setSelectionRange(start, end);
+  } catch {
+    // a field without a selection
   }
 }
