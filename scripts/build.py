@@ -435,29 +435,25 @@ export async function loadPyodide(options = {}) {
       console.warn("skyline: PyScript's bytecode not used", err);
     }
   }
-  // each Python run PyScript starts (its own set-up, then main.py), for the timeline
+  // Each Python run PyScript starts (its own set-up, then main.py) is marked for the
+  // timeline. PyScript's worker only logs an error of main.py's run (an import that
+  // fails after a restore, a fatal error): in a worker it is posted as an Error, which
+  // rejects the page's xworker.ready at once (web/js/loading.js). On the main thread
+  // PyScript shows it on the page itself.
+  const postErrors = typeof WorkerGlobalScope !== "undefined";
   for (const name of ["runPython", "runPythonAsync"]) {
     const run = pyodide[name].bind(pyodide);
     pyodide[name] = (code, ...rest) => {
       const what = `${name}:${String(code).trim().slice(0, 24)}`;
       mark(what);
       const result = run(code, ...rest);
-      Promise.resolve(result).finally(() => mark(`${what} done`)).catch(() => {});
+      Promise.resolve(result).then(() => mark(`${what} done`), (err) => {
+        mark(`${what} done`);
+        if (postErrors && name === "runPythonAsync") {
+          self.postMessage(new Error(String(err?.message ?? err).slice(-2000)));
+        }
+      });
       return result;
-    };
-  }
-  if (typeof WorkerGlobalScope !== "undefined") {
-    // PyScript's worker only logs an error of main.py's run (an import that fails after a
-    // restore, a fatal error): posted as an Error, it rejects the page's xworker.ready at
-    // once (web/js/loading.js). On the main thread PyScript shows it on the page itself.
-    const run = pyodide.runPythonAsync.bind(pyodide);
-    pyodide.runPythonAsync = async (...args) => {
-      try {
-        return await run(...args);
-      } catch (err) {
-        self.postMessage(new Error(String(err?.message ?? err).slice(-2000)));
-        throw err;
-      }
     };
   }
   if (app) {
