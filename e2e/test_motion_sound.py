@@ -42,6 +42,8 @@ COMPLETION_MOVING = """() => [...document.querySelectorAll('#fx-layer .fx-points
     .some((el) => /^\\+\\d+$/.test(el.textContent) && el.getAnimations().some(
       (a) => a.playState === 'running')) && (""" + ON_A_BUILDING + """)()"""
 
+TAKEN_TWO = "() => document.querySelectorAll('#turn [data-testid=taken]').length === 2"
+
 # Counts the AudioContexts the page makes and the Web Audio sources it starts (every
 # sound is oscillators and noise buffers started at a time), installed before the
 # page's scripts.
@@ -73,8 +75,15 @@ def test_actions_move_a_press_finishes_them_and_reduced_motion_keeps_still(app_p
     close_first_dialog(page)
     new_game(page, ("Mo",), seed="motion1")
 
+    # a press on the yard row under a die flying to the tray takes another die: what
+    # flies is no target (the press is at the row's centre at once, as a quick tap is)
+    page.click("#yard-G")
+    row = page.locator("#yard-G").bounding_box()
+    assert row is not None and page.evaluate(RUNNING) > 0
+    page.mouse.click(row["x"] + row["width"] / 2, row["y"] + row["height"] / 2)
+    page.wait_for_function(TAKEN_TWO, timeout=5000)
     page.emulate_media(reduced_motion="reduce")
-    take(page, "GGG")
+    take(page, "G")
     page.click("#act-roll")
     assert page.evaluate(RUNNING) == 0
     assert page.locator("#fx-layer > *").count() == 0
@@ -92,9 +101,23 @@ def test_actions_move_a_press_finishes_them_and_reduced_motion_keeps_still(app_p
     assert page.evaluate(RUNNING) == 0
 
 
+# Where the floating points are against the skyline that scored, after that skyline
+# moved down by `shift` pixels (as a phone's row of skylines scrolls to the next player).
+POINTS_AFTER_THE_CARD_MOVED = """async (shift) => {
+  const float = document.querySelector('#fx-layer .fx-points');
+  const card = document.querySelector('[data-testid="player-0"]');
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  const before = float.getBoundingClientRect().top - card.getBoundingClientRect().top;
+  card.style.marginTop = `${shift}px`;
+  await frame(); await frame();
+  return [before, float.getBoundingClientRect().top - card.getBoundingClientRect().top];
+}"""
+
+
 def test_a_completion_moves_its_tile_and_floats_its_points(app_page: Page) -> None:
     """A whole solo game played by clicks until a building is completed: its tile
-    moves into place and its points float up from it."""
+    moves into place and its points float up from it, staying over its skyline when
+    the skyline moves."""
     page = app_page
     slow_motion(page)
     close_first_dialog(page)
@@ -106,6 +129,8 @@ def test_a_completion_moves_its_tile_and_floats_its_points(app_page: Page) -> No
             break
     else:
         raise AssertionError("no building was completed")
+    before, after = page.evaluate(POINTS_AFTER_THE_CARD_MOVED, 90)
+    assert abs(after - before) < 12, (before, after)  # rising slowly, not left behind
 
 
 def friends_reply(link: str) -> tuple[str, str]:

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from app.computer import pacer
+from app.core.words import percent
 from web_fakes import FakeTimer, make_page, start_game, tables
 
 from skyline import Board, Options, Phase, apply_action, new_game, score
@@ -284,13 +285,13 @@ def test_the_switch_defaults_by_game_kind_and_is_remembered():
     assert json.loads(host.storage["skyline.settings"])["chances.humans"] == "on"
     # a later visit: on for games of people, still on by default in solo and with computers
     c2, host2, timer2 = make_page(dict(host.storage))
-    assert c2.page.chances_shown == {"humans": True}
+    assert c2.page.help_on == {"humans": True}
     start_game(c2, ("Ann", "Robo"), ("human", "expert"), "chances-robo")
     c2.handle("click", "chances-show", "off")
     assert not c2.screen().game.chances.shown
     assert json.loads(host2.storage["skyline.settings"])["chances.computers"] == "off"
     c2.handle("click", "chances-show", "maybe")  # not a state: nothing changes
-    assert c2.page.chances_shown == {"humans": True, "computers": False}
+    assert c2.page.help_on == {"humans": True, "computers": False}
     c2.session.start(Options(("Sam",), "chances-solo2", 0))
     assert c2.screen().game.chances.shown
 
@@ -299,7 +300,7 @@ def test_an_unknown_stored_setting_is_the_default():
     storage = {"skyline.settings": json.dumps({"v": 1, "chances.solo": 3,
                                                 "chances.humans": "sometimes"})}
     c, host, timer = make_page(storage)
-    assert c.page.chances_shown == {}
+    assert c.page.help_on == {}
     assert c.screen().game.chances.shown  # the first visit's solo game
 
 
@@ -338,3 +339,92 @@ def test_no_chart_in_the_guided_first_game():
     assert 'data-testid="chances"' not in host.html["log"]
     c.handle("click", "chances-open", "0")
     assert c.page.replay is None
+
+
+# ---------------------------------------------------------------------- the computer's help
+
+
+def hint_rows(c):
+    c.handle("click", "bot-hint", None)
+    return c.page.hint.rows if c.page.hint is not None else ()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_hint_ranks_by_the_charts_chance_of_winning_and_says_so(lang):
+    """Against Expert, Hint ranks by the chance of winning the table's chart and review
+    use (the table expert's), shows it in percent under a heading that names it; solo,
+    by the expected final score, as the solo chart."""
+    from skyline.players.table_expert import table_options
+
+    c, host, timer = make_page(langs=(lang,))
+    t = tables()[lang]
+    start_game(c, ("Ann", "Robo"), ("human", "expert"), "one-measure")
+    rows = hint_rows(c)
+    assert rows and [r["win"] for r in rows] == sorted((r["win"] for r in rows), reverse=True)
+    best = table_options(c.board.state)[0]
+    assert rows[0]["action"] == best.action and rows[0]["win"] == best.win
+    view = c.screen().game.hint
+    assert view.heading == t["hint.win_options"]
+    assert view.options[0][1] == t["hint.win_value"].format(
+        p=percent(lang, rows[0]["win"]))
+    assert t["hint.value"].split("{")[0] not in host.html["turn"]
+    c.session.start(Options(("Sam",), "one-measure-solo", 0))
+    assert "win" not in hint_rows(c)[0]
+    assert c.screen().game.hint.heading == t["hint.options"]
+
+
+def test_the_computers_help_is_one_setting_by_kind_shown_in_the_top_bar():
+    """Hint and the chart come and go together: off by default between people (no Hint
+    button, a Hint press refused, no chart, no tag), on by default against a computer
+    and in solo ("Help on" in the top bar); the chart's switch turns both."""
+    c, host, timer = make_page()
+    start_game(c, ("Ann", "Bo"), ("human", "human"), "help-people")
+    game = c.screen().game
+    assert not game.hint_available and not game.chances.shown
+    assert 'id="btn-hint"' not in host.html["turn"] and "help-on" not in host.html["topbar"]
+    c.handle("click", "bot-hint", None)
+    assert c.page.hint is None  # refused: the help is off
+    c.handle("click", "chances-show", "on")
+    game = c.screen().game
+    assert game.hint_available and game.chances.shown
+    assert 'data-testid="help-on"' in host.html["topbar"]
+    assert hint_rows(c)
+    c.handle("click", "chances-show", "off")
+    assert c.page.hint is None and not c.screen().game.hint_available
+    start_game(c, ("Ann", "Robo"), ("human", "greedy"), "help-robo")
+    assert c.screen().game.hint_available and "help-on" in host.html["topbar"]
+
+
+def test_the_new_game_dialog_chooses_the_help_for_the_kind_of_game():
+    """The dialog's box shows the setting of the kind the form makes (ticked in solo and
+    with a computer, unticked with a note between people), keeps what the player ticked
+    while the kind stays, and Start remembers it for games of that kind."""
+    c, host, timer = make_page()
+    c.handle("click", "newgame", None)
+    html = host.html["dialog"]
+    assert re.search(r'id="ng-help"[^>]* checked', html)  # solo
+    form = {"count": "2", "name0": "Ann", "name1": "Bo", "seat0": "human",
+            "seat1": "human", "help_box": "solo", "help": "on"}
+    c.handle("change", "ng-change", None, form=form)
+    assert not re.search(r'id="ng-help"[^>]* checked', host.html["dialog"])  # people
+    assert c.t("chances.off_humans") in host.html["dialog"]
+    form.pop("help")
+    form["help_box"] = "humans"  # the box as drawn for a game of people
+    c.handle("change", "ng-change", None, form={**form, "help": "on"})  # ticked
+    assert re.search(r'id="ng-help"[^>]* checked', host.html["dialog"])
+    c.handle("change", "ng-change", None, form={**form, "seat1": "expert", "help": "on"})
+    assert re.search(r'id="ng-help"[^>]* checked', host.html["dialog"])  # a computer: on
+    c.handle("change", "ng-change", None, form={**form, "help_box": "computers",
+                                                "help": "on"})  # people again
+    assert not re.search(r'id="ng-help"[^>]* checked', host.html["dialog"])
+    # a box drawn for another kind (a seat changed before Python was ready) says nothing
+    # of this one's setting
+    c.handle("change", "ng-change", None, form={**form, "seat1": "expert"})
+    assert re.search(r'id="ng-help"[^>]* checked', host.html["dialog"])
+    c.handle("submit", "ng-start", None, form={**form, "seat1": "expert", "seed": "h0"})
+    assert c.screen().game.hint_available  # drawn unticked for people: on for Expert
+    c.handle("click", "newgame", None)
+    c.handle("change", "ng-change", None, form={**form, "help_box": "computers"})
+    c.handle("submit", "ng-start", None, form={**form, "help": "on", "seed": "help-form"})
+    assert c.page.dialog is None and c.screen().game.hint_available
+    assert json.loads(host.storage["skyline.settings"])["chances.humans"] == "on"

@@ -76,6 +76,27 @@ def test_daily_from_the_welcome_dialog_is_todays_seeded_game(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_daily_challenge_plays_under_the_players_name(lang):
+    """The name the player typed, not "Player 1": from the open game's seats here (a
+    computer's and a friend's name are not theirs), else from their last solo game once
+    that game is over and another replaced it; "Player 1" for one who never typed one."""
+    c, _, _ = make_page(langs=(lang,))
+    c.session.start(Options(("Robo", "Nora", "Ann"), "named", 0, False, None), None,
+                    (Seat.computer("greedy"), Seat.friend(), Seat.here()))
+    c.handle("click", "daily", None)
+    c.handle("click", "dlg-first", None)  # replace the game in progress
+    assert c.board.options.names == ("Ann",)
+    finish(c)
+    c.session.start(Options(("Spieler 1", "Player 2"), "defaults", 0, False, None))
+    c.handle("click", "daily", None)
+    c.handle("click", "dlg-first", None)
+    assert c.board.options.names == ("Ann",)  # the finished daily game was Ann's
+    fresh, _, _ = make_page(langs=(lang,))
+    fresh.handle("click", "daily", None)
+    assert fresh.board.options.names == (texts(lang).t("newgame.default_name", n=1),)
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_finished_daily_shows_the_result_line_best_and_copies_it(lang):
     c, host, _ = make_page(langs=(lang,))
     host.today = "2026-11-30"
@@ -422,8 +443,8 @@ def test_statistics_page_after_finished_games(lang):
     assert [row[0] for row in v.scenarios] == [t("stats.no_scenario"), t("scenario.essen")]
     assert [row[2] for row in v.games] == [t("stats.mode.solo"), t("stats.mode.daily")]
     assert v.daily[0][0] == DAY
-    expert = next(row for row in v.versus if row[0] == t("seat.bot.expert"))
-    assert expert[1] == "1"
+    expert = next(row for row in v.rating.rows if row[0] == t("seat.level.expert"))
+    assert sum(int(n) for n in expert[1:]) == 1
     html = host.html["dialog"]
     assert 'data-testid="dialog-stats"' in html and 'data-testid="stats-chart"' in html
     assert 'role="img" aria-labelledby="chart-title chart-desc"' in html

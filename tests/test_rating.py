@@ -16,6 +16,8 @@ from app.core.store import KEY_HISTORY, KEY_RECORDS
 from test_screen import assert_translated, texts
 from web_fakes import make_page
 
+from skyline.records.solo_records import solo_records_json
+
 LANGS = ("en", "de")
 
 
@@ -169,3 +171,31 @@ def test_the_daily_result_counts_once_the_expert_has_played():
     r = elo.rating(c.history.results, json.loads(host.storage[KEY_RECORDS])["daily"])
     assert r is not None and len(r.results) == 1 and r.results[0].level == "expert"
     assert c.screen().dialog.rating.value == texts("en").t("stats.rating.value", rating=r.shown)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_statistics_count_the_same_games_in_every_place(lang):
+    """One count of results against the computer: the page's table, the rating and the
+    download agree, and the page has one such table. Second of three above Expert is a
+    win against it (not a loss for missing first place); the day's challenge counts
+    once, its first play, against Expert's score on the same dice; the second play of
+    the day does not count anywhere."""
+    history = [multi(1, ("greedy", 1), ("human", 2), ("expert", 3)),
+               daily(2, 70, "a"), daily(2, 90, "b")]  # Expert scored 80 that day
+    records = {"daily": {"2026-11-02": {"best": 90, "plays": 2, "expert": 80}}}
+    storage = {KEY_HISTORY: json.dumps({"v": 1, "kind": "skyline-history",
+                                        "games": [g.to_json() for g in history]}),
+               KEY_RECORDS: solo_records_json(records)}
+    c, host, _ = make_page(storage=storage, langs=(lang,))
+    c.handle("click", "stats", None)
+    t = texts(lang).t
+    rows = {row[0]: row[1:] for row in c.screen().dialog.rating.rows}
+    assert rows == {t("seat.level.greedy"): ("0", "0", "1"),
+                    t("seat.level.expert"): ("1", "0", "1")}
+    html = host.html["dialog"]
+    tables_ = html.split("<table")[1:]  # one table of results against the computer
+    assert sum(t("seat.level.expert") in table for table in tables_) == 1
+    exported = json.loads(host.downloads[-1])
+    assert exported["versus"]["expert"] == {"games": 2, "won": 1, "drawn": 0, "lost": 1}
+    assert exported["versus"]["greedy"] == {"games": 1, "won": 0, "drawn": 0, "lost": 1}
+    assert t("stats.rating.how", start=1200, k=32, levels="").split(":")[0] in html

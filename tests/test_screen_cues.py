@@ -327,6 +327,11 @@ def test_a_friends_turn_by_link_plays_on_the_board_action_by_action(lang):
     bar = screen.game.bot_bar
     assert bar is not None and bar.text == TABLES[lang]["corr.playback"].format(name=name)
     assert bar.skip_enabled and screen.game.corr is None
+    # the link's notice says whose turn it is once the board has shown the friend's turn
+    your_turn = TABLES[lang]["corr.state_you"].format(name="Ada")
+    notice = screen.notices[-1].text
+    assert your_turn not in notice and TABLES[lang]["corr.state_playback"] in notice
+    assert your_turn not in re.sub("<[^>]+>", "", host.html["notices"])
     steps, first = 0, seen
     while c.page.playback is not None:
         step = c.page.playback.step
@@ -343,6 +348,8 @@ def test_a_friends_turn_by_link_plays_on_the_board_action_by_action(lang):
     screen = c.screen()
     assert screen.status.turn == TABLES[lang]["status.turn"].format(name="Ada")
     assert screen.game.bot_bar is None
+    assert screen.notices[-1].text == TABLES[lang]["corr.updated"].format(state=your_turn)
+    assert your_turn in re.sub("<[^>]+>", "", host.html["notices"])
     c.handle("click", "take", "0")  # Ada plays on
     assert len(c.page.takes) == 1
 

@@ -326,6 +326,63 @@ def test_string_tables_have_no_slips():
     assert "Reiß mit leeres" not in json.dumps(de, ensure_ascii=False)
 
 
+GLOSSARY = WEB.parent / "docs" / "glossary.md"
+# the rule texts (the rules panel, as written) and the two notes that name their words
+NOT_THE_GAMES_OWN = ("rules.",)
+NAMES_THE_OTHER_WORDS = ("tutorial.card.intro.more",)
+
+
+def glossary() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """docs/glossary.md's tables: per language, (the game's word, a pattern of a word the
+    rule texts also say for the same thing)."""
+    out: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+    lang = ""
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            lang = {"English": "en", "Deutsch": "de"}[line[3:].strip()]
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if not lang or len(cells) != 3 or cells[0] in ("thing", "---"):
+            continue
+        for other in cells[2].split(","):
+            word = other.strip()
+            # the word and its endings ("Obergeschosse", "columns"); "-stöckig" also
+            # inside a word ("sechsstöckiges")
+            start = r"\w*" if word.startswith("-") else r"\b"
+            pattern = start + re.escape(word.lstrip("-")) + r"\w{0,2}\b"
+            out.setdefault(lang, []).append((cells[1], re.compile(pattern, re.I)))
+    return out
+
+
+def test_the_games_own_words_are_the_glossarys():
+    """One word per thing (docs/glossary.md): no text of the game's own uses a word that
+    the glossary gives as the rule texts' other word for a thing, and every word the game
+    says is in its string table."""
+    words = glossary()
+    assert set(words) == {"en", "de"} and all(len(rows) >= 3 for rows in words.values())
+    for lang, rows in words.items():
+        table = TABLES[lang]
+        own = {key: text for key, text in table.items()
+               if not key.startswith(NOT_THE_GAMES_OWN) and key not in NAMES_THE_OTHER_WORDS}
+        for said, other in rows:
+            assert any(said.lower() in text.lower() for text in own.values()), (lang, said)
+            slips = [(key, text) for key, text in own.items() if other.search(text)]
+            assert slips == [], (lang, other.pattern, slips)
+
+
+def test_the_glossary_check_finds_the_other_words():
+    """The check above refuses what it should: a word, its endings, a word's ending."""
+    german = glossary()["de"]
+    storeys = next(p for said, p in german if said == "Etage")
+    assert storeys.search("ein sechsstöckiges Hochhaus")
+    assert not storeys.search("ein lila Stockwerk")
+    assert dict(german)["Verlassen"].search("Aufgeben: Lege Würfel ins Viertel")
+    assert dict(german)["Stockwerk"].search("zwei Obergeschosse")
+    english = dict(glossary()["en"])
+    assert english["unfinished building"].search("click a column")
+    assert english["unfinished building"].search("two columns")
+    assert not english["unfinished building"].search("columnist")  # a word, not a part
+
+
 # ------------------------------------------------------------ 9. a bad link on a first visit
 
 

@@ -1,11 +1,12 @@
 """The words and numbers the page says, checked under CPython with the fake host, in
-English and German: one building count (the engine's) in the top bar and the final
-scoring; a last-turn line whose points add up to the score change and whose floors are
-the dice placed; Learn to play naming the colour a die cannot be built on; solo games in
-the game list named by what they are; the start player's menu following the names
-typed; the review's turning points told from the reader's side; no text the review and
-Hint build running two parts together; plain words for the link's length and a stale
-link; and the rules panel saying once which words of the rule texts mean the same."""
+English and German: one building count (the engine's) in the top bar, the skylines'
+captions and the final scoring; a last-turn line whose points add up to the score
+change and whose floors are the dice placed; Learn to play naming the colour a die
+cannot be built on; solo games in the game list named by what they are; the start
+player's menu following the names typed; the review's turning points told from the
+reader's side; no text the review and Hint build running two parts together; plain
+words for the link's length and a stale link; and the rules panel saying once which
+words of the rule texts mean the same."""
 
 from __future__ import annotations
 
@@ -93,6 +94,52 @@ def test_the_building_count_is_the_final_scorings_all_game(lang):
     final = {row.seat: row.completed for row in screen.scoring.rows}
     for view in screen.players:
         assert final[view.seat] == t("score.completed_n", n=view.buildings)
+
+
+CARD = re.compile(r'<section class="player[^"]*"[^>]*data-testid="player-(\d+)".*?</section>', re.S)
+CAPTION = re.compile(r'<span class="art-cap" aria-hidden="true">([^<]*)</span>')
+SHAPES = (  # (names, seats, bot for the people's moves, seed): every shape of table
+    (("Ann",), ("human",), "greedy", 3),
+    (("Ann", "Bo"), ("human", "human"), "random", 4),
+    (("Ann", "Bo", "Cy"), ("human", "human", "human"), "greedy", 5),
+    (("Ann", "Bo", "Cy", "Di"), ("human", "human", "human", "human"), "random", 6),
+)
+
+
+def captions_add_up(c, host, t) -> bool:
+    """Every skyline's captions against the engine's scoring: the numbers they show add
+    up to the seat's score, as many buildings carry one as the count says, and every
+    other building says "unfinished". True if a lone low-rise ground floor stood."""
+    lone = False
+    cards = {int(seat): CAPTION.findall(card.group(0))
+             for card in CARD.finditer(host.html["players"]) for seat in [card.group(1)]}
+    scores = c.board.scores()
+    for seat, player in enumerate(c.board.state.players):
+        caps = cards[seat]
+        points = [cap for cap in caps if cap != t("art.unfinished_cap")]
+        assert sum(int(re.sub(r"\D", "", cap)) for cap in points) == scores[seat], caps
+        assert len(points) == completed_count(player), caps
+        assert len(caps) == len(player.buildings) + len(player.columns)
+        lone |= completed_count(player) > len(player.buildings)
+    return lone
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda shape: f"{len(shape[0])}p")
+def test_every_caption_says_what_the_final_scoring_makes_of_it(lang, shape):
+    """A skyline's captions agree with its score and the top bar's count at every turn's
+    start and at the end: a lone low-rise ground floor is captioned with its point, as
+    the final scoring counts it, not "unfinished"."""
+    names, seats, bot, seed = shape
+    c, host, _ = page(lang)
+    t = texts(lang).t
+    start_game(c, names, seats, f"captions{len(names)}")
+    lone = False
+    for _ in turn_starts(c, bot, seed):
+        lone |= captions_add_up(c, host, t)
+    c.session.render()
+    captions_add_up(c, host, t)
+    assert lone, "no lone low-rise ground floor stood at a turn's start"
 
 
 # ---------------------------------------------------------------------------- last turn

@@ -260,4 +260,4 @@ def test_statistics_after_one_game_label_it_once_and_put_the_download_last(lang)
     t = tables()[lang]
     game_one = t["stats.chart.game"].format(n=1)
     assert html.count(f">{game_one}</text>") == 1  # one game: one label
-    assert html.index('data-testid="stats-export"') > html.index("stats-versus")
+    assert html.index('data-testid="stats-export"') > html.index("stats-rating-how")

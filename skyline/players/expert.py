@@ -361,14 +361,18 @@ def hint(state: GameState, top: int = 3) -> list[dict[str, Any]]:
     ranked by).
 
     ``value`` is the expected final score of the active player's own skyline with the
-    expert playing on (solo: under optimal play). Empty when there is nothing to decide.
+    expert playing on (solo: under optimal play). With 2-4 players each row adds
+    ``"win"``, the chance of finishing first (0..1) that the rows are ranked by, the same
+    chance the table's chart and review use. Empty when there is nothing to decide.
     """
     if _scenario(state):
         return _scenario_hint(state, top)
     out = []
     for o in expert_options(state)[: max(0, top)]:
-        out.append({"action": o.action, "text": str(o.action), "value": o.value,
-                    "exact": o.exact})
+        row = {"action": o.action, "text": str(o.action), "value": o.value, "exact": o.exact}
+        if not state.solo:
+            row["win"] = o.utility
+        out.append(row)
     return out
 
 

@@ -83,6 +83,9 @@ def topbar(s: Screen) -> str:
                 f'<span class="st-round" data-testid="round">{esc(s.status.text)}</span>'
                 f'<span class="st-turn" data-testid="turn">{esc_names(s.status.turn, names_of(s))}</span>'
             )
+            if s.status.help:
+                status += f'<span class="st-help" data-testid="help-on">{esc(s.status.help)}</span>'
+
     open_ = "true" if s.menu_open else "false"
     return (
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'

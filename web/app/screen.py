@@ -50,7 +50,7 @@ from app.core.page_state import (
     DialogContext,
     PageState,
 )
-from app.core.whose_turn import can_hint, computer_turn
+from app.core.whose_turn import computer_turn, help_on, hint_offered
 from app.core.words import (
     LogEntry,
     LogView,
@@ -109,6 +109,7 @@ class Status:
     over: bool
     text: str  # "Game over" or the round
     turn: str  # whose turn ("" when over)
+    help: str = ""  # "Help on" while the computer's help is on for the game being played
 
 
 @dataclass(frozen=True)
@@ -250,7 +251,8 @@ def _status(page: PageState, board: Board, t, names) -> Status:
     key = ("status.turn_computer" if seat.is_computer
            else "status.turn_friend" if seat.is_friend else "status.turn")
     turn = t("status.solo_turn") if state.solo else t(key, name=name)
-    return Status(False, t("status.round", round=state.round), turn)
+    return Status(False, t("status.round", round=state.round), turn,
+                  t("status.help_on") if help_on(page, board) else "")
 
 
 def _notices(page: PageState, t, names=()) -> tuple[NoticeView, ...]:
@@ -260,6 +262,9 @@ def _notices(page: PageState, t, names=()) -> tuple[NoticeView, ...]:
         if n.button is not None:
             button = (n.button.action, n.button.arg, t(n.button.label_key))
         params = {k: translate(t, v) for k, v in n.params}
+        if page.playback is not None and "state" in params:
+            # whose turn it is comes when the friend's turn has been shown on the board
+            params["state"] = t("corr.state_playback")
         seat = params.pop("seat", None)
         if isinstance(seat, int) and 0 <= seat < len(names):
             params["name"] = names[seat]  # the name as shown now, in this language
@@ -340,7 +345,7 @@ def build_screen(
         elif page.playback is not None:  # a friend's turn from a link, played on the board
             bot_bar = BotBar(t("corr.playback", name=names[state.seat]), True, paces,
                              t("bot.pace"))
-        hint_ok = can_hint(page, board)
+        hint_ok = hint_offered(page, board)
         since = since_last_turn_view(page, board, t, names)
         game = Game(
             solo=state.solo,

@@ -164,6 +164,7 @@ function layer() {
  * @param {KeyframeAnimationOptions} timing
  * @param {Node | string} content
  * @param {string} [fontSize]
+ * @returns {HTMLElement}
  */
 function overlay(className, rect, frames, timing, content, fontSize) {
   const box = document.createElement("div");
@@ -178,6 +179,41 @@ function overlay(className, rect, frames, timing, content, fontSize) {
   const animation = box.animate(frames, timing);
   const gone = () => box.remove();
   animation.finished.then(gone, gone);
+  return box;
+}
+
+/**
+ * Keep an overlay element where it was put relative to `selector`'s element while it
+ * lives: the overlay is fixed to the screen, and the card it belongs to may scroll or
+ * move (a phone's row of skylines snaps to the player to move; the next render).
+ * @param {HTMLElement} box
+ * @param {string} selector
+ */
+function follow(box, selector) {
+  const anchor = find(selector);
+  if (!anchor) return;
+  const start = anchor.getBoundingClientRect();
+  const left = Number.parseFloat(box.style.left);
+  const top = Number.parseFloat(box.style.top);
+  const step = () => {
+    if (!box.isConnected) return;
+    const now = find(selector)?.getBoundingClientRect();
+    if (now) {
+      box.style.left = `${left + now.left - start.left}px`;
+      box.style.top = `${top + now.top - start.top}px`;
+    }
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}
+
+/**
+ * The skyline (player card) a lot selector of app.core.cues belongs to.
+ * @param {string | undefined} lot e.g. `[data-lot="tile-1-0"]`
+ */
+function cardOf(lot) {
+  const seat = /data-lot="[a-z]+-(\d+)-/.exec(lot ?? "")?.[1];
+  return seat === undefined ? "" : `[data-testid="player-${seat}"]`;
 }
 
 /** @param {DOMRect} a @param {DOMRect} b */
@@ -186,35 +222,44 @@ function offset(a, b) {
 }
 
 /**
- * The points a building won or lost, floating up from it.
+ * The points a building won or lost, floating up from it and staying over its skyline
+ * (`card`) however that moves.
  * @param {DOMRect} rect
  * @param {number | null} points
  * @param {number} delay
+ * @param {string} card
  */
-function floatPoints(rect, points, delay) {
+function floatPoints(rect, points, delay, card) {
   if (!points) return;
   const at = new DOMRect(rect.left, rect.top - 8, rect.width, 24);
-  overlay(points > 0 ? "fx-points" : "fx-points lost", at,
+  const box = overlay(points > 0 ? "fx-points" : "fx-points lost", at,
     [{ transform: "translateY(0.4em) scale(0.8)", opacity: 0 },
       { transform: "translateY(-0.6em) scale(1.1)", opacity: 1, offset: 0.25 },
       { transform: "translateY(-2.6em)", opacity: 0 }],
     { duration: 1300, delay, easing: "ease-out", fill: "backwards" },
     points > 0 ? `+${points}` : `\u2212${-points}`);
+  if (card) follow(box, card);
 }
 
 // ---------------------------------------------------------------------------- motions
 
 /** @type {Record<string, Motion>} */
 const MOTION = {
-  // dice leave the yard (or the district) for the tray
+  // dice leave the yard (or the district) for the tray: a copy flies in the overlay,
+  // which takes no pointer, while the die itself waits unseen in its place, so a press
+  // on the yard row under the flight takes another die and one on the die acts on it
   take: (cue, pictures) => {
     cue.targets.forEach((selector, i) => {
       const el = find(selector);
       const from = pictures.get(cue.sources[i])?.rect ?? find(cue.sources[i])?.getBoundingClientRect();
       if (!el || !from) return;
-      const [dx, dy] = offset(from, el.getBoundingClientRect());
-      el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.6)`, opacity: 0.3 },
-        { transform: "none", opacity: 1 }], { duration: 380, delay: i * 60, easing: SMOOTH, fill: "backwards" });
+      const to = el.getBoundingClientRect();
+      const [dx, dy] = offset(from, to);
+      const timing = { duration: 380, delay: i * 60, easing: SMOOTH, fill: /** @type {const} */ ("backwards") };
+      const shot = picture(el);
+      overlay("fx-fly", to, [{ transform: `translate(${dx}px, ${dy}px) scale(0.6)`, opacity: 0.3 },
+        { transform: "none", opacity: 1 }], timing, shot.copy, shot.fontSize);
+      el.animate([{ opacity: 0 }, { opacity: 0 }], { duration: timing.duration + timing.delay });
     });
   },
   // a floor rises into place
@@ -234,7 +279,7 @@ const MOTION = {
     pic.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.85)`, opacity: 0.5 },
       { transform: "translateY(-0.3em) scale(1.12)", opacity: 1, offset: 0.6 },
       { transform: "none", opacity: 1 }], { duration: 650, easing: SMOOTH });
-    floatPoints(to, cue.points, 250);
+    floatPoints(to, cue.points, 250, cardOf(cue.targets[0]));
   },
   // a building crumbles where it stood
   demolish: (cue, pictures) => {
@@ -245,7 +290,7 @@ const MOTION = {
         { transform: "translateY(0.2em) rotate(-3deg) scaleY(0.75)", opacity: 0.85, offset: 0.35 },
         { transform: "translateY(1em) rotate(5deg) scaleY(0.15)", opacity: 0 }],
       { duration: 700, easing: "ease-in" }, pic.copy, pic.fontSize);
-    floatPoints(pic.rect, cue.points, 100);
+    floatPoints(pic.rect, cue.points, 100, cardOf(cue.sources[0]));
   },
   // abandoned dice slide to the district
   abandon: (cue, pictures) => {

@@ -7,9 +7,11 @@ expected final score against the solo levels, in a scenario the chance of meetin
 The pacer (``app.computer.pacer``) values the turns in idle ticks and keeps them in the
 page state (``page.chances``), each turn once; no click waits for it.
 
-Shown by default in solo and against a computer; hidden by default where only people
-play each other (it would advise one against another). The switch beside the chart
-turns it on or off for games of that kind, remembered like the computer's pace.
+The chart and Hint are the computer's help (``app.core.whose_turn.help_on``): on by
+default in solo and against a computer, off by default where only people play each
+other (it would advise one against another). The switch beside the chart, and the
+new-game dialog, turn it on or off for games of that kind, remembered like the
+computer's pace.
 A point of the chart (or its row in the chart's table) replays the game from that turn.
 """
 
@@ -17,25 +19,8 @@ from __future__ import annotations
 
 from app.core.commands import Arg, Cmd, Command
 from app.core.events import Emit, OpenReplay
-from app.core.page_state import CHANCES_KINDS, PageState
 from app.core.session import Session
-from skyline import Board
-
-
-def game_kind(page: PageState, board: Board) -> str:
-    """``solo``, ``computers`` (a computer has a seat) or ``humans`` (only people, here
-    or elsewhere): the kinds the switch is remembered for."""
-    if board.state.solo:
-        return "solo"
-    seats = range(len(board.state.players))
-    return "computers" if any(page.seat_kind(i).is_computer for i in seats) else "humans"
-
-
-def chances_shown(page: PageState, board: Board) -> bool:
-    """Whether the chart is on for this game (the player's choice for its kind, else the
-    kind's default)."""
-    kind = game_kind(page, board)
-    return page.chances_shown.get(kind, CHANCES_KINDS[kind])
+from app.core.whose_turn import game_kind, help_on
 
 
 class Chances:
@@ -56,17 +41,20 @@ class Chances:
         guided first game, whose board is a lesson)."""
         s = self.s
         return (s.board is not None and s.tutorial is None
-                and chances_shown(s.page, s.board))
+                and help_on(s.page, s.board))
 
     def show(self, arg: str | None) -> bool | None:
-        """The switch: ``on`` or ``off`` for games of this kind, from now on."""
+        """The switch: the computer's help ``on`` or ``off`` for games of this kind, from
+        now on."""
         s = self.s
         if s.board is None or arg not in ("on", "off"):
             return False
         kind = game_kind(s.page, s.board)
-        shown = arg == "on"
-        s.page.chances_shown[kind] = shown
-        s.store.save_chances(kind, shown)
+        on = arg == "on"
+        s.page.help_on[kind] = on
+        s.store.save_help(kind, on)
+        if not on:
+            s.page.hint = None
         return None
 
     def open(self, step: int) -> bool | None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from app.computer.chances import chances_shown, game_kind
 from app.core.commands import Cmd
 from app.core.html import esc
 from app.core.names import esc_names
 from app.core.page_state import PageState
+from app.core.whose_turn import game_kind, help_on
 from app.core.words import number, percent
 from skyline import SOLO_LEVELS, Board
 from skyline.rules import ROUNDS
@@ -107,7 +107,7 @@ def chances_view(page: PageState, board: Board, t: Callable[..., str], lang: str
     kind = "table" if not board.state.solo else "scenario" if board.options.scenario else "score"
     scenario = t("scenario." + board.options.scenario) if board.options.scenario else ""
     title = t("chances.title." + kind, scenario=scenario)
-    shown = chances_shown(page, board)
+    shown = help_on(page, board)
     if not shown:
         note = t("chances.off_humans") if game_kind(page, board) == "humans" else ""
         return ChancesView(title, t("chances.switch"), False, note, None)

@@ -12,7 +12,7 @@ from app.core.commands import Arg, Cmd, Command
 from app.core.events import Emit, PlayAction
 from app.core.page_state import PACES, HintResult, Level
 from app.core.session import Session
-from app.core.whose_turn import can_hint, computer_turn
+from app.core.whose_turn import can_hint, computer_turn, hint_offered
 from skyline import Options, new_game
 
 
@@ -37,7 +37,7 @@ class Computer:
         return {
             Cmd.BOT_SKIP: Command(self.skip),
             Cmd.BOT_PACE: Command(self.set_pace, Arg.FORM, focus="bot-pace"),
-            Cmd.BOT_HINT: Command(self.show_hint),
+            Cmd.BOT_HINT: Command(self.ask_hint),
         }
 
     def attach(self, driver: ComputerDriver) -> None:
@@ -90,8 +90,16 @@ class Computer:
         self.think_ms.append(ms)
         del self.think_ms[:-2000]
 
+    def ask_hint(self) -> bool | None:
+        """The Hint button: only while the computer's help is on for this game."""
+        if not hint_offered(self.s.page, self.s.board):
+            return False
+        self.show_hint()
+        return None
+
     def show_hint(self) -> None:
-        """The expert's best actions for the human to move (skyline expert's hint)."""
+        """The expert's best actions for the human to move (skyline expert's hint; the
+        guided first game asks for it whatever the help is set to)."""
         from skyline.players.expert import hint
 
         s = self.s

@@ -191,6 +191,12 @@ def hint_view(page: PageState, board: Board, t, lang: str) -> HintView | None:
             for r in hint.rows
         )
         heading = t("hint.scenario_options", scenario=name)
+    elif all("win" in r for r in hint.rows):  # 2-4 players: the chart's and review's measure
+        options = tuple(
+            (action_text(t, state, r["action"]), t("hint.win_value", p=percent(lang, r["win"])))
+            for r in hint.rows
+        )
+        heading = t("hint.win_options")
     else:
         options = tuple(
             (action_text(t, state, r["action"]), t("hint.value", value=number(lang, r["value"])))

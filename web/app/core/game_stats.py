@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import zlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -240,10 +241,24 @@ class ScenarioBest:
 
 @dataclass(frozen=True)
 class LevelResults:
+    """The results against one computer level (:func:`level_results`), as the rating
+    counts them."""
+
     level: str  # computer level
     games: int
-    won: int  # a human seat ranked first (a shared first place counts)
+    won: int
+    drawn: int
     lost: int
+
+
+@dataclass(frozen=True)
+class LevelResult:
+    """One result against a computer level: 1, 0.5 or 0 for the player."""
+
+    at: str  # when the game ended
+    game: str  # the game's id (GameResult.id)
+    level: str
+    points: float
 
 
 @dataclass(frozen=True)
@@ -315,12 +330,12 @@ def summarize(results: list[GameResult], records: dict[str, Any] | None = None) 
                 d[0] = max(d[0], best)
                 d[1] = max(d[1], plays or 0)
 
+    found = level_results(results, records.get("daily"))
     versus = []
     for level in COMPUTER_LEVELS:
-        games = [r for r in results if r.mode == "multi" and level in r.computer_levels
-                 and r.placement is not None]
-        won = sum(1 for r in games if r.placement == 1)
-        versus.append(LevelResults(level, len(games), won, len(games) - won))
+        points = [r.points for r in found if r.level == level]
+        versus.append(LevelResults(level, len(points), points.count(1.0), points.count(0.5),
+                                   points.count(0.0)))
     humans_only = sum(1 for r in results if r.mode == "multi" and not r.computer_levels)
     return Summary(
         solo=solo,
@@ -332,6 +347,37 @@ def summarize(results: list[GameResult], records: dict[str, Any] | None = None) 
         multi_humans_only=humans_only,
         games=len(results),
     )
+
+
+def _versus(points: int, other: int) -> float:
+    return 1.0 if points > other else 0.5 if points == other else 0.0
+
+
+def level_results(results: Iterable[GameResult],
+                  daily: Mapping[str, Any] | None = None) -> tuple[LevelResult, ...]:
+    """Every result against a computer level in ``results`` (the history), with the daily
+    records ``daily`` (day -> {"expert": points, ...}), in chronological order."""
+    games = sorted(results, key=lambda r: (r.at, r.id))
+    out: list[LevelResult] = []
+    days_counted: set[str] = set()
+    for r in games:
+        if r.mode == "multi":
+            if r.placement is None:
+                continue
+            for seat in r.seats:
+                if seat.kind != HUMAN and seat.kind in COMPUTER_LEVELS:
+                    points = _versus(-r.placement, -seat.rank)  # a lower rank is better
+                    out.append(LevelResult(r.at, r.id, seat.kind, points))
+        elif r.mode == "daily":
+            day = daily_key(r)
+            if day in days_counted:
+                continue
+            days_counted.add(day)  # the first play only, whether or not expert has played
+            row = (daily or {}).get(day)
+            figure = row.get("expert") if isinstance(row, dict) else None
+            if type(figure) is int and figure >= 0:
+                out.append(LevelResult(r.at, r.id, "expert", _versus(r.score, figure)))
+    return tuple(out)
 
 
 def daily_key(result: GameResult) -> str:
@@ -352,8 +398,8 @@ def export_json(results: list[GameResult], records: dict[str, Any], at: str) -> 
         "levels": dict(s.levels),
         "scenarios_met": dict(s.scenarios_met),
         "daily": {d.day: {"best": d.best, "plays": d.plays} for d in s.daily},
-        "versus": {v.level: {"games": v.games, "won": v.won, "lost": v.lost}
-                   for v in s.versus},
+        "versus": {v.level: {"games": v.games, "won": v.won, "drawn": v.drawn,
+                             "lost": v.lost} for v in s.versus},
         "records": records,
     }
     return json.dumps(data, indent=1, ensure_ascii=False)

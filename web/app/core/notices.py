@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.core.host_port import Host
 from app.core.i18n import LANGS, Text, Texts, pick_language, translate
 from app.core.names import game_record_error, names_error, record_names_error
-from app.core.page_state import CHANCES_KINDS, PACES, Level, Notice, NoticeButton, PageState
+from app.core.page_state import HELP_DEFAULTS, PACES, Level, Notice, NoticeButton, PageState
 from app.core.refusal import Refusal
 from app.core.store import History, Library, Records, Store
 from skyline import LinkError, OptionsError, RecordError, SaveError
@@ -115,10 +115,10 @@ class Notices:
         if pace in PACES:
             self.page.pace = pace
         self.page.sound = self.store.load_sound()
-        for kind in CHANCES_KINDS:  # the chances chart, on or off by game kind
-            shown = self.store.load_chances(kind)
-            if shown is not None:
-                self.page.chances_shown[kind] = shown
+        for kind in HELP_DEFAULTS:  # the computer's help, on or off by game kind
+            on = self.store.load_help(kind)
+            if on is not None:
+                self.page.help_on[kind] = on
         self.store.probe()  # tell at once if nothing can be saved
         self.load_records()
         self.page.tz_minutes = int(self.host.tz_minutes())

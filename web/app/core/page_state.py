@@ -116,6 +116,10 @@ class NewGameDialog:
     seed: str = ""
     error: str | None = None
     notice: Text | None = None  # e.g. why the link this visit came with cannot be opened
+    # the computer's help for the game, and the kind of game (solo, computers, humans) it
+    # was set for: a change of kind shows that kind's own setting again
+    help: bool = True
+    help_kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -336,10 +340,10 @@ class ShownSeat:
 #: The computer's pace: the pause before each of its actions, in ms (web/bots_ui.py).
 PACES = {"normal": 600, "fast": 200, "instant": 15}
 
-#: The chances chart by game kind: shown unless the player turned it off (solo, a game
-#: with a computer), hidden unless turned on where only people play each other (there
-#: it would advise one player against another).
-CHANCES_KINDS = {"solo": True, "computers": True, "humans": False}
+#: The computer's help (Hint and the chances chart) by game kind: on unless the player
+#: turned it off (solo, a game with a computer), off unless turned on where only people
+#: play each other (there it would advise one player against another).
+HELP_DEFAULTS = {"solo": True, "computers": True, "humans": False}
 
 
 class Lesson:
@@ -382,8 +386,8 @@ class PageState:
     sound: bool = False  # the page's sounds (off until the player turns them on; remembered)
     shown_seat: ShownSeat | None = None  # the skyline a scoreboard chip asked for
     chances: ChancesProgress | None = None  # the chart beside the log (app.computer.chances)
-    # the chart shown or not, by game kind (solo, computers, humans; remembered)
-    chances_shown: dict[str, bool] = field(default_factory=dict)
+    # the computer's help on or off, by game kind (solo, computers, humans; remembered)
+    help_on: dict[str, bool] = field(default_factory=dict)
 
     @property
     def friend_seats(self) -> tuple[int, ...]:

@@ -1,7 +1,8 @@
 """The rating against the computer levels: an Elo-style number from the history (pure
 data, no storage; the statistics page shows it).
 
-**A result against a level** is one of:
+**A result against a level** (``app.core.game_stats.level_results``, which the statistics
+page's table and export count too) is one of:
 
 - a game of 2-4 players with computer seats: one result per computer seat, for the best
   placed human seat of the game (``GameResult.placement``, the same seat the history
@@ -33,8 +34,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
-from app.core.game_stats import GameResult, daily_key
-from app.core.page_state import HUMAN
+from app.core.game_stats import GameResult, LevelResult, level_results
 
 START = 1200
 K = 32
@@ -42,16 +42,6 @@ K = 32
 #: 95 % of two-player games against Greedy, about 510 Elo points), Beginner 400 below
 #: (Greedy beats it nearly always; 400 points is the usual ten-to-one gap).
 LEVEL_RATINGS: dict[str, int] = {"beginner": 800, "greedy": 1200, "expert": 1700}
-
-
-@dataclass(frozen=True)
-class LevelResult:
-    """One result against a computer level: 1, 0.5 or 0 for the player."""
-
-    at: str  # when the game ended
-    game: str  # the game's id (GameResult.id)
-    level: str
-    points: float
 
 
 @dataclass(frozen=True)
@@ -73,37 +63,6 @@ class Rating:
 def expected(rating: float, level: str) -> float:
     """The expected result against ``level`` at ``rating`` (Elo's logistic curve)."""
     return 1 / (1 + 10 ** ((LEVEL_RATINGS[level] - rating) / 400))
-
-
-def _versus(points: int, other: int) -> float:
-    return 1.0 if points > other else 0.5 if points == other else 0.0
-
-
-def level_results(results: Iterable[GameResult],
-                  daily: Mapping[str, Any] | None = None) -> tuple[LevelResult, ...]:
-    """Every result against a computer level in ``results`` (the history), with the daily
-    records ``daily`` (day -> {"expert": points, ...}), in chronological order."""
-    games = sorted(results, key=lambda r: (r.at, r.id))
-    out: list[LevelResult] = []
-    days_counted: set[str] = set()
-    for r in games:
-        if r.mode == "multi":
-            if r.placement is None:
-                continue
-            for seat in r.seats:
-                if seat.kind != HUMAN and seat.kind in LEVEL_RATINGS:
-                    points = _versus(-r.placement, -seat.rank)  # a lower rank is better
-                    out.append(LevelResult(r.at, r.id, seat.kind, points))
-        elif r.mode == "daily":
-            day = daily_key(r)
-            if day in days_counted:
-                continue
-            days_counted.add(day)  # the first play only, whether or not expert has played
-            row = (daily or {}).get(day)
-            figure = row.get("expert") if isinstance(row, dict) else None
-            if type(figure) is int and figure >= 0:
-                out.append(LevelResult(r.at, r.id, "expert", _versus(r.score, figure)))
-    return tuple(out)
 
 
 def rating(results: Iterable[GameResult],

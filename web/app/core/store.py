@@ -286,13 +286,13 @@ class Store:
     def save_sound(self, on: bool) -> None:
         self._save_setting("sound", "on" if on else "off")
 
-    def load_chances(self, kind: str) -> bool | None:
-        """Whether the chances chart is shown in games of ``kind`` (None: not chosen yet,
-        or a value this page does not know)."""
+    def load_help(self, kind: str) -> bool | None:
+        """Whether the computer's help (Hint and the chart) is on in games of ``kind``
+        (None: not chosen, or unknown). Its key ``chances.<kind>`` was the chart's alone."""
         return {"on": True, "off": False}.get(self._setting("chances." + kind) or "")
 
-    def save_chances(self, kind: str, shown: bool) -> None:
-        self._save_setting("chances." + kind, "on" if shown else "off")
+    def save_help(self, kind: str, on: bool) -> None:
+        self._save_setting("chances." + kind, "on" if on else "off")
 
     def load_tutorial(self) -> str | None:
         """The guided first game left running (web/tutorial.py: its step as JSON)."""

@@ -3,15 +3,42 @@ person here who may ask for a hint."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.core.page_state import (
+    HELP_DEFAULTS,
     PageState,
 )
 from skyline import (
     Board,
     Phase,
+    Seat,
 )
 
-# ---------------------------------------------------------------------------- names
+# ---------------------------------------------------------------------------- the help
+
+
+def kind_of(seats: Sequence[Seat]) -> str:
+    """``solo`` (one seat), ``computers`` (a computer has a seat) or ``humans`` (only
+    people, here or elsewhere): the kinds the computer's help is chosen for."""
+    if len(seats) == 1:
+        return "solo"
+    return "computers" if any(seat.is_computer for seat in seats) else "humans"
+
+
+def game_kind(page: PageState, board: Board) -> str:
+    """The kind (:func:`kind_of`) of the game on ``board``."""
+    return kind_of([page.seat_kind(i) for i in range(len(board.state.players))])
+
+
+def help_on(page: PageState, board: Board) -> bool:
+    """Whether the computer's help (Hint and the chances chart) is on for this game: the
+    player's choice for its kind, else the kind's default."""
+    return help_for(page, game_kind(page, board))
+
+
+def help_for(page: PageState, kind: str) -> bool:
+    return page.help_on.get(kind, HELP_DEFAULTS[kind])
 
 
 # ---------------------------------------------------------------------------- decisions
@@ -36,8 +63,16 @@ def friend_turn(page: PageState, board: Board | None) -> bool:
 
 
 def can_hint(page: PageState, board: Board | None) -> bool:
+    """A person here is to move and may be shown what the expert would do (the guided
+    first game shows it whatever the help is set to; the Hint button needs the help on,
+    :func:`hint_offered`)."""
     return (
         board is not None and board.state.phase is not Phase.OVER
         and page.seat_kind(board.state.seat).is_here and page.choice is None
         and page.replay is None
     )
+
+
+def hint_offered(page: PageState, board: Board | None) -> bool:
+    """The Hint button is there: a person here may ask and the computer's help is on."""
+    return board is not None and can_hint(page, board) and help_on(page, board)

@@ -5,10 +5,29 @@ from __future__ import annotations
 
 from app.core.commands import Cmd, Command, Guard
 from app.core.game_stats import export_json
-from app.core.page_state import ConfirmDailyDialog, Level, StatsDialog
+from app.core.names import is_default_name
+from app.core.page_state import HERE, ConfirmDailyDialog, Level, StatsDialog
 from app.core.session import Session
 from app.daily.ui import copy_text, daily_view
 from skyline import daily_day, daily_options, parse_day
+
+
+def own_name(s: Session) -> str:
+    """The name the player plays the challenge under: the first name they typed for a
+    seat of this device in the open game, else in their finished solo games, newest
+    first (a finished game of several may have been a friend's seat); "Player 1" if they
+    never typed one."""
+    seen: list[tuple[str, int]] = []
+    if s.board is not None:
+        seen += [(name, seat) for seat, name in enumerate(s.board.options.names)
+                 if s.page.seat_kind(seat).is_here]
+    for result in reversed(s.history.results):
+        if result.mode != "multi":
+            seen += [(seat.name, 0) for seat in result.seats[:1]]
+    for name, seat in seen:
+        if not is_default_name(s.texts, name, seat, HERE):
+            return name
+    return s.t("newgame.default_name", n=1)
 
 
 class DailyChallenge:
@@ -60,10 +79,7 @@ class DailyChallenge:
             s.page.dialog = ConfirmDailyDialog(day)
             s.focus_id = "dlg-first"
             return
-        name = s.t("newgame.default_name", n=1)
-        if board is not None and board.state.solo:
-            name = board.options.names[0]
-        s.start(daily_options(day, name))
+        s.start(daily_options(day, own_name(s)))
         s.narrate_new_game()
         s.page.dialog = None
         s.focus_id = "yard-G"

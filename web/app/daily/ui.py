@@ -161,7 +161,6 @@ class StatsView:
     levels: tuple[tuple[str, str], ...]  # level, times
     scenarios_met: tuple[tuple[str, str], ...]
     daily: tuple[tuple[str, str, str], ...]  # day, best, plays
-    versus: tuple[tuple[str, str, str, str], ...]  # level, games, won, lost
     humans_only: str | None
     export_url: str | None
     export_name: str
@@ -206,8 +205,7 @@ STATS_LABELS = (
     "stats.col.mode", "stats.col.scenario", "stats.col.score", "stats.col.level",
     "stats.scenarios.title", "stats.col.best", "stats.col.games", "stats.col.met",
     "stats.levels.title", "stats.col.times", "stats.met.title", "stats.daily.title",
-    "stats.col.plays", "stats.versus.title", "stats.col.opponent", "stats.col.won",
-    "stats.col.lost", "stats.export", "stats.export_explain", "stats.show_table",
+    "stats.col.plays", "stats.export", "stats.export_explain", "stats.show_table",
 )
 
 
@@ -268,8 +266,6 @@ def stats_view(d: StatsDialog, t) -> StatsView:
         levels=tuple((t("level." + name), str(n)) for name, n in s.levels),
         scenarios_met=tuple((t("scenario." + name), str(n)) for name, n in s.scenarios_met),
         daily=tuple((b.day, str(b.best), str(b.plays)) for b in s.daily[:14]),
-        versus=tuple((t("seat.bot." + v.level), str(v.games), str(v.won), str(v.lost))
-                     for v in s.versus),
         humans_only=t("stats.humans_only", n=s.multi_humans_only) if s.multi_humans_only
         else None,
         export_url=d.export_url,
@@ -363,13 +359,15 @@ def _chart_svg(c: Chart) -> str:
     )
 
 
-def _rating_html(r: RatingView) -> str:
+def _rating_html(r: RatingView, humans_only: str | None) -> str:
     figure = (f'<p class="stats-rating" data-testid="stats-rating">{esc(r.value)}</p>'
               if r.value is not None else
               f'<p data-testid="stats-rating-none">{esc(r.none or "")}</p>')
     table = _table(r.caption, r.head, r.rows, "stats-rating-levels") if r.rows else ""
+    humans = f"<p>{esc(humans_only)}</p>" if humans_only else ""
     return (f'<section class="stats-sec"><h3>{esc(r.title)}</h3>{figure}{table}'
-            f'<p class="score-note" data-testid="stats-rating-how">{esc(r.how)}</p></section>')
+            f'<p class="score-note" data-testid="stats-rating-how">{esc(r.how)}</p>{humans}'
+            "</section>")
 
 
 def render_stats(v: StatsView) -> str:
@@ -412,16 +410,8 @@ def render_stats(v: StatsView) -> str:
                      v.daily, "stats-daily")
             + "</section>"
         )
-    humans = f"<p>{esc(v.humans_only)}</p>" if v.humans_only else ""
-    parts.append(
-        f'<section class="stats-sec"><h3>{esc(L["stats.versus.title"])}</h3>'
-        + _table(L["stats.versus.title"],
-                 (L["stats.col.opponent"], L["stats.col.games"], L["stats.col.won"], L["stats.col.lost"]),
-                 v.versus, "stats-versus")
-        + f"{humans}</section>"
-    )
-    if v.rating is not None:
-        parts.append(_rating_html(v.rating))
+    if v.rating is not None:  # the one table of results against the computer
+        parts.append(_rating_html(v.rating, v.humans_only))
     if v.export_url:  # last: the figures come first, their download after them
         parts.append(
             f'<div class="stats-export"><a class="button" id="stats-export" data-testid="stats-export" '

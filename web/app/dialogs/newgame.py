@@ -6,6 +6,7 @@ from app.core.commands import Arg, Cmd, Command, Guard
 from app.core.names import is_default_name, player_names
 from app.core.page_state import HUMAN, NewGameDialog, PageState, form_value, seat_of_form
 from app.core.session import Session, random_seed
+from app.core.whose_turn import help_for, kind_of
 from skyline import SCENARIOS, Options, validate_options
 
 
@@ -44,7 +45,21 @@ class NewGame:
             nine=bool(opts.all_nine) if opts else False,
             scenario=(opts.scenario or "") if opts else "",
         )
+        self._follow_kind(s.page.dialog, None)
         s.focus_id = "dlg-first"
+
+    @staticmethod
+    def _kind(d: NewGameDialog) -> str:
+        return kind_of([seat_of_form(v) for v in d.seats[:d.count]])
+
+    def _follow_kind(self, d: NewGameDialog, typed: bool | None) -> None:
+        """The help's box: the setting of the kind of game the form now makes, when the
+        kind changed (or the form opened); else what the player left it at (``typed``)."""
+        kind = self._kind(d)
+        if kind != d.help_kind:
+            d.help, d.help_kind = help_for(self.s.page, kind), kind
+        elif typed is not None:
+            d.help = typed
 
     def change(self, form: dict) -> None:
         """The form as the player left it (a name, a seat, the count changed). The focus
@@ -71,6 +86,12 @@ class NewGame:
         d.nine = form.get("nine") in ("on", "1", True)
         d.scenario = str(form.get("scenario", d.scenario) or "")
         d.seed = str(form.get("seed", d.seed) or "")
+        # an unticked box sends nothing: the field beside it says the box was there, and
+        # for which kind of game it was drawn (a seat changed before Python was ready
+        # sends the box as drawn for the kind before)
+        typed = (form.get("help") in ("on", "1", True)
+                 if form.get("help_box") == self._kind(d) else None)
+        self._follow_kind(d, typed)
 
     def start(self, form: dict) -> None:
         s = self.s
@@ -93,6 +114,8 @@ class NewGame:
         except ValueError as exc:
             d.error = s.error_text(exc)
             return
+        s.page.help_on[d.help_kind] = d.help  # the computer's help for games of this kind
+        s.store.save_help(d.help_kind, d.help)
         s.start(options, None, tuple(seat_of_form(v) for v in d.seats[:count]))
         self.s.narrate_new_game()
         s.page.dialog = None

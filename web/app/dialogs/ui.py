@@ -66,6 +66,9 @@ class NewGameView:
     seed: str
     error: str | None
     notice: str | None = None  # why the link of this visit could not be opened
+    help: bool = True  # the computer's help (Hint and the chances chart)
+    help_note: str = ""  # why it is off by default where people play each other
+    help_kind: str = ""  # the kind of game the box is drawn for
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,8 @@ def new_game_view(d: NewGameDialog, c: DialogContext) -> NewGameView:
             for s in SCENARIOS
         )
     return NewGameView(t("newgame.title"), d.first, count_options, names, start, scenario,
-                       d.nine, d.seed, d.error, translate(t, d.notice))
+                       d.nine, d.seed, d.error, translate(t, d.notice), d.help,
+                       t("chances.off_humans") if d.help_kind == "humans" else "", d.help_kind)
 
 
 def rules_view(d: RulesDialog, c: DialogContext) -> RulesView:
@@ -221,6 +225,14 @@ def new_game_form(labels: Labels, d: NewGameView) -> str:
     fields.append(
         f'<label class="check"><input type="checkbox" name="nine" id="ng-nine"{" checked" if d.nine else ""}>'
         f'<span>{esc(L["newgame.nine"])}</span></label>'
+    )
+    # the help's box is sent on change: the form remembers it while the kind stays
+    note = f'<small class="check-note">{esc(d.help_note)}</small>' if d.help_note else ""
+    fields.append(
+        f'<label class="check"><input type="hidden" name="help_box" value="{esc(d.help_kind)}">'
+        f'<input type="checkbox" name="help" id="ng-help" '
+        f'data-action="{Cmd.NEW_GAME_CHANGE}"{" checked" if d.help else ""}>'
+        f'<span>{esc(L["newgame.help"])}{note}</span></label>'
     )
     fields.append(
         f'<label class="field"><span>{esc(L["newgame.seed"])}</span>'

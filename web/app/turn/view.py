@@ -390,11 +390,14 @@ def players_view(page: PageState, board: Board, t, names,
         columns = []
         for i, col in enumerate(player.columns):
             kind = FACE_LETTERS[col.kind]
-            label = t("column.label", kind=t("kind.short." + kind), height=col.height)
+            # what the final scoring makes of it, at every moment, as the score and the
+            # building count do: a lone low-rise ground floor is a building of one point
+            counts = scores_as_tile(col)
+            label = (t("column.label_counts", kind=t("kind.short." + kind), points=1) if counts
+                     else t("column.label", kind=t("kind.short." + kind), height=col.height))
             target = "demolish" if demolish else ("build" if i in build_targets else None)
             what = "target.demolish" if target == "demolish" else "target.build"
-            # the end's rule: an unfinished low-rise ground floor scores as a height-one tile
-            as_tile = t("tile.points", points=1) if over and scores_as_tile(col) else None
+            as_tile = t("tile.points", points=1) if counts else None
             columns.append(ColumnView(i, kind, col.height, label, target, t(what, what=label),
                                       as_tile,
                                       last is not None and i in last.columns))

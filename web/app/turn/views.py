@@ -96,8 +96,8 @@ class ColumnView:
     label: str
     target: str | None  # "build", "demolish" or None
     target_label: str
-    # at the end, what it scores where it scores ("1 pt": a low-rise ground floor); else
-    # the skyline's caption says "unfinished"
+    # what it scores where the final scoring counts it ("1 pt": a lone low-rise ground
+    # floor), at every moment; else the skyline's caption says "unfinished"
     points_text: str | None = None
     changed: bool = False  # built on in a rival's turn shown (LastTurn)
 
