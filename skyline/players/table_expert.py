@@ -125,6 +125,21 @@ MAX_HAND = 4
 #: Opponent trend: an opponent whose solo value fell by ``D`` points over ``k`` turns is
 #: expected to lose ``D / (k + TREND_PRIOR)`` more points per turn it has left.
 TREND_PRIOR = 5.0
+#: The chart's (:func:`table_chances`) expectation of a player before it has shown its own
+#: trend: the points per turn it falls short of its solo value, by the number of players.
+#: Fitted with ``scripts/bench_calibration.py`` (games between the computer levels) so
+#: that a seat's chance changes by 0 on average over its own turn: without it (0, the
+#: trend the expert assumes) it fell by 2.4 points over its own turn and rose over the
+#: others', as the solo value of a turn to come is more than players make of it.
+CHART_SHORTFALL: dict[int, float] = {2: 4.1, 3: 2.6, 4: 1.7}
+#: The chart's points of edge of each place in the turn order (the start player first)
+#: over a whole game, counted for the share of the game still to play. Neutral: the
+#: edges tried for two players made the chart's Brier score worse (docs/players.md).
+CHART_EDGE: dict[int, tuple[float, ...]] = {2: (0.0, 0.0), 3: (0.0, 0.0, 0.0),
+                                            4: (0.0, 0.0, 0.0, 0.0)}
+#: The chart's scale of each player's spread (:func:`_pos_spread`), by player count.
+#: Neutral: wider spreads for two players made the chart's Brier score worse.
+CHART_SPREAD: dict[int, float] = {2: 1.0, 3: 1.0, 4: 1.0}
 #: Two players, standard game: the chance that an opponent with an orange column of height
 #: 5 completes the six-high building in its next turn when that wins it the game (it then
 #: ends the game with that round), and the points it adds to its score by doing so.
@@ -198,22 +213,23 @@ def _pos_spread(pos: sv.SoloPosition) -> float:
     return _spread(pos.mode, pos.turns_left, sv.value(pos) - pos.final_score)
 
 
-def _drift(state: GameState, seat: int, pos: sv.SoloPosition) -> float:
+def _drift(state: GameState, seat: int, pos: sv.SoloPosition, prior: float = 0.0) -> float:
     """Points per turn the player at ``seat`` (its position ``pos``) is expected to fall
     short of its solo value: how far its solo value (with the turns a full game leaves it)
-    fell since its start, per turn played, shrunk by :data:`TREND_PRIOR` (0 for a player
-    doing as well as the solo expert or better)."""
+    fell since its start, per turn played, shrunk by :data:`TREND_PRIOR` turns towards
+    ``prior`` points per turn (the expert's play: 0, a player doing as well as the solo
+    expert or better; the chart: :data:`CHART_SHORTFALL`)."""
     if TREND_PRIOR < 0:
         return 0.0
     n = len(state.players)
     played = state.round - 1 + (0 if still_to_play(state, seat) else 1)
     if played <= 0:
-        return 0.0
+        return prior
     order = (seat - state.start_seat) % n
     mode = "nine" if state.options.all_nine else "standard"
     start = sv.value(sv.SoloPosition.from_columns(9, _GIFTS[order], (), mode))
     now = sv.value(replace(pos, turns_left=max(0, 9 - played)))
-    return max(0.0, start - now) / (played + TREND_PRIOR)
+    return (max(0.0, start - now) + prior * TREND_PRIOR) / (played + TREND_PRIOR)
 
 
 class _Table:
@@ -519,8 +535,9 @@ def table_chances(state: GameState) -> tuple[float, ...]:
     """Every seat's chance of finishing first (0..1, summing to 1) as the expert's model
     sees the table between turns: each final score normal around its solo value minus the
     seat's trend (as :class:`_Table` sees an opponent), with its spread by turns and
-    points still to come. At the game's end it is the result: the winners share 1 (a tie
-    after the tie-break shares the win)."""
+    points still to come, and the edge of its place in the turn order for the turns it
+    has left (:data:`CHART_EDGE`). At the game's end it is the result: the winners share 1
+    (a tie after the tie-break shares the win)."""
     n = len(state.players)
     if state.phase is Phase.OVER:
         ranks = ranking(state)
@@ -529,8 +546,10 @@ def table_chances(state: GameState) -> tuple[float, ...]:
     finals = []
     for seat in range(n):
         pos = position(state, seat)
-        drift = _drift(state, seat, pos)
-        finals.append((sv.value(pos) - drift * pos.turns_left, _pos_spread(pos)))
+        drift = _drift(state, seat, pos, CHART_SHORTFALL[n])
+        edge = CHART_EDGE[n][(seat - state.start_seat) % n] * pos.turns_left / 9
+        finals.append((sv.value(pos) - drift * pos.turns_left + edge,
+                       CHART_SPREAD[n] * _pos_spread(pos)))
     raw = [win_chance(mu, sd, finals[:i] + finals[i + 1:]) for i, (mu, sd) in enumerate(finals)]
     total = sum(raw)
     return tuple(p / total for p in raw) if total > 0 else tuple(1.0 / n for _ in raw)
