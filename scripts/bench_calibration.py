@@ -38,6 +38,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,11 @@ def show(title: str, m: dict) -> None:
               + ", ".join(f"{v:.2f}" for v in m["shortfall"]))
 
 
+def per_count(text: str, value: Callable[[str], Any]) -> dict[int, Any]:
+    """``"2:4.1,3:2.6"`` as {2: value("4.1"), 3: value("2.6")}."""
+    return {int(k): value(v) for k, v in (item.split(":") for item in text.split(",") if item)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=700, help="games per player count")
@@ -188,15 +194,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--edge", default="",
                     help="the chart's edge per place in the turn order, e.g. 2:5/-5,3:4/-2/-2")
     args = ap.parse_args(argv)
-    chart = {int(k): float(v) for k, v in
-             (item.split(":") for item in args.shortfall.split(",") if item)}
+    chart = per_count(args.shortfall, float)
+    edge = per_count(args.edge, lambda v: tuple(float(x) for x in v.split("/")))
+    spread = per_count(args.spread, float)
     started = time.perf_counter()
     out: dict[str, dict] = {}
     every: list = []
-    edge = {int(k): tuple(float(x) for x in v.split("/")) for k, v in
-            (item.split(":") for item in args.edge.split(",") if item)}
-    spread = {int(k): float(v) for k, v in
-              (item.split(":") for item in args.spread.split(",") if item)}
     print(f"the chart's shortfall per turn: {table_expert.CHART_SHORTFALL | chart}, "
           f"edge by place: {table_expert.CHART_EDGE | edge}, "
           f"spread: {table_expert.CHART_SPREAD | spread}")
