@@ -205,7 +205,8 @@ def turn_panel(s: Screen, g: Game) -> str:
 
 
 def players(s: Screen, g: Game) -> str:
-    """The skylines; at the end of the game the scoring (and a review) above them."""
+    """The skylines; at the end of the game the scoring above them and the reviews below
+    (the ranking and the winner's skyline come together, the long reviews after)."""
     L = s.labels
     names = names_of(s)
     parts = []
@@ -213,13 +214,13 @@ def players(s: Screen, g: Game) -> str:
         parts.append(stats_ui.render_daily(g.daily, L))
     if g.scoring is not None:
         parts.append(turn_html.scoring(L, g.scoring, names))
+    if g.beat is not None:
+        parts.append(turn_html.beat(g.beat))
+    parts.append(turn_html.player_list(L, g.players, g.scoring is not None, marks_of(g)))
     if g.review is not None:
         parts.append(computer_html.review(L, g.review))
     if g.table_review is not None:
         parts.append(computer_html.table_review(g.table_review, names))
-    if g.beat is not None:
-        parts.append(turn_html.beat(g.beat))
-    parts.append(turn_html.player_list(L, g.players, g.scoring is not None, marks_of(g)))
     return "".join(parts)
 
 
