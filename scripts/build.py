@@ -881,9 +881,11 @@ def first_paint_templates() -> str:
 
 
 # The page's scripts: ES modules in web/js/; index.html loads these two (boot.js
-# render-blocking, host.js before PyScript). js/paint.js is an entry of its own so that its
-# check of a stored picture can be imported by itself (e2e/test_start_paint.py).
-JS_ENTRIES = ("js/boot.js", "js/host.js", "js/paint.js")
+# render-blocking, host.js before PyScript).
+PAGE_ENTRIES = ("js/boot.js", "js/host.js")
+# js/paint.js is an entry of its own too, so that its check of a stored picture can be
+# imported by itself (e2e/test_start_paint.py).
+JS_ENTRIES = (*PAGE_ENTRIES, "js/paint.js")
 # Loaded by URL, not bundled: the page imports it after a restored start and the
 # interpreter module imports it in the worker (the same file, so one cache entry).
 JS_EXTERNAL = ("../snapshot.mjs",)
@@ -892,26 +894,27 @@ JS_EXTERNAL = ("../snapshot.mjs",)
 def bundle_scripts(out: Path) -> str:
     """Bundle the page's modules with esbuild into out/js/: the entries and the chunks
     they share (one instance of each module, as unbundled), instead of 26 files. A phone
-    on one slow link paints sooner: the render-blocking graph is 2 requests, not 26, and a
-    return visit asks the service worker for 3 files instead of 28. Identifiers are kept,
-    so a console error still names the function. Returns index.html's
-    ``<link rel=modulepreload>`` for the chunks the entries import, fetched with them."""
+    on one slow link paints sooner: the render-blocking graph is boot.js and its chunks,
+    not 26 modules, and a return visit asks the service worker for a few files instead
+    of 28. Identifiers are kept, so a console error still names the function. Returns
+    index.html's ``<link rel=modulepreload>`` for the chunks the page's entries import,
+    fetched with them."""
     esbuild = NODE_MODULES / ".bin" / "esbuild"
     meta = out / "js" / "meta.json"
+    # run in out/: the metafile names the outputs relative to it ("js/boot.js")
     subprocess.run(
         [str(esbuild), *(str(WEB / rel) for rel in JS_ENTRIES), "--bundle", "--splitting",
-         "--format=esm", f"--outdir={out / 'js'}", "--minify-whitespace", "--minify-syntax",
+         "--format=esm", "--outdir=js", "--minify-whitespace", "--minify-syntax",
          "--log-level=warning", f"--metafile={meta}", "--chunk-names=[name]-[hash]",
          *(f"--external:{name}" for name in JS_EXTERNAL)],
-        check=True)
+        check=True, cwd=out)
     outputs = json.loads(meta.read_text())["outputs"]
     meta.unlink()
     shared: list[str] = []
-    for entry in JS_ENTRIES[:2]:
-        for imported in outputs[f"{out.name}/{entry}"].get("imports", []):
-            path = imported["path"].removeprefix(f"{out.name}/")
-            if imported["kind"] == "import-statement" and path not in shared:
-                shared.append(path)
+    for entry in PAGE_ENTRIES:
+        for imported in outputs[entry].get("imports", []):
+            if imported["kind"] == "import-statement" and imported["path"] not in shared:
+                shared.append(imported["path"])
     return "\n  ".join(f'<link rel="modulepreload" href="./{rel}">' for rel in shared)
 
 
