@@ -4,7 +4,6 @@ games of 2, 3 and 4 players between the computer levels.
 
     python scripts/bench_calibration.py [--games 700] [--seed calib] [--workers 2]
                                         [--players 2 3 4] [--shortfall 2:4.1,3:2.6,4:1.7]
-                                        [--edge 2:5/-5] [--spread 2:1.3]
 
 For each player count, ``--games`` games (game ``i`` seeded ``f"{seed}-{n}p-{i}"``; each
 seat's level drawn from Beginner, Greedy and Expert by the same seed) are played to their
@@ -38,7 +37,6 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -75,13 +73,9 @@ def play(job: tuple[int, str, int]) -> list[tuple[int, tuple[float, ...], tuple[
     return points
 
 
-def _init(shortfall: dict[int, float] | None = None,
-          edge: dict[int, tuple[float, ...]] | None = None,
-          spread: dict[int, float] | None = None) -> None:
+def _init(shortfall: dict[int, float] | None = None) -> None:
     sv.load_table().prepare("standard")
     table_expert.CHART_SHORTFALL.update(shortfall or {})
-    table_expert.CHART_EDGE.update(edge or {})
-    table_expert.CHART_SPREAD.update(spread or {})
 
 
 _init()  # the parent process values the start positions too
@@ -176,11 +170,6 @@ def show(title: str, m: dict) -> None:
               + ", ".join(f"{v:.2f}" for v in m["shortfall"]))
 
 
-def per_count(text: str, value: Callable[[str], Any]) -> dict[int, Any]:
-    """``"2:4.1,3:2.6"`` as {2: value("4.1"), 3: value("2.6")}."""
-    return {int(k): value(v) for k, v in (item.split(":") for item in text.split(",") if item)}
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=700, help="games per player count")
@@ -189,21 +178,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=(2, 3, 4))
     ap.add_argument("--shortfall", default="",
                     help="the chart's shortfall per player count, e.g. 2:4.1,3:2.6,4:1.7")
-    ap.add_argument("--spread", default="",
-                    help="the chart's spread scale per player count, e.g. 2:1.3")
-    ap.add_argument("--edge", default="",
-                    help="the chart's edge per place in the turn order, e.g. 2:5/-5,3:4/-2/-2")
     args = ap.parse_args(argv)
-    chart = per_count(args.shortfall, float)
-    edge = per_count(args.edge, lambda v: tuple(float(x) for x in v.split("/")))
-    spread = per_count(args.spread, float)
+    chart = {int(k): float(v) for k, v in
+             (item.split(":") for item in args.shortfall.split(",") if item)}
     started = time.perf_counter()
     out: dict[str, dict] = {}
     every: list = []
-    print(f"the chart's shortfall per turn: {table_expert.CHART_SHORTFALL | chart}, "
-          f"edge by place: {table_expert.CHART_EDGE | edge}, "
-          f"spread: {table_expert.CHART_SPREAD | spread}")
-    with Pool(args.workers, initializer=_init, initargs=(chart, edge, spread)) as pool:
+    print(f"the chart's shortfall per turn: {table_expert.CHART_SHORTFALL | chart}")
+    with Pool(args.workers, initializer=_init, initargs=(chart,)) as pool:
         for players in args.players:
             jobs = [(players, args.seed, i) for i in range(args.games)]
             games = pool.map(play, jobs, chunksize=8)

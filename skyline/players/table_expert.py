@@ -132,14 +132,6 @@ TREND_PRIOR = 5.0
 #: trend the expert assumes) it fell by 2.4 points over its own turn and rose over the
 #: others', as the solo value of a turn to come is more than players make of it.
 CHART_SHORTFALL: dict[int, float] = {2: 4.1, 3: 2.6, 4: 1.7}
-#: The chart's points of edge of each place in the turn order (the start player first)
-#: over a whole game, counted for the share of the game still to play. Neutral: the
-#: edges tried for two players made the chart's Brier score worse (docs/players.md).
-CHART_EDGE: dict[int, tuple[float, ...]] = {2: (0.0, 0.0), 3: (0.0, 0.0, 0.0),
-                                            4: (0.0, 0.0, 0.0, 0.0)}
-#: The chart's scale of each player's spread (:func:`_pos_spread`), by player count.
-#: Neutral: wider spreads for two players made the chart's Brier score worse.
-CHART_SPREAD: dict[int, float] = {2: 1.0, 3: 1.0, 4: 1.0}
 #: Two players, standard game: the chance that an opponent with an orange column of height
 #: 5 completes the six-high building in its next turn when that wins it the game (it then
 #: ends the game with that round), and the points it adds to its score by doing so.
@@ -535,9 +527,8 @@ def table_chances(state: GameState) -> tuple[float, ...]:
     """Every seat's chance of finishing first (0..1, summing to 1) as the expert's model
     sees the table between turns: each final score normal around its solo value minus the
     seat's trend (as :class:`_Table` sees an opponent), with its spread by turns and
-    points still to come, and the edge of its place in the turn order for the turns it
-    has left (:data:`CHART_EDGE`). At the game's end it is the result: the winners share 1
-    (a tie after the tie-break shares the win)."""
+    points still to come. At the game's end it is the result: the winners share 1 (a tie
+    after the tie-break shares the win)."""
     n = len(state.players)
     if state.phase is Phase.OVER:
         ranks = ranking(state)
@@ -547,9 +538,7 @@ def table_chances(state: GameState) -> tuple[float, ...]:
     for seat in range(n):
         pos = position(state, seat)
         drift = _drift(state, seat, pos, CHART_SHORTFALL[n])
-        edge = CHART_EDGE[n][(seat - state.start_seat) % n] * pos.turns_left / 9
-        finals.append((sv.value(pos) - drift * pos.turns_left + edge,
-                       CHART_SPREAD[n] * _pos_spread(pos)))
+        finals.append((sv.value(pos) - drift * pos.turns_left, _pos_spread(pos)))
     raw = [win_chance(mu, sd, finals[:i] + finals[i + 1:]) for i, (mu, sd) in enumerate(finals)]
     total = sum(raw)
     return tuple(p / total for p in raw) if total > 0 else tuple(1.0 / n for _ in raw)
