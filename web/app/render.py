@@ -85,7 +85,6 @@ def topbar(s: Screen) -> str:
             )
             if s.status.help:
                 status += f'<span class="st-help" data-testid="help-on">{esc(s.status.help)}</span>'
-
     open_ = "true" if s.menu_open else "false"
     return (
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'

@@ -365,7 +365,7 @@ def level_results(results: Iterable[GameResult],
             if r.placement is None:
                 continue
             for seat in r.seats:
-                if seat.kind != HUMAN and seat.kind in COMPUTER_LEVELS:
+                if seat.kind in COMPUTER_LEVELS:
                     points = _versus(-r.placement, -seat.rank)  # a lower rank is better
                     out.append(LevelResult(r.at, r.id, seat.kind, points))
         elif r.mode == "daily":
