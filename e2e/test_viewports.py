@@ -6,8 +6,14 @@ bar are on screen under the sticky top bar without scrolling (as
 test_scoreboard_and_seats_in_view.py measures them), the top bar keeps one height for
 the whole game, the round label is not under the tools, no skyline hides buildings
 without its cue (``data-more``), no dice captions run into each other (the tray full
-after the dice are taken) and the page never scrolls sideways. On Learn to play's
-first step the action bar and the card's Next are on screen at every size.
+after the dice are taken) and the page never scrolls sideways. From the human's first
+take to the end of the turn the board holds still, measured after every step at every
+size: no region changes its place or size (the top bar, the turn panel, the yard, the
+district, the skylines and each skyline's card; the log keeps its place), and the yard
+and the skyline of the player to move are wholly on screen. On a phone the turn panel's
+text (the prompt, the reasons) changes its height, so there the top bar, the skylines
+and the turn panel's place hold still. On Learn to play's first step the action bar and
+the card's Next are on screen at every size.
 
 Each group of sizes plays in one page (the game is played at the group's first size
 and measured at each of its sizes in turn); ``SKYLINE_VIEWPORT_SHOTS=<folder>`` saves a
@@ -70,9 +76,34 @@ MEASURE = """async () => {
     wide: document.documentElement.scrollWidth > innerWidth,
   };
 }"""
+# Where each region of the board is (left, top in the page, width, height) and whether
+# the yard and the skyline of the player to move are wholly on screen under the top bar.
+BOXES = """async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  for (const a of document.getAnimations()) {
+    if (Number.isFinite(a.effect?.getComputedTiming().endTime)) a.finish();
+  }
+  const q = (s) => document.querySelector(s);
+  const bar = q('.topbar').getBoundingClientRect();
+  const box = (e) => { if (!e) return null;  // a solo game has no district
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top + scrollY, r.width, r.height].map(Math.round); };
+  const inView = (e) => { const r = e.getBoundingClientRect();
+    return r.top >= bar.bottom - 1 && r.bottom <= innerHeight + 1 && r.left >= -1 &&
+      r.right <= innerWidth + 1; };
+  const boxes = { 'top bar': box(q('.topbar')), 'turn panel': box(q('#turn')),
+    'yard': box(q('.yard')), 'district': box(q('.district')), 'skylines': box(q('#players')),
+    'log': box(q('#log'))?.slice(0, 2) };
+  for (const card of document.querySelectorAll('.player')) boxes[card.id] = box(card);
+  const active = q('.player.active');
+  return { boxes, yard: inView(q('.yard')), skyline: !active || inView(active) };
+}"""
+# On a phone these hold still, and the turn panel's place (its height changes with its
+# text, and what is under it moves)
+PHONE_STILL = ("top bar", "skylines", "skyline-0", "skyline-1")
 # The human plays by the e2e policy until they have taken three dice ("taken": the tray
-# full, not yet rolled) or until their next turn starts ("turn"; the computer's turn
-# skipped through), or the game ends.
+# full, not yet rolled), until their next turn starts ("turn"; the computer's turn
+# skipped through), until any turn of theirs starts ("next") or the game ends.
 PLAY = f"""async (until) => {{
   const q = (s) => document.querySelector(s);
   const turnStart = {TURN_START};
@@ -83,6 +114,7 @@ PLAY = f"""async (until) => {{
   for (let i = 0; i < 2000; i++) {{
     if (q('[data-testid=scoring]')) return 'over';
     if (until === 'taken' && takes === 3) return 'taken';
+    if (until === 'next' && turnStart()) return 'next';
     if (until === 'turn' && left && turnStart()) return 'turn';
     const pace = q('#bot-pace');
     if (pace && pace.value !== 'instant') {{  // the computer's turn at once (remembered)
@@ -185,6 +217,44 @@ def measure(page: Page, sizes: tuple[tuple[int, int], ...], where: str,
     return wrong
 
 
+def hold_still(page: Page, sizes: tuple[tuple[int, int], ...], where: str,
+               bars: dict[str, set[int]], phone: bool, captions: bool) -> list[str]:
+    """Play the human's turn by the policy, step by step up to its end, and say what moved
+    after the first take or left the screen (at each size); with ``captions``, measure
+    the dice captions once three dice are taken (:func:`measure`)."""
+    wrong: list[str] = []
+    first: dict[tuple[int, int], dict] = {}
+    takes = 0
+    while True:
+        step = page.evaluate(POLICY_STEP)
+        assert step not in ("stuck", "over"), f"{where}: the policy ended with {step!r}"
+        if step == "end":
+            return wrong
+        takes += step == "take"
+        if captions and takes == 3 and step == "take":
+            wrong += measure(page, sizes, f"{where}, dice taken", bars, False)
+        for size in sizes:
+            at(page, size)
+            m = page.evaluate(BOXES)
+            here = f"{size_of(page)} {where}, after {step}"
+            if not m["yard"]:
+                wrong.append(f"{here}: the yard is not wholly on screen")
+            if not m["skyline"]:
+                wrong.append(f"{here}: the skyline of the player to move is not on screen")
+            before = first.setdefault(size, m["boxes"])
+            for name, now in m["boxes"].items():
+                was = before.get(name) or now
+                if now is None:
+                    continue
+                if phone and name == "turn panel":
+                    was, now = was[:3], now[:3]  # its place only
+                elif phone and name not in PHONE_STILL:
+                    continue
+                if any(abs(a - b) > 1 for a, b in zip(was, now, strict=True)):
+                    wrong.append(f"{here}: the {name} moved from {was} to {now}")
+        at(page, sizes[0])
+
+
 def play(page: Page, until: str) -> None:
     end = page.evaluate(PLAY, until)
     assert end == until, f"the policy ended with {end!r} instead of {until!r}"
@@ -214,18 +284,16 @@ def test_turn_starts_and_learn_to_play_at_every_size(
         for game, (link, turns) in GAMES.items():
             start(page, site_url, link)
             for turn in range(1, turns + 1):
-                wrong += measure(page, sizes, f"{lang}, {game} game, turn {turn}'s start",
-                                 bars, True)
+                where = f"{lang}, {game} game, turn {turn}"
+                wrong += measure(page, sizes, f"{where}'s start", bars, True)
                 if turn == 2 and game == "computer":  # under the computer's last turn
                     for size in sizes:
                         at(page, size)
                         shoot(page, f"{lang}-turn")
                     at(page, sizes[0])
-                if turn == 1:  # the tray full: the captions (the policy takes G, U, P)
-                    play(page, "taken")
-                    wrong += measure(page, sizes, f"{lang}, {game} game, dice taken", bars,
-                                     False)
-                play(page, "turn")
+                # the tray full on the first turn: the captions (the policy takes G, U, P)
+                wrong += hold_still(page, sizes, where, bars, group == "phone", turn == 1)
+                play(page, "next")
         wrong += [f"{size} {lang}: the top bar changed height: {sorted(heights)}"
                   for size, heights in bars.items() if len(heights) > 1]
         # Learn to play's first step: the card leaves the commands on screen

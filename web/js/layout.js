@@ -1,6 +1,7 @@
 // @ts-check
 // What the page's layout needs after a render that CSS cannot do: the player to move in
-// view on a phone, and the cue on a skyline wider than its box.
+// view on a phone, every skyline fitting its street, and the cue on a skyline that
+// still does not (a street narrower than a building).
 
 const phone = matchMedia("(max-width: 480px)");
 let shownTurn = "";
@@ -55,5 +56,38 @@ export function watchSkylines() {
       markSkylineOverflow([event.target]);
     }
   }, { capture: true, passive: true });
-  window.addEventListener("resize", () => markSkylineOverflow());
+  window.addEventListener("resize", () => {
+    fitSkylines();
+    markSkylineOverflow();
+  });
+}
+
+/**
+ * Every skyline of a table at one scale that fits the fullest one in its street: a
+ * street that would be wider than its box (up to 12 buildings and more) draws the whole
+ * table smaller instead of scrolling sideways. `--fit` on the list of skylines scales
+ * the rows' font size (style.css, .art-row), and every length in a row is in em, so a
+ * row's width is in proportion to it.
+ * @param {ParentNode} [root]
+ */
+export function fitSkylines(root = document) {
+  for (const list of root.querySelectorAll(".player-list")) {
+    if (!(list instanceof HTMLElement)) continue;
+    const fit = Number(list.style.getPropertyValue("--fit")) || 1;
+    let need = 0;
+    let room = Number.POSITIVE_INFINITY;
+    for (const row of list.querySelectorAll(".art-row")) {
+      const street = row.parentElement;
+      if (!street || street.clientWidth === 0) continue;
+      // the street's two ends (style.css, .art-row::before and ::after: 1.25 em)
+      let width = 1.25 * Number.parseFloat(getComputedStyle(row).fontSize);
+      for (const lot of row.children) width += lot.getBoundingClientRect().width;
+      need = Math.max(need, width / fit);
+      room = Math.min(room, street.clientWidth - 1);
+    }
+    const next = need > room ? Math.floor((room / need) * 1000) / 1000 : 1;
+    if (Math.abs(next - fit) < 0.002) continue;
+    if (next < 1) list.style.setProperty("--fit", String(next));
+    else list.style.removeProperty("--fit");
+  }
 }

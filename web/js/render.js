@@ -11,7 +11,7 @@ import { noteCues, playCues } from "./effects.js";
 import { download } from "./files.js";
 import { focus, noteDialogClosed, noteDialogOpened, noteRegionReplaced, settleDialogFocus }
   from "./focus.js";
-import { markSkylineOverflow, showActiveSeat } from "./layout.js";
+import { fitSkylines, markSkylineOverflow, showActiveSeat } from "./layout.js";
 import { refusedOutcome, storageRemove, storageSet, storageWriteIf } from "./storage.js";
 import { keepTyped, typedFields } from "./typing.js";
 
@@ -208,6 +208,7 @@ export function apply(json) {
     const handler = /** @type {(...args: unknown[]) => void} */ (COMMANDS[name]);
     handler(...args);
   }
+  fitSkylines();
   showSeatOnce();
   markSkylineOverflow();
   playCues();
