@@ -2,8 +2,10 @@
 for 1 to 4 players, on a 390x844 touch phone and at 1280x800, the scoreboard, the dice,
 the yard, the district (when it can be taken) and the skyline of the player to move are
 on screen without scrolling (the scoreboard also scrolled to the bottom: the top bar
-stays), the seats keep their order, and nothing overflows sideways. The phone's tools
-fold into the top bar's menu."""
+stays), the seats keep their order, and nothing overflows sideways. At the game's end
+the ranking and the winner's skyline are on screen together (on the phone for 1 or 2
+players: a ranking of 3 or 4 is taller than its screen). The phone's tools fold into
+the top bar's menu."""
 
 from __future__ import annotations
 
@@ -80,6 +82,20 @@ WHOLE_GAME = f"""async (both) => {{
   }}
   return [tables, "no end"];
 }}"""
+# At the game's end (its motion finished): the ranking and the winners' skylines, each
+# wholly on screen under the top bar
+THE_END = """async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  for (const a of document.getAnimations()) {
+    if (Number.isFinite(a.effect?.getComputedTiming().endTime)) a.finish();
+  }
+  const bar = document.querySelector('.topbar').getBoundingClientRect().bottom;
+  const inView = (el) => { const r = el.getBoundingClientRect();
+    return r.top >= bar && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; };
+  const winners = [...document.querySelectorAll('#players .player.place-1')];
+  return { ranking: inView(document.querySelector('.scoring table')),
+    winners: winners.length > 0 && winners.every(inView) };
+}"""
 SCROLLED_BOTTOM = """() => { scrollTo(0, document.documentElement.scrollHeight);
   const r = document.querySelector('.scoreboard').getBoundingClientRect();
   const ok = r.top >= 0 && r.bottom <= innerHeight; scrollTo(0, 0); return ok; }"""
@@ -162,6 +178,9 @@ def test_every_turn_starts_with_the_table_on_screen_and_seats_in_place(
         both = (size, count) in BOTH_LANGUAGES
         tables, end = page.evaluate(WHOLE_GAME, both)
         assert end == "over", f"{count} players: the policy ended with {end!r}"
+        if size == "desktop" or count <= 2:  # a phone's ranking of 3 or 4 is taller
+            assert page.evaluate(THE_END) == {"ranking": True, "winners": True}, \
+                f"{count} players: the ranking and the winner's skyline are not both on screen"
         langs = ([locale[:2], "en" if locale[:2] == "de" else "de"] if both
                  else [locale[:2]])
         assert len(tables) >= 9 * count * len(langs)

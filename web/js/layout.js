@@ -12,10 +12,24 @@ let shownTurn = "";
  * its scoreboard chip asked for (`.shown`, page state in Python). Seats never move;
  * only the strip's view does. Elsewhere the strip does not scroll and this does
  * nothing. A new turn on a phone starts at the top: the table (style.css) fits one
- * screen there.
+ * screen there. The game's end starts at the top on every screen.
  * @param {Element} region the players' region, just rendered
  */
 export function showActiveSeat(region) {
+  const end = /** @type {HTMLElement | null} */ (region.querySelector(".player-list.over"));
+  if (end) {
+    // the game's end, once: the page at its top, where the final scoring and the
+    // winner's skyline (the first in the ranking's order, style.css) are; after the
+    // render's focus (New game), which would scroll to itself on a phone
+    if (shownTurn !== "over") {
+      requestAnimationFrame(() => {
+        scrollTo({ top: 0, behavior: "instant" });
+        end.scrollTo({ left: 0, behavior: "instant" });
+      });
+    }
+    shownTurn = "over";
+    return;
+  }
   const active = /** @type {HTMLElement | null} */ (region.querySelector(".player.active"));
   const seat = /** @type {HTMLElement | null} */ (region.querySelector(".player.shown")) ?? active;
   const strip = seat?.parentElement;

@@ -244,8 +244,12 @@ def player_card(L: Labels, p: PlayerView, marks: Marks, table: bool = True) -> s
     seat = f" seat-{p.seat}" if table else ""
     mark = '<span class="seat-mark" aria-hidden="true"></span>' if table else ""
     shown = " shown" if p.shown else ""
+    # at the game's end the skylines stand in the ranking's order (style.css), the
+    # winner's first, under the final scoring
+    place = f" place-{p.place}" if p.place else ""
     return (
-        f'<section class="player{seat}{" active" if p.active else ""}{shown}" id="skyline-{p.seat}" '
+        f'<section class="player{seat}{" active" if p.active else ""}{shown}{place}" '
+        f'id="skyline-{p.seat}" '
         f'data-testid="player-{p.seat}" aria-label="{esc(p.label)}">'
         f'<header class="player-head">{mark}{star_html}'
         f'<h3 class="pname"><bdi>{esc(p.name)}</bdi></h3>{badge}'

@@ -370,6 +370,7 @@ def players_view(page: PageState, board: Board, t, names,
     over = state.phase is Phase.OVER
     choice = page.choice
     scores = board.scores()
+    places = board.ranking() if over else [0] * len(state.players)
     out = []
     for seat, player in enumerate(state.players):
         active = seat == state.seat and not over
@@ -425,6 +426,7 @@ def players_view(page: PageState, board: Board, t, names,
             score_unit=t("player.points_short", n=score),
             buildings=buildings, summary=", ".join(summary),
             show=t("scoreboard.show", seat=", ".join(summary)), shown=seat == shown,
+            place=places[seat],
         ))
     return tuple(out)
 

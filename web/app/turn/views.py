@@ -135,6 +135,7 @@ class PlayerView:
     summary: str = ""  # the scoreboard's sentence: "Ann: 12 points, 2 buildings, to move"
     show: str = ""  # the scoreboard chip's name as a button: the sentence, "show skyline"
     shown: bool = False  # the skyline a tap on its chip asked for (the phone's strip turns)
+    place: int = 0  # the final ranking's place once the game is over (0 before)
 
 
 @dataclass(frozen=True)
