@@ -13,7 +13,8 @@ district, the skylines and each skyline's card; the log keeps its place), and th
 and the skyline of the player to move are wholly on screen. On a phone the turn panel's
 text (the prompt, the reasons) changes its height, so there the top bar, the skylines
 and the turn panel's place hold still. On Learn to play's first step the action bar and
-the card's Next are on screen at every size.
+the card's Next are on screen at every size, and from 481 px the card, the dice, the
+commands, the yard and the skylines keep their places over the next two steps.
 
 Each group of sizes plays in one page (the game is played at the group's first size
 and measured at each of its sizes in turn); ``SKYLINE_VIEWPORT_SHOTS=<folder>`` saves a
@@ -98,6 +99,12 @@ BOXES = """async () => {
   const active = q('.player.active');
   return { boxes, yard: inView(q('.yard')), skyline: !active || inView(active) };
 }"""
+# Learn to play's board: where the card, the dice, the commands, the yard and the
+# skylines are (the element a step marks to be pressed: LEARN_MARKED)
+LEARN_BOXES = """() => Object.fromEntries(['#coach', '#turn .tray', '#turn .actions', '.yard',
+  '#players'].map((s) => { const r = document.querySelector(s).getBoundingClientRect();
+    return [s, [r.left, r.top + scrollY, r.width, r.height].map(Math.round)]; }))"""
+LEARN_MARKED = "#turn .hinted, #supply .hinted, #players .art-lot.hinted button"
 # On a phone these hold still, and the turn panel's place (its height changes with its
 # text, and what is under it moves)
 PHONE_STILL = ("top bar", "skylines", "skyline-0", "skyline-1")
@@ -299,6 +306,7 @@ def test_turn_starts_and_learn_to_play_at_every_size(
         # Learn to play's first step: the card leaves the commands on screen
         tool(page, "#btn-learn")
         page.locator("#coach[data-step=intro]").wait_for()
+        steps: dict[tuple[int, int], dict] = {}
         for size in sizes:
             at(page, size)
             m = page.evaluate(MEASURE)
@@ -306,7 +314,19 @@ def test_turn_starts_and_learn_to_play_at_every_size(
             if m["learn"]:
                 wrong.append(f"{size_of(page)} {lang}: Learn to play's first step leaves off "
                              f"screen {m['learn']}")
+            steps[size] = page.evaluate(LEARN_BOXES)
         at(page, sizes[0])
+        if group == "desktop":  # from 481 px the board holds still from step to step
+            for press in ("#tutorial-next", LEARN_MARKED):  # Next, then the step's press
+                page.locator(press).first.click()
+                step = page.get_attribute("#coach", "data-step")
+                for size in sizes:
+                    at(page, size)
+                    now = page.evaluate(LEARN_BOXES)
+                    wrong += [f"{size_of(page)} {lang}: Learn to play's {step} step moved the "
+                              f"{name} from {steps[size][name]} to {box}"
+                              for name, box in now.items() if box != steps[size][name]]
+                at(page, sizes[0])
         page.click("#tutorial-leave")
         assert page.locator("#coach").count() == 0
         assert not wrong, "\n".join(wrong)
