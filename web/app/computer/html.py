@@ -36,7 +36,8 @@ def turn_helpers(L: Labels, bot_bar: BotBar | None, hint_available: bool,
         if h is not None and h.best is not None:
             items = "".join(f'<li data-testid="hint-option">{esc(line)}</li>' for line in h.lines)
             parts.append(
-                f'<div class="hint" data-testid="hint" role="status"><p class="hint-best">{esc(h.best)}</p>'
+                f'<div class="hint" data-testid="hint" role="status" tabindex="0">'
+                f'<p class="hint-best">{esc(h.best)}</p>'
                 f'<p>{esc(h.heading or L["hint.options"])}</p><ol>{items}</ol></div>'
             )
         elif h is not None:
