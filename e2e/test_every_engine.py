@@ -112,13 +112,15 @@ def skylines_are_drawn_where_measured(d: Driver) -> None:
         for (const row of document.querySelectorAll('#players .art-row')) {
           const em = parseFloat(getComputedStyle(row).fontSize);
           const street = row.parentElement.getBoundingClientRect();
+          // a phone's strip of skylines clips what is scrolled beyond its edges
+          const list = row.closest('.player-list').getBoundingClientRect();
           for (const lot of row.querySelectorAll('.art-lot')) {
             const box = lot.getBoundingClientRect();
             if (box.width < 3.4 * em - 1) bad.push(['narrow', em, Math.round(box.width)]);
             const x = box.left + box.width / 2;
             const y = box.top + box.height / 2;
-            const seen = x > street.left && x < street.right && x < innerWidth &&
-              y > bar && y < innerHeight;
+            const seen = x > street.left && x < street.right && x > list.left &&
+              x < list.right && x < innerWidth && y > bar && y < innerHeight;
             if (seen && !lot.contains(document.elementFromPoint(x, y))) {
               bad.push(['elsewhere', em, Math.round(x), Math.round(y)]);
             }
