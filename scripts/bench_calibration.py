@@ -23,7 +23,8 @@ count and for all games:
 - at the start: the chart's chance per place in the turn order beside the share of the
   games that place won;
 - per place in the turn order, how many points per turn a player fell short of its solo
-  value at the start (the start value less the final score, over 9 turns).
+  value at the start (the start value less the final score, over 9 turns; the start
+  measured as the chart does).
 
 ``skyline.players.table_expert.CHART_SHORTFALL`` is fitted with this script: per player
 count (and for two players per place in the turn order), the values that bring the mean
@@ -114,10 +115,12 @@ def _mean_se(values: list[float]) -> tuple[float, float]:
 
 def shortfall(games: list[list[tuple[int, tuple[float, ...], tuple[int, ...]]]]) -> list[float]:
     """Per place in the turn order (the games start with seat 0): the mean of (the solo
-    value of its start, less its final score) / 9."""
+    value of its start, less its final score) / 9; the start as the chart measures it
+    (for ``CHART_FROM_OPTIMUM`` player counts every place's is the start player's)."""
     n = len(games[0][0][1])
     first = new_game(Options(tuple(f"p{k}" for k in range(n)), "start", 0))
-    start = [sv.value(position(first, k)) for k in range(n)]
+    optimum = n in table_expert.CHART_FROM_OPTIMUM
+    start = [sv.value(position(first, 0 if optimum else k)) for k in range(n)]
     return [sum(start[k] - g[-1][2][k] for g in games) / len(games) / 9 for k in range(n)]
 
 
