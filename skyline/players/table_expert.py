@@ -125,13 +125,15 @@ MAX_HAND = 4
 #: Opponent trend: an opponent whose solo value fell by ``D`` points over ``k`` turns is
 #: expected to lose ``D / (k + TREND_PRIOR)`` more points per turn it has left.
 TREND_PRIOR = 5.0
-#: The chart's (:func:`table_chances`) expectation of a player before it has shown its own
-#: trend: the points per turn it falls short of its solo value, by the number of players.
-#: Fitted with ``scripts/bench_calibration.py`` (games between the computer levels) so
-#: that a seat's chance changes by 0 on average over its own turn: without it (0, the
-#: trend the expert assumes) it fell by 2.4 points over its own turn and rose over the
-#: others', as the solo value of a turn to come is more than players make of it.
-CHART_SHORTFALL: dict[int, float] = {2: 4.1, 3: 2.6, 4: 1.7}
+#: The chart's (:func:`table_chances`) model by the number of players: the points per turn
+#: a player falls short of its solo value before it shows its own trend, per place in the
+#: turn order (start player first); that prior's weight in turns against its own trend;
+#: whether it is measured from the solo optimum. Fitted by ``scripts/bench_calibration.py``:
+#: the shortfalls so that a chance changes by 0 on average over the seat's own turn (it
+#: fell by 2.4 points without them), the weight by the Brier score (2p: 0.0970 at 5, 0.0956).
+CHART_SHORTFALL: dict[int, tuple[float, ...]] = {2: (2.84, 3.07), 3: (2.6,) * 3, 4: (1.7,) * 4}
+CHART_TREND_PRIOR: dict[int, float] = {2: 1.5, 3: TREND_PRIOR, 4: TREND_PRIOR}
+CHART_FROM_OPTIMUM: frozenset[int] = frozenset({2})
 #: Two players, standard game: the chance that an opponent with an orange column of height
 #: 5 completes the six-high building in its next turn when that wins it the game (it then
 #: ends the game with that round), and the points it adds to its score by doing so.
@@ -209,8 +211,7 @@ def _drift(state: GameState, seat: int, pos: sv.SoloPosition, prior: float = 0.0
     """Points per turn the player at ``seat`` (its position ``pos``) is expected to fall
     short of its solo value: how far its solo value (with the turns a full game leaves it)
     fell since its start, per turn played, shrunk by :data:`TREND_PRIOR` turns towards
-    ``prior`` points per turn (the expert's play: 0, a player doing as well as the solo
-    expert or better; the chart: :data:`CHART_SHORTFALL`)."""
+    ``prior`` points per turn (0: as well as the solo expert; the chart has its own)."""
     if TREND_PRIOR < 0:
         return 0.0
     n = len(state.players)
@@ -526,18 +527,34 @@ def value_after(state: GameState, after: GameState) -> tuple[float, float]:
 def table_chances(state: GameState) -> tuple[float, ...]:
     """Every seat's chance of finishing first (0..1, summing to 1) as the expert's model
     sees the table between turns: each final score normal around its solo value minus the
-    seat's trend (as :class:`_Table` sees an opponent), with its spread by turns and
-    points still to come. At the game's end it is the result: the winners share 1 (a tie
-    after the tie-break shares the win)."""
+    seat's shortfall per turn left (its trend, as :class:`_Table` sees an opponent, shrunk
+    by :data:`CHART_TREND_PRIOR` turns towards :data:`CHART_SHORTFALL`), with its spread by
+    turns and points still to come. For :data:`CHART_FROM_OPTIMUM` a trend is measured from
+    the solo optimum (82.2) and a seat that has not played is valued as the start player:
+    the solo table's fallback values the second player's blue ground floor at 89.8, which
+    opened two-player charts at 36 % / 64 % (the start player wins 54 %) and charged that
+    player's first turn as trend. At the game's end it is the result: the winners share 1
+    (a tie after the tie-break shares the win)."""
     n = len(state.players)
     if state.phase is Phase.OVER:
         ranks = ranking(state)
         winners = [i for i in range(n) if ranks[i] == 1]
         return tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(n))
+    optimum = n in CHART_FROM_OPTIMUM
     finals = []
     for seat in range(n):
         pos = position(state, seat)
-        drift = _drift(state, seat, pos, CHART_SHORTFALL[n])
+        order = (seat - state.start_seat) % n
+        gift = _GIFTS[0] if optimum else _GIFTS[order]
+        prior, weight = CHART_SHORTFALL[n][order], CHART_TREND_PRIOR[n]
+        played = state.round - 1 + (0 if still_to_play(state, seat) else 1)
+        drift = prior
+        if played > 0:
+            start = sv.value(sv.SoloPosition.from_columns(9, gift, (), pos.mode))
+            now = sv.value(replace(pos, turns_left=max(0, 9 - played)))
+            drift = (max(0.0, start - now) + prior * weight) / (played + weight)
+        elif optimum:  # its gift only: valued as the start player's
+            pos = sv.SoloPosition.from_columns(pos.turns_left, gift, (), pos.mode)
         finals.append((sv.value(pos) - drift * pos.turns_left, _pos_spread(pos)))
     raw = [win_chance(mu, sd, finals[:i] + finals[i + 1:]) for i, (mu, sd) in enumerate(finals)]
     total = sum(raw)
