@@ -123,11 +123,3 @@ def test_street_labels_and_captions_come_from_the_tables(lang: str) -> None:
     assert caps[-1] == texts.t("tile.points", points=16)
     empty = parse(street([], "x"))
     assert empty.find("p").text == texts.t("skyline.empty")
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_roll_text_names_every_die(lang: str) -> None:
-    texts = Texts(TABLES, lang)
-    said = art.roll_text(texts.t, [("G", "p"), ("P", "x"), ("U", None)])
-    assert texts.t("die.face.p") in said and texts.t("die.face.x") in said
-    assert texts.t("die.type.U") in said

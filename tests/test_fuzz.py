@@ -303,7 +303,8 @@ def test_fixtures_cover_what_matters():
 
 
 def test_the_page_first_draft_save_is_version_1():
-    """web/controller.py (5eb90d9) Controller.save wrote exactly this shape."""
+    """The page's first save format (version 1, before the page had rooms) had exactly
+    this shape."""
     board = pool_board(random.Random(3)).copy()
     draft = {"v": 1, "game": json.loads(board.to_json()), "saved_at": "2025-11-30T07:00:00Z",
              "beat": None, "ui": {"takes": ""}}

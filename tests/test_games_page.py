@@ -17,7 +17,7 @@ from app import screen as sm
 from app.core.commands import IMPORT_LIMIT_BYTES
 from app.core.html import esc
 from app.core.page_state import ClaimDialog, SendDialog
-from app.core.store import KEY_INDEX, KEY_SAVE, finished_games
+from app.core.store import KEY_INDEX, KEY_SAVE
 from app.core.store import entry_key as game_key
 from app.games import ui as games_ui
 from web_fakes import FakeHost, QuotaExceededError, make_page, start_game, tables
@@ -272,17 +272,6 @@ def play_here_both(c, turns: int) -> None:
         while c.board.state.seat == seat and c.board.state.phase is not Phase.OVER:
             b = c.board
             assert c.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
-
-
-def test_finished_games_lists_only_finished_ones():
-    c, host, _ = make_page(bots=False)
-    start(c, ("Ann",), ("human",), seed="fin1")
-    play_here(c)
-    assert c.board.is_game_over()
-    done = c.entry.id
-    start(c, ("Bo", "Cy"), seed="fin2")
-    play_here_both(c, 1)
-    assert [e.id for e in finished_games(c.store)] == [done]
 
 
 # ---------------------------------------------------------------------------- replay

@@ -109,17 +109,6 @@ def die_svg(type_letter: str, face_letter: str | None) -> str:
     )
 
 
-def roll_text(t: Translate, dice: Iterable[tuple[str, str | None]]) -> str:
-    """What a screen reader hears after a roll: every die with its face, in order."""
-    faces = [
-        t("die.label", type=t("die.type." + d), face=t("die.face." + f))
-        if f is not None
-        else t("die.label_unrolled", type=t("die.type." + d))
-        for d, f in dice
-    ]
-    return t("art.rolled", dice="; ".join(faces))
-
-
 # ---------------------------------------------------------------------------- buildings
 
 FLOOR = 14  # px per storey, the same for every building: heights are to scale

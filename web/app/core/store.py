@@ -8,7 +8,6 @@
 - ``Library``: the game list (``skyline.games``): one key per game,
   ``skyline.game.<id>``, plus the index ``skyline.games``; the single save of older
   versions migrates into it; unreadable entries are kept aside like broken saves.
-  ``finished_games(store)`` lists the finished games (for results pages).
 - ``Records``: the solo records (best scores, levels reached, scenarios met, daily
   challenges), read by the total ``read_solo_records``; records that cannot be read in
   full are kept aside, and records of a newer version are never written over.
@@ -582,19 +581,3 @@ class Library:
         if self.store.get(entry_key(entry.id)) is not None:
             return SaveWrite.CONFLICT  # another tab stored a game under that id meanwhile
         return self.write(entry, current=False)
-
-
-def finished_games(store: Store) -> list[GameEntry]:
-    """The finished games of the list, most recently changed first (read from storage;
-    unreadable entries are skipped, nothing is written). For results and statistics."""
-    out = []
-    for key in store.keys():
-        if not key.startswith(KEY_GAME):
-            continue
-        try:
-            entry = read_entry(store.get(key))
-        except SaveError:
-            continue
-        if entry.finished:
-            out.append(entry)
-    return sorted(out, key=lambda e: e.updated or "", reverse=True)

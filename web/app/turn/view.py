@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from app.core.commands import TURN_COMMANDS, Cmd
 from app.core.page_state import (
     BuildChoice,
     DemolishChoice,
@@ -15,7 +16,6 @@ from app.core.page_state import (
 from app.core.whose_turn import computer_turn, friend_turn
 from app.core.words import TYPE_LETTERS, die_label, read_summary, turn_words, unbuildable_reasons
 from app.turn.views import (
-    GAME_COMMANDS,
     ColumnView,
     Command,
     DieView,
@@ -138,53 +138,53 @@ def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]
     state = board.state
     phase = state.phase
     if page.replay is not None:
-        return {name: (False, "why.replay") for name in GAME_COMMANDS}
+        return {name: (False, "why.replay") for name in TURN_COMMANDS}
     if page.readonly and board.state.phase is not Phase.OVER:
-        return {name: (False, "why.readonly") for name in GAME_COMMANDS}  # "Play here" moves
+        return {name: (False, "why.readonly") for name in TURN_COMMANDS}  # "Play here" moves
     if computer_turn(page, board):
-        return {name: (False, "why.computer") for name in GAME_COMMANDS}
+        return {name: (False, "why.computer") for name in TURN_COMMANDS}
     if page.playback is not None:
-        return {name: (False, "why.playback") for name in GAME_COMMANDS}
+        return {name: (False, "why.playback") for name in TURN_COMMANDS}
     if friend_turn(page, board):
-        return {name: (False, "why.friend") for name in GAME_COMMANDS}
+        return {name: (False, "why.friend") for name in TURN_COMMANDS}
     alive = {d.id for d in state.dice}
     sel = tuple(sorted(page.selected & alive))
     out: dict[str, tuple[bool, str | None]] = {}
     if phase is Phase.OVER:
-        return {name: (False, "why.over") for name in GAME_COMMANDS}
+        return {name: (False, "why.over") for name in TURN_COMMANDS}
     if page.choice is not None:
-        return {name: (False, "why.choosing") for name in GAME_COMMANDS}
+        return {name: (False, "why.choosing") for name in TURN_COMMANDS}
     undo_ok = bool(page.takes and phase is Phase.TAKE) or board.can_undo()
     undo_why = "why.committed" if board.actions else "why.nothing_to_undo"
-    out["undo"] = (undo_ok, None if undo_ok else undo_why)
+    out[Cmd.UNDO] = (undo_ok, None if undo_ok else undo_why)
     if phase is Phase.TAKE:
         # solo has no abandoned district to take
         take_first = "why.take_first_solo" if state.solo else "why.take_first"
-        for name in ("roll", "build", "abandon", "demolish", "end"):
+        for name in (Cmd.ROLL, Cmd.BUILD, Cmd.ABANDON, Cmd.DEMOLISH, Cmd.END):
             out[name] = (False, take_first)
         return out
     if phase is Phase.ROLL:
-        out["roll"] = (True, None)
-        for name in ("build", "abandon", "demolish", "end"):
+        out[Cmd.ROLL] = (True, None)
+        for name in (Cmd.BUILD, Cmd.ABANDON, Cmd.DEMOLISH, Cmd.END):
             out[name] = (False, "why.roll_first")
         return out
     kinds = {type(a) for a in board.legal_actions()}
     cannot = "why.cannot_build" if Build in kinds else "why.nothing_buildable"
     if not sel:
-        out["build"] = out["abandon"] = out["demolish"] = (False, "why.select")
+        out[Cmd.BUILD] = out[Cmd.ABANDON] = out[Cmd.DEMOLISH] = (False, "why.select")
         if Build not in kinds:
-            out["build"] = (False, cannot)
+            out[Cmd.BUILD] = (False, cannot)
     else:
         feasible = plan_build(state, sel).feasible
-        out["build"] = (True, None) if feasible else (False, cannot)
-        out["abandon"] = (True, None) if Abandon in kinds else (False, "why.no_abandon_solo")
-        out["demolish"] = (True, None) if Demolish in kinds else (False, "why.no_buildings")
+        out[Cmd.BUILD] = (True, None) if feasible else (False, cannot)
+        out[Cmd.ABANDON] = (True, None) if Abandon in kinds else (False, "why.no_abandon_solo")
+        out[Cmd.DEMOLISH] = (True, None) if Demolish in kinds else (False, "why.no_buildings")
     if phase is Phase.RESOLVE:
-        out["roll"] = (False, "why.resolve_first")
-        out["end"] = (False, "why.resolve_first")
+        out[Cmd.ROLL] = (False, "why.resolve_first")
+        out[Cmd.END] = (False, "why.resolve_first")
     else:
-        out["roll"] = (True, None) if sel and Roll in kinds else (False, "why.select_reroll")
-        out["end"] = (True, None) if EndTurn in kinds else (False, "why.resolve_first")
+        out[Cmd.ROLL] = (True, None) if sel and Roll in kinds else (False, "why.select_reroll")
+        out[Cmd.END] = (True, None) if EndTurn in kinds else (False, "why.resolve_first")
     return out
 
 
@@ -277,8 +277,8 @@ def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
 
 
 COMMAND_LABELS = {
-    "roll": "btn.roll", "build": "btn.build", "abandon": "btn.abandon",
-    "demolish": "btn.demolish", "end": "btn.end_turn", "undo": "btn.undo",
+    Cmd.ROLL: "btn.roll", Cmd.BUILD: "btn.build", Cmd.ABANDON: "btn.abandon",
+    Cmd.DEMOLISH: "btn.demolish", Cmd.END: "btn.end_turn", Cmd.UNDO: "btn.undo",
 }
 
 
@@ -298,12 +298,12 @@ def _why(t, cmds: tuple[Command, ...]) -> tuple[tuple[tuple[str, ...], str], ...
 def _commands(page: PageState, board: Board, t) -> tuple[Command, ...]:
     state = board.state
     table = commands(page, board)
-    names = ["roll", "build"] + ([] if state.solo else ["abandon"]) + ["demolish", "end", "undo"]
+    names = [c for c in TURN_COMMANDS if c is not Cmd.ABANDON or not state.solo]
     return tuple(
         Command(
             name, t(COMMAND_LABELS[name]), table[name][0], table[name][1],
             t(table[name][1]) if table[name][1] and not table[name][0] else None,
-            primary=name == "roll" and state.phase is Phase.ROLL,
+            primary=name == Cmd.ROLL and state.phase is Phase.ROLL,
         )
         for name in names
     )

@@ -9,8 +9,6 @@ from app.core.page_state import (
     Seat,
 )
 
-GAME_COMMANDS = ("roll", "build", "abandon", "demolish", "end", "undo")
-
 
 @dataclass(frozen=True)
 class Command:
