@@ -46,6 +46,9 @@ const PLAYERS = regionId("players");
  * @type {Element | null}
  */
 let seatsToShow = null;
+/** Whether this render drew the skylines again: only then are they fitted (a read of
+ * their layout, not to be paid on every click). */
+let skylinesDrawn = false;
 
 /**
  * A region's new HTML (made by the Python views, which escape every text).
@@ -58,7 +61,10 @@ function setHtml(name, html) {
   noteRegionReplaced(el);
   if (name === DOM.dialog) setDialog(el, html);
   else el.innerHTML = html;
-  if (name === PLAYERS) seatsToShow = el;
+  if (name === PLAYERS) {
+    seatsToShow = el;
+    skylinesDrawn = true;
+  }
 }
 
 /**
@@ -84,7 +90,10 @@ function patchHtml(name, html, splices) {
     template.innerHTML = added;
     el.insertBefore(template.content, el.children[start] ?? null);
   }
-  if (name === PLAYERS) seatsToShow = document.getElementById(name);
+  if (name === PLAYERS) {
+    seatsToShow = document.getElementById(name);
+    skylinesDrawn = true;
+  }
 }
 
 /** The phone's strip of skylines turned to the seat to show (web/js/layout.js). */
@@ -208,7 +217,8 @@ export function apply(json) {
     const handler = /** @type {(...args: unknown[]) => void} */ (COMMANDS[name]);
     handler(...args);
   }
-  fitSkylines();
+  if (skylinesDrawn) fitSkylines();
+  skylinesDrawn = false;
   showSeatOnce();
   markSkylineOverflow();
   playCues();
