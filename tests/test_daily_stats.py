@@ -19,7 +19,7 @@ from app.daily import ui as stats_ui
 from test_screen import assert_translated, texts
 from web_fakes import FakeHost, make_page
 
-from skyline import Board, Options, Phase, Seat
+from skyline import FACE_LETTERS, Board, Options, Phase, Seat
 from skyline.players.bots import BOTS
 from skyline.records.daily import MAX_DAILY_LINK_CHARS, daily_options, daily_result
 
@@ -249,12 +249,12 @@ def test_no_die_face_is_shown_before_it_is_rolled(players, seed):
         shown_model = {d.id: d.face for d in s.dice}
         for die_id, face in shown_model.items():
             want = engine[die_id]
-            assert face == (None if want is None else sm.FACE_LETTERS[want])
+            assert face == (None if want is None else FACE_LETTERS[want])
         turn = html.get("turn", "")
         shown_faces = [f for _, f in FACE_CLASS.findall(turn) if f != "n"]
         assert len(shown_faces) == sum(1 for f in engine.values() if f is not None)
         for die_id, face in BUTTON_FACE.findall(turn):
-            assert face == sm.FACE_LETTERS[engine[int(die_id)]]
+            assert face == FACE_LETTERS[engine[int(die_id)]]
         for region in ("supply", "players", "log"):  # dice there are never faces
             assert not [f for _, f in FACE_CLASS.findall(html.get(region, "")) if f != "n"]
         if state.phase is Phase.ROLL:

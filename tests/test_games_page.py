@@ -19,6 +19,7 @@ from app.core.html import esc
 from app.core.page_state import ClaimDialog, SendDialog
 from app.core.store import KEY_INDEX, KEY_SAVE
 from app.core.store import entry_key as game_key
+from app.core.words import log_view
 from app.games import ui as games_ui
 from web_fakes import FakeHost, QuotaExceededError, make_page, start_game, tables
 
@@ -297,7 +298,7 @@ def test_replay_steps_and_jumps_and_never_changes_the_game(lang):
     shown = games_ui.board_at(c.page.replay.record, 4)
     assert c.screen().players[0].tiles == sm.build_screen(
         c.page.__class__(), shown, c.texts).players[0].tiles
-    assert len(c.screen().log.entries) == len(sm.log_view(shown.log(), ["Ann", "Bo"],
+    assert len(c.screen().log.entries) == len(log_view(shown.log(), ["Ann", "Bo"],
                                                            c.texts).entries)
     c.handle("keydown", None, None, key="ArrowLeft")
     assert c.page.replay.step == 3

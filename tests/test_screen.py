@@ -16,8 +16,10 @@ from functools import cache
 import pytest
 from app import render as board_view
 from app import screen as sm
+from app.computer.view import COSTLY_SHOWN, ReviewView
 from app.controller import Controller
 from app.core.i18n import Texts
+from app.core.labels import LABEL_KEYS
 from app.core.page_state import (
     BuildChoice,
     ConfirmLinkDialog,
@@ -31,6 +33,8 @@ from app.core.page_state import (
     RulesDialog,
     ShareDialog,
 )
+from app.core.words import die_word
+from app.dialogs.ui import NewGameView
 from web_fakes import FakeHost, FakeTimer, make_page, tables
 
 from skyline import Board, DieType, Options, Phase, Roll, Seat, plan_build
@@ -82,7 +86,7 @@ def assert_translated(screen: sm.Screen, lang: str) -> None:
         assert text not in keys or text in TABLES[lang].values(), text
         assert "{" not in text, text
     # every key the screen may show exists in this language's table
-    missing = [k for k in sm.LABEL_KEYS if k not in TABLES[lang]]
+    missing = [k for k in LABEL_KEYS if k not in TABLES[lang]]
     assert not missing
 
 
@@ -124,7 +128,7 @@ def test_first_visit_without_a_game(lang):
     s = screen_of(page, None, lang)
     assert s.game is None and s.status is None and s.prompt is None and s.commands == ()
     assert (s.yard, s.district, s.players, s.scoring, s.log) == (None, None, (), None, None)
-    assert isinstance(s.dialog, sm.NewGameView) and s.dialog.first
+    assert isinstance(s.dialog, NewGameView) and s.dialog.first
     html = board_view.render(s)
     assert set(html) == {"topbar", "notices", "dialog"}
     assert "dlg-close" not in html["dialog"]  # the first dialog cannot be closed
@@ -135,7 +139,7 @@ def test_boot_opens_the_first_dialog_over_a_default_solo_game(lang):
     c, host, _ = make_page(langs=(lang,))
     s = c.screen()
     assert s.lang == lang and s.game is not None and s.game.solo
-    assert isinstance(s.dialog, sm.NewGameView) and s.dialog.first
+    assert isinstance(s.dialog, NewGameView) and s.dialog.first
     assert host.html["dialog"] and 'data-testid="dialog-newgame"' in host.html["dialog"]
 
 
@@ -373,7 +377,7 @@ def test_live_region_narrates_rolls_computer_moves_turns_and_the_end(lang):
     for i in (0, 1, 2):
         c.handle("click", "take", str(i))
     c.handle("click", "roll", None)
-    words = ", ".join(sm.die_word(t, d.type.letter + d.face.letter) for d in c.board.state.dice)
+    words = ", ".join(die_word(t, d.type.letter + d.face.letter) for d in c.board.state.dice)
     assert host.announced[-1] == t("log.roll", name="Ann", dice=words)
     count = len(host.announced)
     c.handle("click", "die", str(c.board.state.dice[0].id))  # a selection is no news
@@ -637,11 +641,11 @@ def test_hint_and_solo_review(lang):
     check_compact_review(review, html, c.board)
 
 
-def check_compact_review(review: sm.ReviewView, html: str, board: Board) -> None:
+def check_compact_review(review: ReviewView, html: str, board: Board) -> None:
     """The review shows the accuracy, the few decisions that cost points
     (worst first), one cell per round, and every decision only on demand."""
     lost = [row for row in review.rows if row.lost]
-    assert len(review.costly) == min(len(lost), sm.COSTLY_SHOWN)
+    assert len(review.costly) == min(len(lost), COSTLY_SHOWN)
     assert all(row.lost for row in review.costly)
     losses = [float(row.loss.replace(",", ".")) for row in review.costly]
     assert losses == sorted(losses, reverse=True)

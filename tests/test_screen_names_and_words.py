@@ -14,6 +14,8 @@ from app import screen as sm
 from app.controller import Controller
 from app.core.i18n import Texts
 from app.core.page_state import NewGameDialog, PageState
+from app.core.words import unbuildable_reasons
+from app.dialogs.ui import NewGameView
 from web_fakes import WEB, FakeHost, make_page, tables
 
 from skyline import (
@@ -111,7 +113,7 @@ def test_forced_demolition_says_why_and_what_to_do(lang):
     t = T(lang)
     board = first(forced)
     s = screen(PageState(), board, lang)
-    reasons = sm.unbuildable_reasons(t, board.state)
+    reasons = unbuildable_reasons(t, board.state)
     assert reasons and s.prompt == t("prompt.must_demolish", reasons=reasons)
     assert t("btn.demolish") in s.prompt and t("btn.abandon") not in s.prompt
     for die in board.state.dice:  # every die kind is named with its reason
@@ -138,7 +140,7 @@ def test_no_build_in_a_game_of_several_names_abandon():
     t = T("en")
     s = screen(PageState(), board)
     assert s.prompt.startswith("Nothing can be built: ") and "Abandon" in s.prompt
-    assert s.prompt == t("prompt.no_build", reasons=sm.unbuildable_reasons(t, board.state))
+    assert s.prompt == t("prompt.no_build", reasons=unbuildable_reasons(t, board.state))
 
 
 # ------------------------------------------------------------ 3. no Abandon in the solo prompt
@@ -391,7 +393,7 @@ def test_bad_link_on_first_visit_is_shown_in_the_welcome_dialog(lang):
     t = T(lang)
     c, host, _ = make_page(fragment="#play?p=Ann&seed=bad!seed", langs=(lang,))
     d = c.screen().dialog
-    assert isinstance(d, sm.NewGameView) and d.first
+    assert isinstance(d, NewGameView) and d.first
     assert d.notice == t("error.option.seed")
     assert 'data-testid="dialog-notice"' in host.html["dialog"]
     unchanged = t("notice.bad_link", reason="").split(": ")[-1].strip()

@@ -8,8 +8,9 @@ import random
 from html import escape as html_escape
 
 import pytest
-from app import screen as sm
+from app.computer.view import COSTLY_SHOWN, LOSS_SHOWN, ReviewView
 from app.core.i18n import Texts
+from app.core.words import action_text, number, percent
 from web_fakes import make_page, tables
 
 from skyline import Board, Options
@@ -41,7 +42,7 @@ def play_out(c, bot: str) -> None:
     c.handle("click", "dismiss", "0")
 
 
-def reviewed(c, timer) -> sm.ReviewView:
+def reviewed(c, timer) -> ReviewView:
     timer.run(until=lambda: c.page.review is not None and c.page.review.done)
     r = c.screen().review
     assert r is not None and r.done
@@ -61,11 +62,11 @@ def test_scenario_hint_shows_the_chance_of_meeting_it_and_the_expected_score(lan
     assert h.heading == t("hint.scenario_options", scenario=name)
     for (_, value), row in zip(h.options, rows, strict=True):
         assert value == t("hint.scenario_value", scenario=name,
-                          p=sm.percent(lang, row["p_success"]),
-                          value=sm.number(lang, row["expected_score"]))
+                          p=percent(lang, row["p_success"]),
+                          value=number(lang, row["expected_score"]))
     # e.g. "chance of meeting Tucson: 97%, expected 71.2 points"
     first = h.options[0][1]
-    assert name in first and ("%" in first) and sm.number(lang, rows[0]["expected_score"]) in first
+    assert name in first and ("%" in first) and number(lang, rows[0]["expected_score"]) in first
     assert (" %" in first) == (lang == "de")
     html = host.html["turn"]
     assert 'data-testid="hint"' in html and h.heading in html and first in html
@@ -82,15 +83,15 @@ def test_plain_solo_hint_keeps_its_heading_and_values(lang):
     rows = hint(c.board.state, 3)
     assert "p_success" not in rows[0]
     assert h.heading == t("hint.options")
-    assert [v for _, v in h.options] == [t("hint.value", value=sm.number(lang, r["value"]))
+    assert [v for _, v in h.options] == [t("hint.value", value=number(lang, r["value"]))
                                         for r in rows]
 
 
 def test_percent_never_rounds_a_possible_chance_to_certain():
-    assert sm.percent("en", 0.973) == "97" and sm.percent("de", 0.5) == "50"
-    assert sm.percent("en", 0.9996) == "99.9" and sm.percent("de", 0.9982) == "99,8"
-    assert sm.percent("en", 0.0004) == "0.1" and sm.percent("en", 0.004) == "0.4"
-    assert sm.percent("en", 1.0) == "100" and sm.percent("en", 0.0) == "0"
+    assert percent("en", 0.973) == "97" and percent("de", 0.5) == "50"
+    assert percent("en", 0.9996) == "99.9" and percent("de", 0.9982) == "99,8"
+    assert percent("en", 0.0004) == "0.1" and percent("en", 0.004) == "0.4"
+    assert percent("en", 1.0) == "100" and percent("en", 0.0) == "0"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -108,31 +109,31 @@ def test_failed_scenario_review_names_it_and_the_decision_that_lost_it(lang):
     name = t("scenario.tucson")
     assert r.scenario_met is False
     assert r.scenario[0] == t("review.scenario_failed", scenario=name)
-    chosen = sm.action_text(t, culprit["state"], culprit["chosen"])
-    best = sm.action_text(t, culprit["state"], culprit["best"])
+    chosen = action_text(t, culprit["state"], culprit["chosen"])
+    best = action_text(t, culprit["state"], culprit["best"])
     assert r.scenario[1] == t(
         "review.scenario_lost_by", round=culprit["round"], chosen=chosen, best=best,
-        p=sm.number(lang, 100 * culprit["p_loss"]),
-        before=sm.percent(lang, culprit["best_p_success"]),
-        after=sm.percent(lang, culprit["chosen_p_success"]))
+        p=number(lang, 100 * culprit["p_loss"]),
+        before=percent(lang, culprit["best_p_success"]),
+        after=percent(lang, culprit["chosen_p_success"]))
     assert str(culprit["round"]) in r.scenario[1] and chosen in r.scenario[1]
     # accuracy on the objective, with the chance given away and the optimum's chance
     assert r.accuracy == t(
         "review.scenario_accuracy", scenario=name,
-        accuracy=sm.number(lang, expected["accuracy"]),
-        lost=sm.number(lang, 100 * expected["p_loss_total"]),
-        start=sm.percent(lang, expected["start_p_success"]),
-        optimum=sm.number(lang, expected["start_expected_score"]))
+        accuracy=number(lang, expected["accuracy"]),
+        lost=number(lang, 100 * expected["p_loss_total"]),
+        start=percent(lang, expected["start_p_success"]),
+        optimum=number(lang, expected["start_expected_score"]))
     # every decision, graded on the same objective; the costly ones worst first
     assert len(r.rows) == len(expected["decisions"])
     losses = [d["loss"] for d in expected["decisions"]]
-    assert [row.lost for row in r.rows] == [x >= sm.LOSS_SHOWN for x in losses]
-    costly = sorted((x for x in losses if x >= sm.LOSS_SHOWN), reverse=True)[:sm.COSTLY_SHOWN]
+    assert [row.lost for row in r.rows] == [x >= LOSS_SHOWN for x in losses]
+    costly = sorted((x for x in losses if x >= LOSS_SHOWN), reverse=True)[:COSTLY_SHOWN]
     assert len(r.costly) == len(costly) >= 1
     worst = max(range(len(losses)), key=lambda i: (losses[i], -i))
     assert r.costly[0] == r.rows[worst]
     p_lost = expected["decisions"][worst]["p_loss"]
-    assert r.rows[worst].loss.startswith(sm.number(lang, 100 * p_lost))
+    assert r.rows[worst].loss.startswith(number(lang, 100 * p_lost))
     assert r.lost_head == t("review.scenario_lost")
     assert r.rounds_title == t("review.scenario_rounds", scenario=name)
     html = host.html["players"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from app import screen as sm
+from app.computer.view import TABLE_COSTLY_SHOWN, TableReviewView
 from web_fakes import make_page, tables
 from web_fakes import start_game as start
 
@@ -36,7 +36,7 @@ def play_out(c, timer, bot: str = "greedy") -> None:
     raise AssertionError("the game never ended")
 
 
-def review_done(c, timer) -> sm.TableReviewView:
+def review_done(c, timer) -> TableReviewView:
     c.wake_driver()
     timer.run(until=lambda: c.page.table_review is not None
               and c.page.table_review.result is not None)
@@ -46,7 +46,7 @@ def review_done(c, timer) -> sm.TableReviewView:
     return view
 
 
-def check_words(view: sm.TableReviewView, lang: str) -> None:
+def check_words(view: TableReviewView, lang: str) -> None:
     """Every text is translated: no string-table key, no placeholder left."""
     keys = set(TABLES["en"]) | set(TABLES["de"])
     texts = [view.title, view.intro, view.turning_title, *view.turning, *view.heads]
@@ -89,7 +89,7 @@ def test_a_game_against_the_computer_reviews_the_person_only(lang, monkeypatch):
     assert graded.seats == (0,) and {d.seat for d in graded.decisions} == {0}
     # greedy play against the expert loses chance of winning somewhere
     assert ann.rows and ann.none is None
-    assert len(ann.rows) <= sm.TABLE_COSTLY_SHOWN
+    assert len(ann.rows) <= TABLE_COSTLY_SHOWN
     losses = [float(row.loss.replace(",", ".")) for row in ann.rows]
     assert losses == sorted(losses, reverse=True) and losses[0] > 0
     assert all("→" in row.chances and "%" in row.chances for row in ann.rows)

@@ -17,8 +17,10 @@ from collections.abc import Iterator
 import pytest
 from app import render as board_view
 from app import screen as sm
+from app.computer.view import TableReviewView
 from app.core.i18n import Texts
 from app.core.page_state import SendDialog
+from app.core.words import blocked_dice, percent, read_summary
 from app.dialogs import rules_panel
 from page_html import attrs
 from web_fakes import make_page, start_game, tables
@@ -199,7 +201,7 @@ def test_learn_to_play_names_the_colour_a_die_cannot_be_built_on(lang):
     click(c, "act-roll")
     state = c.board.state
     assert [col.kind.letter for col in state.players[0].columns] == ["o"]
-    blocked = sm.blocked_dice(c.t, state)
+    blocked = blocked_dice(c.t, state)
     assert blocked and len(blocked) == len(state.dice)  # none of them is orange
     paragraphs = coach(c).paragraphs
     for reason in blocked:
@@ -245,7 +247,7 @@ def test_the_game_list_names_solo_games_by_what_they_are(lang):
     for name in (daily, solo):  # finished: the score and the level reached, no winner
         row = rows[name]
         game = next(e for e in c.library.games.ordered() if e.id == row.id)
-        summary = sm.read_summary(game.board.state)
+        summary = read_summary(game.board.state)
         score = summary.players[0].score
         level = (t("games.level", level=t("level." + summary.level)) if summary.level
                  else t("games.no_level"))
@@ -284,7 +286,7 @@ def test_the_start_player_menu_follows_the_names_typed(lang):
 # ---------------------------------------------------------------------------- review
 
 
-def reviewed(c, timer) -> sm.TableReviewView:
+def reviewed(c, timer) -> TableReviewView:
     c.wake_driver()
     timer.run(until=lambda: c.page.table_review is not None
               and c.page.table_review.result is not None)
@@ -307,7 +309,7 @@ def test_turning_points_are_told_from_the_readers_side(lang):
     assert turns and len(view.turning) == len(turns)
     own = t("table_review.turning_own").split("{parts}")[0].split(":")[1].strip()
     for line, turn in zip(view.turning, turns, strict=True):
-        before, after = sm.percent(lang, turn.before[0]), sm.percent(lang, turn.after[0])
+        before, after = percent(lang, turn.before[0]), percent(lang, turn.after[0])
         key = "table_review.turning_own" if turn.seat == 0 else "table_review.turning_yours"
         mine = t(key).split("(")[-1].split(":")[0]  # "your chance of winning"
         assert f"({mine}: {before}" in line and f"{after}" in line, line

@@ -195,7 +195,7 @@ def test_hint_marks_its_best_action_on_the_board(lang):
     """At every decision of a solo game played by the hint's own best action, the yard
     rows, dice, tower and command that action uses carry the mark, and nothing else;
     every kind of decision (take, roll, build on a tower, end) is marked somewhere."""
-    from app import screen as sm
+    from app.computer.view import hint_marks
 
     c, host, _ = make_page(langs=(lang,))
     start(c, ("Ann",), seed="hintmarks")
@@ -209,7 +209,7 @@ def test_hint_marks_its_best_action_on_the_board(lang):
             break
         rows = c.page.hint.rows
         best = rows[0]["action"] if rows else c.board.legal_actions()[0]  # only End turn
-        assert hint.marks == sm.hint_marks(c.board.state, best)
+        assert hint.marks == hint_marks(c.board.state, best)
         html = "".join(host.html[r] for r in ("turn", "supply", "players"))
         marked = set(re.findall(r'<(?:button|li)[^>]*class="[^"]*\bhinted\b[^"]*"[^>]*>', html))
         # one marked element per id; buildings carry it on their plot (li)

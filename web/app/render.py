@@ -28,6 +28,7 @@ from app.daily import ui as stats_ui
 from app.dialog_table import render_body
 from app.games import ui as games_ui
 from app.screen import Game, Screen
+from app.topbar import html as topbar_html
 from app.turn import html as turn_html
 from app.turn.view import first_target
 from app.tutorial import coach
@@ -57,7 +58,8 @@ def marks_of(g: Game) -> frozenset[str]:
 
 def render(s: Screen) -> dict[str, str]:
     out = {
-        "topbar": topbar(s),
+        "topbar": topbar_html.topbar(s.labels, s.other_lang, s.status, s.menu_open, s.sound,
+                                     s.game.players if s.game is not None else None),
         "notices": notices(s),
         "dialog": dialog(s),
     }
@@ -69,90 +71,6 @@ def render(s: Screen) -> dict[str, str]:
     out["log"] = turn_html.log_panel(s.labels, s.game.log, names_of(s),
                                      render_chances(s.game.chances, names_of(s)))
     return out
-
-
-def topbar(s: Screen) -> str:
-    L = s.labels
-    other = s.other_lang
-    status = ""
-    if s.status is not None:
-        if s.status.over:
-            status = f'<span class="st-round">{esc(s.status.text)}</span>'
-        else:
-            status = (
-                f'<span class="st-round" data-testid="round">{esc(s.status.text)}</span>'
-                f'<span class="st-turn" data-testid="turn">{esc_names(s.status.turn, names_of(s))}</span>'
-            )
-            if s.status.help:
-                status += f'<span class="st-help" data-testid="help-on">{esc(s.status.help)}</span>'
-    open_ = "true" if s.menu_open else "false"
-    return (
-        f'<h1 class="brand">{esc(L["app.title"])}</h1>'
-        f'<div class="status">{status}</div>'
-        # a narrow screen folds the tools into this menu (style.css, .topbar)
-        f'<button type="button" id="btn-menu" class="menu-button" data-action="{Cmd.MENU}" '
-        f'aria-expanded="{open_}" aria-controls="tools">{esc(L["btn.menu"])}</button>'
-        f'<nav class="tools{" open" if s.menu_open else ""}" id="tools">'
-        f'<button type="button" id="btn-games" data-action="{Cmd.GAMES}">{esc(L["btn.games"])}</button>'
-        f'<button type="button" id="btn-new" data-action="{Cmd.NEW_GAME}">{esc(L["btn.new_game"])}</button>'
-        f'<button type="button" id="btn-share" data-action="{Cmd.SHARE}">{esc(L["btn.share"])}</button>'
-        f'<button type="button" id="btn-daily" data-action="{Cmd.DAILY}">{esc(L["btn.daily"])}</button>'
-        f'<button type="button" id="btn-stats" data-action="{Cmd.STATS}">{esc(L["btn.stats"])}</button>'
-        f'<button type="button" id="btn-learn" data-action="{Cmd.TUTORIAL}">{esc(L["btn.learn"])}</button>'
-        f'<button type="button" id="btn-rules" data-action="{Cmd.RULES}" aria-keyshortcuts="?">'
-        f'{esc(L["btn.rules"])}</button>'
-        + sound_switch(s) +
-        f'<button type="button" id="btn-lang" class="lang" data-action="{Cmd.LANG}" data-arg="{other}">'
-        f'<span lang="{other}">{esc(L["btn.lang"])}</span>'
-        f'<span class="vh"> – {esc(L["btn.lang_label"])}</span></button>'
-        "</nav>" + scoreboard(s)
-    )
-
-
-#: the Sound switch's speaker: sound waves when on, a cross when off (besides the colour)
-SPEAKER = ('<svg class="sound-icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" '
-           'focusable="false"><path class="cone" d="M1.5 5.5h3l4-3.5v12l-4-3.5h-3z"/>{}</svg>')
-SPEAKER_ON = '<path class="mark" d="M10.5 5.2a4 4 0 0 1 0 5.6M12.6 3.2a7 7 0 0 1 0 9.6"/>'
-SPEAKER_OFF = '<path class="mark" d="M10.5 5.5l4.5 5M15 5.5l-4.5 5"/>'
-
-
-def sound_switch(s: Screen) -> str:
-    """The Sound switch: a toggle button (aria-pressed) named "Sound"; its speaker shows
-    the state to the eye (screen readers hear "pressed")."""
-    on = "true" if s.sound else "false"
-    icon = SPEAKER.format(SPEAKER_ON if s.sound else SPEAKER_OFF)
-    return (f'<button type="button" id="btn-sound" class="sound" data-action="{Cmd.SOUND}" '
-            f'aria-pressed="{on}">{icon}<span class="sound-word">{esc(s.labels["btn.sound"])}'
-            '</span></button>')
-
-
-def scoreboard(s: Screen) -> str:
-    """Every player in seat order, always on screen (the top bar stays at the top):
-    the seat's colour and mark, the start player's star, the name, the score and the
-    completed buildings; the player to move marked. One sentence per seat for screen
-    readers. With rivals each chip is a button that brings that skyline into view."""
-    if s.game is None:
-        return ""
-    table = len(s.game.players) > 1
-    items = []
-    for p in s.game.players:
-        mark = '<span class="seat-mark"></span>' if table else ""
-        face = (f'<span aria-hidden="true">{mark}'
-                f'{"<span class=sb-star>★</span>" if p.start else ""}'
-                f'<bdi class="sb-name">{esc(p.name)}</bdi><b class="sb-score">{p.score}</b>'
-                f'<span class="sb-bldg">{p.buildings}</span></span>')
-        if table:
-            face = (f'<button type="button" class="sb-show" id="show-seat-{p.seat}" '
-                    f'data-action="{Cmd.SHOW_SEAT}" data-arg="{p.seat}" '
-                    f'aria-controls="skyline-{p.seat}">{face}'
-                    f'<span class="vh">{esc_names(p.show, (p.name,))}</span></button>')
-        else:
-            face += f'<span class="vh">{esc_names(p.summary, (p.name,))}</span>'
-        seat = f" seat-{p.seat}" if table else ""
-        items.append(f'<li class="sb{seat}{" active" if p.active else ""}" '
-                     f'data-testid="sb-{p.seat}">{face}</li>')
-    return (f'<ol class="scoreboard" data-testid="scoreboard" '
-            f'aria-label="{esc(s.labels["scoreboard.label"])}">{"".join(items)}</ol>')
 
 
 def notices(s: Screen) -> str:

@@ -32,49 +32,26 @@ from app.computer.chances_view import ChancesView, chances_view
 from app.computer.view import (
     BotBar,
     HintView,
-    ReviewRow,
     ReviewView,
-    RoundLoss,
-    TableReviewRow,
-    TableReviewSeat,
     TableReviewView,
+    bot_bar_view,
     hint_view,
     review_view,
     table_review_view,
 )
 from app.core.i18n import Texts, translate
 from app.core.labels import LABEL_KEYS, Labels
-from app.core.names import default_name, is_default_name, player_names
-from app.core.page_state import (
-    PACES,
-    DialogContext,
-    PageState,
-)
-from app.core.whose_turn import computer_turn, help_on, hint_offered
-from app.core.words import (
-    LogEntry,
-    LogView,
-    event_text,
-    log_view,
-    read_summary,
-    unbuildable_reasons,
-)
-from app.daily.ui import (
-    DailyView,
-    daily_view,
-)
-from app.dialog_table import DialogView, dialog_kind, dialog_view
-from app.dialogs.ui import ConfirmLinkView, ExportView, NewGameView, RulesView, ShareView
+from app.core.names import player_names
+from app.core.page_state import DialogContext, PageState
+from app.core.whose_turn import hint_offered
+from app.core.words import LogView, event_text, log_view
+from app.daily.ui import DailyView, daily_view
+from app.dialog_table import DialogView, dialog_view
 from app.games import ui as games_ui
+from app.topbar.view import Status, status_view
 from app.turn.view import (
-    build_choice_for,
-    build_target_columns,
-    commands,
     district_view,
-    first_target,
-    just_rolled,
     players_view,
-    prompt_key,
     scenario_view,
     scoring_view,
     since_last_turn_view,
@@ -82,19 +59,15 @@ from app.turn.view import (
     yard_view,
 )
 from app.turn.views import (
-    ColumnView,
     Command,
     DieView,
     District,
     LastTurn,
     PlayerView,
     ScenarioView,
-    ScoreRow,
     Scoring,
-    TileView,
     TurnView,
     Yard,
-    YardRow,
 )
 from app.tutorial.coach import CoachView
 from skyline import (
@@ -102,14 +75,6 @@ from skyline import (
     Phase,
 )
 from skyline.records.daily import daily_day
-
-
-@dataclass(frozen=True)
-class Status:
-    over: bool
-    text: str  # "Game over" or the round
-    turn: str  # whose turn ("" when over)
-    help: str = ""  # "Help on" while the computer's help is on for the game being played
 
 
 @dataclass(frozen=True)
@@ -242,19 +207,6 @@ def _announce(page: PageState, board: Board, t, names, scoring: Scoring | None) 
     return " ".join(parts)
 
 
-def _status(page: PageState, board: Board, t, names) -> Status:
-    state = board.state
-    if state.phase is Phase.OVER:
-        return Status(True, t("status.over"), "")
-    name = names[state.seat]
-    seat = page.seat_kind(state.seat)
-    key = ("status.turn_computer" if seat.is_computer
-           else "status.turn_friend" if seat.is_friend else "status.turn")
-    turn = t("status.solo_turn") if state.solo else t(key, name=name)
-    return Status(False, t("status.round", round=state.round), turn,
-                  t("status.help_on") if help_on(page, board) else "")
-
-
 def _notices(page: PageState, t, names=()) -> tuple[NoticeView, ...]:
     out = []
     for n in page.notices:
@@ -331,20 +283,7 @@ def build_screen(
         names = player_names(page, [p.name for p in state.players], texts)
         if log is None:
             log = log_view(board.log() if events is None else events, names, texts)
-        bot_bar = None
-        paces = tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES)
-        if computer_turn(page, board):
-            kind = page.seat_kind(state.seat)
-            level = t("seat.level." + str(kind.level))
-            name = names[state.seat]
-            text = (t("bot.playing_level", level=level)
-                    if is_default_name(texts, state.player.name, state.seat, kind)
-                    else t("bot.playing", name=name, level=level))
-            bot_bar = BotBar(text, not page.skipping and not page.readonly, paces,
-                             t("bot.pace"))
-        elif page.playback is not None:  # a friend's turn from a link, played on the board
-            bot_bar = BotBar(t("corr.playback", name=names[state.seat]), True, paces,
-                             t("bot.pace"))
+        bot_bar = bot_bar_view(page, board, texts, names)
         hint_ok = hint_offered(page, board)
         since = since_last_turn_view(page, board, t, names)
         game = Game(
@@ -375,7 +314,7 @@ def build_screen(
         lang=lang,
         other_lang="de" if lang == "en" else "en",
         labels=labels,
-        status=_status(page, board, t, names) if board is not None else None,
+        status=status_view(page, board, t, names) if board is not None else None,
         notices=_notices(page, t, names),
         dialog=dialog_view(DialogContext(page, texts, board, games, current, can_share)),
         game=game,
@@ -385,34 +324,3 @@ def build_screen(
         sound=page.sound,
     )
 
-
-from app.computer.view import (  # noqa: E402 - re-exported below
-    COSTLY_SHOWN,
-    LOSS_SHOWN,
-    TABLE_COSTLY_SHOWN,
-    hint_marks,
-)
-from app.core.words import (  # noqa: E402 - re-exported below
-    FACE_LETTERS,
-    action_text,
-    blocked_dice,
-    die_word,
-    number,
-    percent,
-)
-
-__all__ = [
-    "Screen", "Game", "TurnView", "Command", "DieView", "Yard", "YardRow", "District",
-    "PlayerView", "TileView", "ColumnView", "Scoring", "ScoreRow", "NoticeView", "BotBar",
-    "HintView", "ReviewView", "ReviewRow", "RoundLoss", "TableReviewView", "TableReviewSeat",
-    "TableReviewRow", "LogView", "LogEntry", "NewGameView",
-    "RulesView",
-    "ConfirmLinkView", "ShareView", "ExportView", "Labels", "Status", "ScenarioView",
-    "build_screen", "scenario_view", "unbuildable_reasons", "player_names", "default_name",
-    "is_default_name",
-    "commands", "prompt_key", "computer_turn", "build_target_columns", "build_choice_for",
-    "read_summary", "dialog_kind", "just_rolled", "first_target",
-    # the features' words and thresholds, for the screen model's tests
-    "FACE_LETTERS", "die_word", "action_text", "blocked_dice", "number", "percent",
-    "hint_marks", "LOSS_SHOWN", "COSTLY_SHOWN", "TABLE_COSTLY_SHOWN",
-]

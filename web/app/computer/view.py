@@ -8,10 +8,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.core.i18n import Texts
+from app.core.names import is_default_name
 from app.core.page_state import (
+    PACES,
     PageState,
     ReviewProgress,
 )
+from app.core.whose_turn import computer_turn
 from skyline import (
     Abandon,
     Board,
@@ -38,6 +42,26 @@ class BotBar:
     skip_enabled: bool
     pace: tuple[tuple[str, str, bool], ...] = ()  # (value, label, chosen) of the pace select
     pace_label: str = ""
+
+
+def bot_bar_view(page: PageState, board: Board, texts: Texts,
+                 names: Sequence[str]) -> BotBar | None:
+    """The bar of a computer's turn (Skip and the pace), or of a friend's turn from a
+    link played on the board; None on a person's turn."""
+    t = texts.t
+    state = board.state
+    paces = tuple((p, t("bot.pace." + p), p == page.pace) for p in PACES)
+    if computer_turn(page, board):
+        kind = page.seat_kind(state.seat)
+        level = t("seat.level." + str(kind.level))
+        name = names[state.seat]
+        text = (t("bot.playing_level", level=level)
+                if is_default_name(texts, state.player.name, state.seat, kind)
+                else t("bot.playing", name=name, level=level))
+        return BotBar(text, not page.skipping and not page.readonly, paces, t("bot.pace"))
+    if page.playback is not None:  # a friend's turn from a link, played on the board
+        return BotBar(t("corr.playback", name=names[state.seat]), True, paces, t("bot.pace"))
+    return None
 
 
 @dataclass(frozen=True)
