@@ -8,22 +8,39 @@ that decides it outside a click.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from skyline import Phase
-
-if TYPE_CHECKING:
-    from app.core.session import Session
+from app.core.page_state import Lesson, PageState
+from app.core.store import Store
+from skyline import Board, GameEntry, Phase
 
 #: The stored selection: {"game": the open game's id, "actions": how many actions it
 #: had, "dice": [die ids]}.
 KEY_SELECTION = "skyline.selection"
 
 
+class OpenGame(Protocol):
+    """What the selection reads of the open game (``app.core.session.Session`` is one);
+    named here so that the session, which holds the selection, is not imported back."""
+
+    @property
+    def page(self) -> PageState: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def board(self) -> Board | None: ...
+    @property
+    def game(self) -> Board: ...  # the board, which a command always has
+    @property
+    def entry(self) -> GameEntry | None: ...
+    @property
+    def tutorial(self) -> Lesson | None: ...
+
+
 class Selection:
     """The selected dice of the session's open game, beyond a click."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: OpenGame) -> None:
         self.s = session
         self._kept: str | None = None  # the selection as last stored
 
