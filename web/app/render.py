@@ -43,7 +43,7 @@ def names_of(s: Screen) -> tuple[str, ...]:
 
 
 def marks_of(g: Game) -> frozenset[str]:
-    """The elements the hint's best action uses (screen.hint_marks) or the tutorial's
+    """The elements the hint's best action uses (computer.view.hint_marks) or the tutorial's
     step wants touched (coach.CoachView.marks)."""
     marks: frozenset[str] = frozenset()
     if g.hint is not None:

@@ -9,12 +9,16 @@ taken, the scoring lines, the notices and the open dialog. Every text is already
 the player's language. ``app.render`` turns a ``Screen`` into HTML and reads nothing
 else. This module imports nothing from the browser, so it runs under CPython.
 
-The engine is read in a few named places only: ``build_target_columns`` (which columns
-are the same build target: ``skyline.action_class``), ``read_summary`` (the typed
-end-of-game summary, ``skyline.game_summary``), ``scenario_view`` (the solo scenario's
-standing, ``skyline.scenario_progress``), ``unbuildable_reasons`` (why no die can be built,
-``skyline.build_blocker``), ``TYPE_LETTERS``/``FACE_LETTERS``
-(``skyline.DIE_LETTERS``/``FACE_LETTERS``).
+It composes the features' views: the turn's (``app.turn.view``), the computer's bar,
+Hint and reviews (``app.computer.view``), the top bar's status (``app.topbar.view``),
+the games', the daily challenge's and the open dialog's (``app.dialog_table``).
+
+The views read the engine in a few named places only: ``turn.view.build_target_columns``
+(which columns are the same build target: ``skyline.action_class``),
+``words.read_summary`` (the typed end-of-game summary, ``skyline.game_summary``),
+``turn.view.scenario_view`` (the solo scenario's standing, ``skyline.scenario_progress``),
+``words.unbuildable_reasons`` (why no die can be built, ``skyline.build_blocker``),
+``skyline.DIE_LETTERS``/``FACE_LETTERS``.
 
 Names: a name the player never typed (a seat's default, "Player 2", or a computer
 seat's level, "Expert", in any language of the tables) is shown as the default in the

@@ -2,9 +2,14 @@
 
 Only what is not a rule lives here: the yard picks not yet pushed, the selected dice, a
 pending tower or demolition choice, the open dialog, the notices, the computer seats and
-the computer helpers' results (hint, review). ``web/screen.py`` reads it (with the board)
-to decide what the player sees; the controller's parts (``web/session.py``,
-``web/play.py``, ...) change it.
+the computer helpers' results (hint, review). ``app.screen`` reads it (with the board)
+to decide what the player sees; the features' commands change it.
+
+A type lives here when the core names it: every type a field of ``PageState`` holds (the
+core imports no feature, so the page state's own fields are typed from the core), and
+what several rooms share. A feature's state that ``PageState`` does not hold lives in
+the feature, on a base named here when the core holds it (``Lesson``: the tutorial's
+``TutorialState``).
 """
 
 from __future__ import annotations

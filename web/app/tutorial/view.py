@@ -110,7 +110,7 @@ class TutorialView:
             else:
                 key = "resolve" if state.phase is Phase.RESOLVE else "continue"
                 words.append(t("tutorial.solo." + key))
-            # the normal game's reasons, naming the colour (screen.blocked_dice), each
+            # the normal game's reasons, naming the colour (words.blocked_dice), each
             # one a sentence
             reasons = dict.fromkeys(r.rstrip(".") for r in blocked_dice(t, state))
             blocked = [t("tutorial.solo.blocked", reason=r[:1].upper() + r[1:]) for r in reasons]
