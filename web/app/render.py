@@ -29,6 +29,7 @@ from app.dialog_table import render_body
 from app.games import ui as games_ui
 from app.screen import Game, Screen
 from app.topbar import html as topbar_html
+from app.topbar.view import TopBar
 from app.turn import html as turn_html
 from app.turn.view import first_target
 from app.tutorial import coach
@@ -58,8 +59,8 @@ def marks_of(g: Game) -> frozenset[str]:
 
 def render(s: Screen) -> dict[str, str]:
     out = {
-        "topbar": topbar_html.topbar(s.labels, s.other_lang, s.status, s.menu_open, s.sound,
-                                     s.game.players if s.game is not None else None),
+        "topbar": topbar_html.topbar(TopBar(s.labels, s.other_lang, s.status, s.menu_open,
+                                            s.sound, s.game.players if s.game else None)),
         "notices": notices(s),
         "dialog": dialog(s),
     }

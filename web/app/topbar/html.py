@@ -10,15 +10,14 @@ from app.core.commands import Cmd
 from app.core.html import esc
 from app.core.labels import Labels
 from app.core.names import esc_names
-from app.topbar.view import ScoreboardSeat, Status
+from app.topbar.view import ScoreboardSeat, TopBar
 
 
-def topbar(labels: Labels, other_lang: str, status: Status | None, menu_open: bool,
-           sound: bool, seats: Sequence[ScoreboardSeat] | None) -> str:
-    """The top bar; ``seats``: the scoreboard's seats in seat order (None: no game)."""
-    L = labels
-    other = other_lang
-    names = tuple(p.name for p in seats) if seats is not None else ()
+def topbar(v: TopBar) -> str:
+    L = v.labels
+    other = v.other_lang
+    status = v.status
+    names = tuple(p.name for p in v.seats) if v.seats is not None else ()
     status_html = ""
     if status is not None:
         if status.over:
@@ -30,14 +29,14 @@ def topbar(labels: Labels, other_lang: str, status: Status | None, menu_open: bo
             )
             if status.help:
                 status_html += f'<span class="st-help" data-testid="help-on">{esc(status.help)}</span>'
-    open_ = "true" if menu_open else "false"
+    open_ = "true" if v.menu_open else "false"
     return (
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'
         f'<div class="status">{status_html}</div>'
         # a narrow screen folds the tools into this menu (style.css, .topbar)
         f'<button type="button" id="btn-menu" class="menu-button" data-action="{Cmd.MENU}" '
         f'aria-expanded="{open_}" aria-controls="tools">{esc(L["btn.menu"])}</button>'
-        f'<nav class="tools{" open" if menu_open else ""}" id="tools">'
+        f'<nav class="tools{" open" if v.menu_open else ""}" id="tools">'
         f'<button type="button" id="btn-games" data-action="{Cmd.GAMES}">{esc(L["btn.games"])}</button>'
         f'<button type="button" id="btn-new" data-action="{Cmd.NEW_GAME}">{esc(L["btn.new_game"])}</button>'
         f'<button type="button" id="btn-share" data-action="{Cmd.SHARE}">{esc(L["btn.share"])}</button>'
@@ -46,11 +45,11 @@ def topbar(labels: Labels, other_lang: str, status: Status | None, menu_open: bo
         f'<button type="button" id="btn-learn" data-action="{Cmd.TUTORIAL}">{esc(L["btn.learn"])}</button>'
         f'<button type="button" id="btn-rules" data-action="{Cmd.RULES}" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
-        + sound_switch(L, sound) +
+        + sound_switch(L, v.sound) +
         f'<button type="button" id="btn-lang" class="lang" data-action="{Cmd.LANG}" data-arg="{other}">'
         f'<span lang="{other}">{esc(L["btn.lang"])}</span>'
         f'<span class="vh"> – {esc(L["btn.lang_label"])}</span></button>'
-        "</nav>" + scoreboard(L, seats)
+        "</nav>" + scoreboard(L, v.seats)
     )
 
 

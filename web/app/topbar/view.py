@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.core.labels import Labels
 from app.core.page_state import PageState
 from app.core.whose_turn import help_on
 from skyline import Board, Phase
@@ -54,3 +55,17 @@ class ScoreboardSeat(Protocol):
     def summary(self) -> str: ...  # the seat as one sentence, for screen readers
     @property
     def show(self) -> str: ...  # the chip as a button: the sentence, "show skyline"
+
+
+@dataclass(frozen=True)
+class TopBar:
+    """What the top bar shows: its static words, the other page language (the language
+    switch), the status (None: no game), the menu folded open, the Sound switch and the
+    scoreboard's seats in seat order (None: no game)."""
+
+    labels: Labels
+    other_lang: str
+    status: Status | None
+    menu_open: bool
+    sound: bool
+    seats: Sequence[ScoreboardSeat] | None
