@@ -12,10 +12,11 @@ import pytest
 from app import render as board_view
 from app import screen as sm
 from app.core import game_stats
-from app.core.page_state import ConfirmDailyDialog, PageState, RulesDialog, StatsDialog
+from app.core.page_state import PageState, RulesDialog, StatsDialog
 from app.core.store import KEY_HISTORY, KEY_HISTORY_BROKEN, KEY_RECORDS
 from app.core.store import entry_key as game_key
 from app.daily import ui as stats_ui
+from app.daily.state import ConfirmDailyDialog
 from test_screen import assert_translated, texts
 from web_fakes import FakeHost, make_page
 

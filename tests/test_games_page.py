@@ -16,11 +16,11 @@ from app import render as board_view
 from app import screen as sm
 from app.core.commands import IMPORT_LIMIT_BYTES
 from app.core.html import esc
-from app.core.page_state import ClaimDialog, SendDialog
 from app.core.store import KEY_INDEX, KEY_SAVE
 from app.core.store import entry_key as game_key
 from app.core.words import log_view
 from app.games import ui as games_ui
+from app.games.state import ClaimDialog, SendDialog
 from web_fakes import FakeHost, QuotaExceededError, make_page, start_game, tables
 
 from skyline import Phase

@@ -19,9 +19,9 @@ from app import render as board_view
 from app import screen as sm
 from app.computer.view import TableReviewView
 from app.core.i18n import Texts
-from app.core.page_state import SendDialog
 from app.core.words import blocked_dice, percent, read_summary
 from app.dialogs import rules_panel
+from app.games.state import SendDialog
 from page_html import attrs
 from web_fakes import make_page, start_game, tables
 

@@ -12,20 +12,18 @@ from typing import Any
 
 from app.core.labels import Labels
 from app.core.page_state import (
-    ClaimDialog,
-    ConfirmDailyDialog,
     ConfirmLinkDialog,
-    Dialog,
     DialogContext,
+    DialogState,
     ExportDialog,
     GamesDialog,
     NewGameDialog,
     RulesDialog,
-    SendDialog,
     ShareDialog,
     StatsDialog,
 )
 from app.daily import ui as stats_ui
+from app.daily.state import ConfirmDailyDialog
 from app.dialogs import rules_panel
 from app.dialogs.ui import (
     ConfirmLinkView,
@@ -44,6 +42,7 @@ from app.dialogs.ui import (
     share_view,
 )
 from app.games import ui as games_ui
+from app.games.state import ClaimDialog, SendDialog
 
 DialogView = (NewGameView | RulesView | ConfirmLinkView | stats_ui.ConfirmDailyView | ShareView
               | ExportView | stats_ui.StatsView | games_ui.GamesView | games_ui.SendView
@@ -93,7 +92,7 @@ _BY_STATE: Mapping[type, DialogSpec] = MappingProxyType({d.state: d for d in DIA
 _BY_KIND: Mapping[str, DialogSpec] = MappingProxyType({d.kind: d for d in DIALOGS})
 
 
-def dialog_kind(dialog: Dialog | None) -> str | None:
+def dialog_kind(dialog: DialogState | None) -> str | None:
     """The kind of an open dialog's state (None: no dialog)."""
     return None if dialog is None else _BY_STATE[type(dialog)].kind
 

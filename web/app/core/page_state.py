@@ -5,11 +5,12 @@ pending tower or demolition choice, the open dialog, the notices, the computer s
 the computer helpers' results (hint, review). ``app.screen`` reads it (with the board)
 to decide what the player sees; the features' commands change it.
 
-A type lives here when the core names it: every type a field of ``PageState`` holds (the
-core imports no feature, so the page state's own fields are typed from the core), and
-what several rooms share. A feature's state that ``PageState`` does not hold lives in
-the feature, on a base named here when the core holds it (``Lesson``: the tutorial's
-``TutorialState``).
+A type lives here when the core names it: the type of a field of ``PageState`` (the
+core imports no feature, so the page state's fields are typed from the core) and what
+several rooms share. A feature's own state lives in the feature, on a base named here
+where the page state holds it: a dialog's state on ``DialogState`` (the daily
+challenge's question in ``app.daily.state``, the game link's Send and Claim in
+``app.games.state``), a lesson on ``Lesson`` (``app.tutorial.guide.TutorialState``).
 """
 
 from __future__ import annotations
@@ -107,8 +108,15 @@ Choice = BuildChoice | DemolishChoice
 # ---------------------------------------------------------------------------- dialogs
 
 
+class DialogState:
+    """The open dialog's page state (``PageState.dialog``). The dialogs the core names
+    are below; a feature's own dialog lives in the feature, on this base (the daily
+    challenge's question, the game link's Send and Claim)."""
+
+
+
 @dataclass
-class NewGameDialog:
+class NewGameDialog(DialogState):
     """The new-game form as the player left it (edited in place on every change)."""
 
     first: bool = False
@@ -128,12 +136,12 @@ class NewGameDialog:
 
 
 @dataclass(frozen=True)
-class RulesDialog:
+class RulesDialog(DialogState):
     pass
 
 
 @dataclass(frozen=True)
-class ConfirmLinkDialog:
+class ConfirmLinkDialog(DialogState):
     """A link arrived while a game was in progress: start it only if the player says so."""
 
     options: Options
@@ -142,15 +150,7 @@ class ConfirmLinkDialog:
 
 
 @dataclass(frozen=True)
-class ConfirmDailyDialog:
-    """The daily challenge of ``day`` (YYYY-MM-DD) was asked for while a game was in
-    progress: start it only if the player says so."""
-
-    day: str
-
-
-@dataclass(frozen=True)
-class StatsDialog:
+class StatsDialog(DialogState):
     """The statistics page: a snapshot of the history and records when it was opened,
     and the blob URL of their JSON export."""
 
@@ -161,13 +161,13 @@ class StatsDialog:
 
 
 @dataclass
-class ShareDialog:
+class ShareDialog(DialogState):
     link: str
     copied: bool | None = None  # None: the clipboard has not answered yet
 
 
 @dataclass(frozen=True)
-class ExportDialog:
+class ExportDialog(DialogState):
     """A save that could not be loaded, shown as text with a download link."""
 
     key: str
@@ -176,40 +176,13 @@ class ExportDialog:
 
 
 @dataclass
-class GamesDialog:
+class GamesDialog(DialogState):
     """The game list; ``renaming``: the entry whose name is being edited;
     ``deleted``: (id, name) of the game just deleted (its Undo is shown in the list)."""
 
     renaming: str | None = None
     deleted: tuple[str, str] | None = None
 
-
-@dataclass
-class SendDialog:
-    """"Send your move": the game link for the friend at ``seat``, the clipboard's
-    answer, and the QR code once asked for (``qr``: None not asked, "loading",
-    "failed", else the SVG markup)."""
-
-    link: str
-    seat: int | None
-    copied: bool | None = None
-    shared: bool | None = None
-    qr: str | None = None
-
-
-@dataclass
-class ClaimDialog:
-    """A game link of an unknown game: which human seat(s) does this device play?"""
-
-    fragment: str
-    seats: tuple[str, ...]  # as the link gives them (human or a computer level)
-    names: tuple[str, ...]
-    suggested: int | None  # the seat to move, if it is human
-    error: str | None = None
-
-
-Dialog = (NewGameDialog | RulesDialog | ConfirmLinkDialog | ConfirmDailyDialog | ShareDialog
-          | ExportDialog | StatsDialog | GamesDialog | SendDialog | ClaimDialog)
 
 @dataclass(frozen=True)
 class DialogContext:
@@ -363,7 +336,7 @@ class PageState:
     takes: list[DieType] = field(default_factory=list)  # yard picks not yet pushed
     selected: set[int] = field(default_factory=set)
     choice: Choice | None = None
-    dialog: Dialog | None = None
+    dialog: DialogState | None = None
     notices: list[Notice] = field(default_factory=list)
     beat: int | None = None  # a score to beat (solo links)
     seats: dict[int, Seat] = field(default_factory=dict)  # the seats not a person here

@@ -6,8 +6,9 @@ from __future__ import annotations
 from app.core.commands import Cmd, Command, Guard
 from app.core.game_stats import export_json
 from app.core.names import is_default_name
-from app.core.page_state import HERE, ConfirmDailyDialog, Level, StatsDialog
+from app.core.page_state import HERE, Level, StatsDialog
 from app.core.session import Session
+from app.daily.state import ConfirmDailyDialog
 from app.daily.ui import copy_text, daily_view
 from skyline import daily_day, daily_options, parse_day
 

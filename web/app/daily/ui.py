@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from app.core.commands import Cmd
 from app.core.game_stats import GameResult, summarize
 from app.core.html import esc
-from app.core.page_state import ConfirmDailyDialog, StatsDialog
+from app.core.page_state import StatsDialog
 from app.core.rating import LEVEL_RATINGS, rating
 from app.core.rating import START as RATING_START
 from app.core.rating import K as RATING_K
+from app.daily.state import ConfirmDailyDialog
 from skyline import Board
 from skyline.records.daily import daily_day, daily_fragment, daily_result
 

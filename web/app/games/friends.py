@@ -10,10 +10,11 @@ from typing import Any
 
 from app.core.commands import Arg, Cmd, Command, Guard
 from app.core.i18n import Text
-from app.core.page_state import ClaimDialog, Level, Playback, SendDialog
+from app.core.page_state import Level, Playback
 from app.core.session import Session
 from app.core.store import SaveWrite
 from app.games import ui as games_ui
+from app.games.state import ClaimDialog, SendDialog
 from skyline import (
     COMPUTER_LEVELS,
     GameEntry,
