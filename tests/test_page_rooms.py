@@ -135,7 +135,7 @@ def core_cycles(root: Path = WEB) -> list[list[str]]:
     return cycles
 
 
-def test_the_core_imports_no_feature_and_features_import_only_the_core() -> None:
+def test_every_page_module_keeps_to_its_room() -> None:
     assert violations(browser=False) == []  # the browser's imports: module by module below
 
 
