@@ -19,11 +19,10 @@ from app.core.region_edits import (
     PLAYER_LIST,
     PLAYERS_REGION,
     Splice,
-    apply_edits,
-    apply_players_edits,
     log_edits,
     players_edits,
 )
+from region_patch import apply_edits, apply_players_edits, log_panel_html, players_html
 from web_fakes import FakeHost, make_page, start_game
 
 
@@ -101,7 +100,7 @@ def test_the_edits_of_whole_games_give_each_region_exactly() -> None:
 
 
 def test_the_oldest_lines_drop_off_at_300() -> None:
-    page = region_edits.log_panel_html
+    page = log_panel_html
     lines = [f"<li>{n}</li>" for n in range(400)]
     old, new = page("Log", "", lines[2:302]), page("Log", "", lines[:300])
     edits = log_edits(old, new)
@@ -111,7 +110,7 @@ def test_the_oldest_lines_drop_off_at_300() -> None:
 
 
 def test_what_the_edits_cannot_say_is_written_whole() -> None:
-    page = region_edits.log_panel_html
+    page = log_panel_html
     lines = [f"<li>{n}</li>" for n in range(5)]
     old = page("Log", "", lines)
     assert log_edits(old, page("Protokoll", "", lines)) is None  # another title
@@ -126,7 +125,7 @@ def test_what_the_edits_cannot_say_is_written_whole() -> None:
 
 
 def test_the_page_refuses_edits_of_another_region() -> None:
-    old = region_edits.log_panel_html("Log", "", ["<li>a</li>"])
+    old = log_panel_html("Log", "", ["<li>a</li>"])
     with pytest.raises(ValueError, match="1 lines, not 2"):
         apply_edits(old, [Splice(LOG_LIST, 0, 0, "<li>b</li>", 2)])
 
@@ -156,7 +155,7 @@ def test_the_skylines_of_whole_games_go_as_those_that_changed() -> None:
 
 
 def test_skylines_the_edits_cannot_say_are_written_whole() -> None:
-    html = region_edits.players_html
+    html = players_html
     a, b = '<section class="player">a</section>', '<section class="player">b</section>'
     old = html("", " n2", [a, b])
     assert players_edits(old, html("", " n2 over", [a, b])) is None  # another list

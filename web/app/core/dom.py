@@ -56,6 +56,48 @@ DIALOG_FIRST = "dlg-first"
 #: The top bar's Rules button (the rules open from it before Python is ready).
 RULES_BUTTON = "btn-rules"
 
+# Controls one room draws and another focuses or points at (a Hint, a tutorial step).
+#: The top bar's buttons: the menu (narrow screens), the game list, Learn to play.
+MENU_BUTTON = "btn-menu"
+GAMES_BUTTON = "btn-games"
+LEARN_BUTTON = "btn-learn"
+#: A dialog's close button (×), and Learn to play inside the new-game dialog.
+DIALOG_CLOSE = "dlg-close"
+NEW_GAME_LEARN = "ng-learn"
+#: The share dialog's link.
+SHARE_LINK = "share-link"
+#: The district's Take button.
+TAKE_DISTRICT = "take-district"
+
+
+def command_id(command: str) -> str:
+    """The turn panel's button for a game command (``app.core.commands.Cmd``).
+
+    >>> command_id("roll")
+    'act-roll'
+    """
+    return f"act-{command}"
+
+
+def yard_id(letter: str) -> str:
+    """The yard's row of one die type (its letter: ``U``, ``G``...)."""
+    return f"yard-{letter}"
+
+
+def die_id(die: int | str) -> str:
+    """A die in the tray."""
+    return f"die-{die}"
+
+
+def tile_id(seat: int, index: int) -> str:
+    """A building a player may demolish."""
+    return f"tile-{seat}-{index}"
+
+
+def column_id(seat: int, index: int) -> str:
+    """A column of a player's skyline to build in."""
+    return f"col-{seat}-{index}"
+
 
 def as_json() -> str:
     """The ids for the JS side, as ``<html data-dom>`` carries them.

@@ -5,6 +5,7 @@ translated reason of an engine error, and the stores that could not be read in f
 
 from __future__ import annotations
 
+from app.core.commands import Cmd
 from app.core.host_port import Host
 from app.core.i18n import LANGS, Text, Texts, pick_language, translate
 from app.core.names import game_record_error, names_error, record_names_error
@@ -52,7 +53,7 @@ class Notices:
 
     def notify_crash(self) -> None:
         self.notify("notice.crash", Level.ERROR, sticky=True,
-                    button=("reload-saved", "", "btn.reload_saved"))
+                    button=(Cmd.RELOAD_SAVED, "", "btn.reload_saved"))
 
     def error(self, exc: Exception) -> Text:
         """An engine error (IllegalActionError, RecordError, LinkError, SaveError,
@@ -125,7 +126,7 @@ class Notices:
         self.library.load(self.host.now_iso())
         for copy, exc, kept in self.library.broken:
             key = "games.entry_broken" if kept else "notice.save_broken_lost"
-            self.notify(key, Level.WARN, sticky=True, button=("export-save", copy,
+            self.notify(key, Level.WARN, sticky=True, button=(Cmd.EXPORT_SAVE, copy,
                         "btn.export_save"), reason=self.error(exc), key=copy)
         self.load_history()
 
@@ -140,7 +141,7 @@ class Notices:
 
     def keep_aside(self, raw: str, reason: Text) -> None:
         key, kept = self.store.keep_aside(raw)
-        button = ("export-save", key, "btn.export_save")
+        button = (Cmd.EXPORT_SAVE, key, "btn.export_save")
         if kept:
             self.notify("notice.save_broken", Level.WARN, sticky=True, button=button,
                         reason=reason, key=key)

@@ -10,15 +10,15 @@ The skylines likewise: a click changes the skyline of the player to move (the en
 turn the next player's too), so only the skylines that changed are sent
 (:func:`players_edits`); the others stay as they are, scrolled where the player left them.
 
-The edits are exact: applied to the old HTML's elements they give the new HTML's.
+The edits are exact: applied to the old HTML's elements they give the new HTML's
+(``tests/region_patch.py`` applies them as ``render.js`` does, through whole games).
 
->>> old = log_panel_html("Log", "", ["<li>b</li>", "<li>a</li>"])
->>> new = log_panel_html("Log", "", ["<li>c</li>", "<li>b</li>", "<li>a</li>"])
->>> edits = log_edits(old, new)
+>>> def log(*lines):
+...     return '<h2 id="log-title">Log</h2><ol class="log-list" id="log-list">' + (
+...         "".join(f"<li>{line}</li>" for line in lines) + "</ol>")
+>>> edits = log_edits(log("b", "a"), log("c", "b", "a"))
 >>> [(e.target, e.start, e.delete, e.html, e.count) for e in edits]
 [('log-list', 0, 0, '<li>c</li>', 2)]
->>> apply_edits(old, edits) == new
-True
 """
 
 from __future__ import annotations
@@ -65,21 +65,18 @@ class Splice:
 
 
 @dataclass(frozen=True)
-class _LogParts:
+class LogParts:
+    """The log region's HTML taken apart (:func:`log_parts`)."""
+
     title: str  # the <h2>
     beside: str  # what stands between the title and the list: one element or nothing
     opening: str  # the list's start tag
     lines: tuple[str, ...]  # the list's <li> elements, newest first
 
 
-def log_panel_html(title: str, beside: str, lines: Sequence[str]) -> str:
-    """The log region's HTML in the shape ``app.turn.html.log_panel`` writes (for tests
-    and doctests: the real one has more attributes)."""
-    return (f'<h2 id="log-title">{title}{_TITLE_END}{beside}{_LIST_OPEN}>'
-            f'{"".join(lines)}{_LIST_END}')
-
-
-def _log_parts(html: str) -> _LogParts | None:
+def log_parts(html: str) -> LogParts | None:
+    """The parts of the log region's HTML as ``app.turn.html.log_panel`` writes it, or
+    None for another shape."""
     start = html.find(_LIST_OPEN)
     title_end = html.find(_TITLE_END)
     if start < 0 or title_end < 0 or title_end > start or not html.endswith(_LIST_END):
@@ -90,7 +87,7 @@ def _log_parts(html: str) -> _LogParts | None:
         return None
     head = html[:start]
     cut = title_end + len(_TITLE_END)
-    return _LogParts(head[:cut], head[cut:], html[start:body_start],
+    return LogParts(head[:cut], head[cut:], html[start:body_start],
                      tuple(line + _ITEM_END for line in lines[:-1]))
 
 
@@ -109,15 +106,16 @@ def log_edits(old: str, new: str) -> list[Splice] | None:
 
     >>> log_edits("<p>other</p>", "<p>else</p>") is None
     True
-    >>> old = log_panel_html("Log", "<section>1</section>", ["<li>b</li>", "<li>a</li>"])
-    >>> new = log_panel_html("Log", "<section>2</section>", ["<li>c</li>", "<li>b</li>"])
+    >>> head = '<h2 id="log-title">Log</h2><section>{}</section><ol class="log-list" id="log-list">'
+    >>> old = head.format(1) + "<li>b</li><li>a</li></ol>"
+    >>> new = head.format(2) + "<li>c</li><li>b</li></ol>"
     >>> for edit in log_edits(old, new):
     ...     print(edit.as_list())
     ['log', 1, 1, '<section>2</section>', 3]
     ['log-list', 0, 0, '<li>c</li>', 2]
     ['log-list', 2, 1, '', 3]
     """
-    before, after = _log_parts(old), _log_parts(new)
+    before, after = log_parts(old), log_parts(new)
     if before is None or after is None or (before.title, before.opening) != (
             after.title, after.opening):
         return None
@@ -153,37 +151,7 @@ def _elements(html: str) -> int | None:
     return 1 if name and html.endswith(f"</{name}>") and html.count(f"<{name}") == 1 else None
 
 
-def apply_edits(old: str, edits: Sequence[Splice]) -> str:
-    """What the page shows after ``edits`` of the log region ``old`` (as
-    ``web/js/render.js`` applies them), for the tests."""
-    parts = _log_parts(old)
-    if parts is None:
-        raise ValueError("not the log region's HTML")
-    beside, lines = parts.beside, list(parts.lines)
-    for edit in edits:
-        if edit.target == LOG_REGION:
-            region = [parts.title, *([beside] if beside else []), "list"]
-            if len(region) != edit.count:
-                raise ValueError(f"the region has {len(region)} children, not {edit.count}")
-            region[edit.start:edit.start + edit.delete] = [edit.html] if edit.html else []
-            beside = "".join(region[1:-1])
-        elif edit.target == LOG_LIST:
-            if len(lines) != edit.count:
-                raise ValueError(f"the list has {len(lines)} lines, not {edit.count}")
-            fresh = [line + _ITEM_END for line in edit.html.split(_ITEM_END)[:-1]]
-            lines[edit.start:edit.start + edit.delete] = fresh
-        else:
-            raise ValueError(f"no element {edit.target!r} in the log region")
-    return f"{parts.title}{beside}{parts.opening}{''.join(lines)}{_LIST_END}"
-
-
-def players_html(head: str, opening: str, skylines: Sequence[str]) -> str:
-    """The players region's HTML in the shape ``app.turn.html.players`` writes (for
-    tests and doctests): ``head`` (the scoring and the like), then the list."""
-    return f'{head}{_PLAYERS_OPEN}{opening}" id="{PLAYER_LIST}">{"".join(skylines)}{_PLAYERS_END}'
-
-
-def _players_parts(html: str) -> tuple[str, tuple[str, ...]] | None:
+def players_parts(html: str) -> tuple[str, tuple[str, ...]] | None:
     """(everything up to the list's children, the skylines), or None for another shape."""
     start = html.find(_PLAYERS_OPEN)
     if start < 0 or not html.endswith(_PLAYERS_END):
@@ -214,13 +182,14 @@ def players_edits(old: str, new: str) -> list[Splice] | None:
     (the scoring at the end, the number of players) and the region is written whole.
 
     >>> a, b, c = (f'<section id="s{n}">{n}</section>' for n in "abc")
-    >>> old = players_html("", " n3", [a, b, c])
-    >>> new = players_html("", " n3", [a, b.replace("b<", "B<"), c])
+    >>> def players(head, *skylines):
+    ...     return f'{head}<div class="player-list n3" id="player-list">{"".join(skylines)}</div>'
+    >>> old, new = players("", a, b, c), players("", a, b.replace("b<", "B<"), c)
     >>> [edit.as_list() for edit in players_edits(old, new)]
     [['player-list', 1, 1, '<section id="sb">B</section>', 3]]
-    >>> players_edits(old, players_html("<section>scores</section>", " n3", [a, b, c]))
+    >>> players_edits(old, players("<section>scores</section>", a, b, c))
     """
-    before, after = _players_parts(old), _players_parts(new)
+    before, after = players_parts(old), players_parts(new)
     if before is None or after is None or before[0] != after[0]:
         return None
     (_, was), (_, now) = before, after
@@ -236,25 +205,6 @@ def players_edits(old: str, new: str) -> list[Splice] | None:
     if not deleted and not added:
         return []
     return [Splice(PLAYER_LIST, same_start, deleted, "".join(added), len(was))]
-
-
-def apply_players_edits(old: str, edits: Sequence[Splice]) -> str:
-    """What the page shows after ``edits`` of the players region ``old`` (as
-    ``web/js/render.js`` applies them), for the tests."""
-    parts = _players_parts(old)
-    if parts is None:
-        raise ValueError("not the players region's HTML")
-    head, skylines = parts[0], list(parts[1])
-    for edit in edits:
-        if edit.target != PLAYER_LIST:
-            raise ValueError(f"no element {edit.target!r} in the players region")
-        if len(skylines) != edit.count:
-            raise ValueError(f"the list has {len(skylines)} skylines, not {edit.count}")
-        fresh = _players_parts(players_html("", "", [edit.html]))
-        if fresh is None:
-            raise ValueError("the edit's HTML is not skylines")
-        skylines[edit.start:edit.start + edit.delete] = fresh[1]
-    return f"{head}{''.join(skylines)}{_PLAYERS_END}"
 
 
 def latest_regions(commands: Sequence[tuple]) -> list[tuple]:

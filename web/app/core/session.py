@@ -12,6 +12,7 @@ import secrets
 import string
 from collections.abc import Callable
 
+from app.core.commands import Cmd
 from app.core.game_stats import result_of
 from app.core.host_port import Host
 from app.core.i18n import Texts
@@ -128,7 +129,7 @@ class Session(Notices):
         self.page.readonly = True
         self.reload_saved()
         self.notify("notice.save_conflict", Level.WARN, sticky=True,
-                    button=("take-control", "", "btn.play_here"))
+                    button=(Cmd.TAKE_CONTROL, "", "btn.play_here"))
 
     def keep_games(self) -> None:
         """Once a game is in the list (more than the untouched game of a first visit),

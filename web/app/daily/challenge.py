@@ -4,13 +4,14 @@ statistics page (the history and records of this device, and their export)."""
 from __future__ import annotations
 
 from app.core.commands import Cmd, Command, Guard
+from app.core.dom import DIALOG_FIRST, yard_id
 from app.core.game_stats import export_json
 from app.core.names import is_default_name
 from app.core.page_state import HERE, Level, StatsDialog
 from app.core.session import Session
 from app.daily.state import ConfirmDailyDialog
 from app.daily.ui import copy_text, daily_view
-from skyline import daily_day, daily_options, parse_day
+from skyline import DieType, daily_day, daily_options, parse_day
 
 
 def own_name(s: Session) -> str:
@@ -78,12 +79,12 @@ class DailyChallenge:
             return
         if s.game_in_progress() and not confirmed:
             s.page.dialog = ConfirmDailyDialog(day)
-            s.focus_id = "dlg-first"
+            s.focus_id = DIALOG_FIRST
             return
         s.start(daily_options(day, own_name(s)))
         s.narrate_new_game()
         s.page.dialog = None
-        s.focus_id = "yard-G"
+        s.focus_id = yard_id(DieType.GROUND.letter)
         s.notify("notice.daily_started", day=day)
 
     def copy(self) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.core.commands import Cmd
+from app.core.dom import DIALOG_FIRST
 from app.core.game_stats import GameResult, summarize
 from app.core.html import esc
 from app.core.page_state import StatsDialog
@@ -309,7 +310,7 @@ def _expert_line(v: DailyView) -> str:
 def render_confirm_daily(v: ConfirmDailyView) -> str:
     return (
         f"<p>{esc(v.question)}</p>"
-        f'<div class="dlg-actions"><button type="button" class="primary" id="dlg-first" data-action="{Cmd.DAILY_ACCEPT}">'
+        f'<div class="dlg-actions"><button type="button" class="primary" id="{DIALOG_FIRST}" data-action="{Cmd.DAILY_ACCEPT}">'
         f'{esc(v.accept)}</button><button type="button" data-action="{Cmd.CLOSE}" id="daily-keep">{esc(v.keep)}</button></div>'
     )
 

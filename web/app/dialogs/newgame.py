@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.core.commands import Arg, Cmd, Command, Guard
+from app.core.dom import DIALOG_FIRST, command_id
 from app.core.names import is_default_name, player_names
 from app.core.page_state import HUMAN, NewGameDialog, PageState, form_value, seat_of_form
 from app.core.session import Session, random_seed
@@ -46,7 +47,7 @@ class NewGame:
             scenario=(opts.scenario or "") if opts else "",
         )
         self._follow_kind(s.page.dialog, None)
-        s.focus_id = "dlg-first"
+        s.focus_id = DIALOG_FIRST
 
     @staticmethod
     def _kind(d: NewGameDialog) -> str:
@@ -119,4 +120,4 @@ class NewGame:
         s.start(options, None, tuple(seat_of_form(v) for v in d.seats[:count]))
         self.s.narrate_new_game()
         s.page.dialog = None
-        s.focus_id = "act-roll"
+        s.focus_id = command_id(Cmd.ROLL)

@@ -9,6 +9,7 @@ The levels and scenarios listed are the engine's own (SOLO_LEVELS, SCENARIOS).""
 from __future__ import annotations
 
 from app.core.commands import Cmd
+from app.core.dom import DIALOG_FIRST
 from app.core.html import esc
 from skyline import SCENARIOS, SOLO_LEVELS
 
@@ -57,7 +58,7 @@ def _solo(t) -> str:
 def render(view) -> str:
     """The rules dialog's body from a ``screen.RulesView`` (``t``: its translated texts)."""
     t = view.t
-    first = ' id="dlg-first"'
+    first = f' id="{DIALOG_FIRST}"'
     nav = "".join(
         f'<li><button type="button" class="linkish" data-action="{Cmd.RULES_GOTO}" data-arg="{name}"'
         f'{first if i == 0 else ""}>{esc(t(f"rules.{name}.title"))}</button></li>'

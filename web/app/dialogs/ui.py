@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from app.core.commands import Cmd
+from app.core.dom import DIALOG_FIRST, NEW_GAME_LEARN, SHARE_LINK
 from app.core.html import esc
 from app.core.i18n import translate
 from app.core.labels import Labels
@@ -31,6 +32,9 @@ from app.core.page_state import (
 from skyline import COMPUTER_LEVELS, SCENARIOS
 
 # The rules panel's texts: every key with one of these prefixes.
+#: The export dialog's text (focused when it opens).
+EXPORT_TEXT = "export-text"
+
 RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")
 
 
@@ -209,7 +213,7 @@ def new_game_form(labels: Labels, d: NewGameView) -> str:
     )
     fields = [
         f'<label class="field"><span>{esc(L["newgame.count"])}</span>'
-        f'<select name="count" id="dlg-first" data-action="{Cmd.NEW_GAME_CHANGE}">{_options(d.count_options)}</select></label>',
+        f'<select name="count" id="{DIALOG_FIRST}" data-action="{Cmd.NEW_GAME_CHANGE}">{_options(d.count_options)}</select></label>',
         f'<fieldset class="names"><legend>{esc(L["newgame.names"])}</legend>{names}</fieldset>',
     ]
     if d.start_options is not None:
@@ -246,7 +250,7 @@ def new_game_form(labels: Labels, d: NewGameView) -> str:
     intro += (
         f'<p class="daily-offer"><button type="button" id="ng-daily" data-action="{Cmd.DAILY}">'
         f'{esc(L["daily.welcome"])}</button>'
-        f'<button type="button" id="ng-learn" data-action="{Cmd.TUTORIAL}">'
+        f'<button type="button" id="{NEW_GAME_LEARN}" data-action="{Cmd.TUTORIAL}">'
         f'{esc(L["btn.learn"])}</button></p>'
     )
     cancel = L["newgame.play_default"] if d.first else L["btn.cancel"]
@@ -264,7 +268,7 @@ def confirm_link(labels: Labels, d) -> str:
     beat = f"<p>{esc(d.beat)}</p>" if d.beat is not None else ""
     return (
         f'<p>{esc(L["link.question"])}</p><p class="link-desc">{esc(d.describe)}</p>{beat}'
-        f'<div class="dlg-actions"><button type="button" class="primary" id="dlg-first" data-action="{Cmd.LINK_ACCEPT}">'
+        f'<div class="dlg-actions"><button type="button" class="primary" id="{DIALOG_FIRST}" data-action="{Cmd.LINK_ACCEPT}">'
         f'{esc(L["link.accept"])}</button><button type="button" data-action="{Cmd.CLOSE}" id="link-keep">'
         f'{esc(L["link.keep"])}</button></div>'
     )
@@ -279,8 +283,8 @@ def share_box(labels: Labels, d) -> str:
     return (
         f'<p>{esc(L["share.explain"])}</p>'
         f'<label class="field"><span>{esc(L["share.link"])}</span>'
-        f'<input id="share-link" data-testid="share-link" readonly value="{esc(d.link)}"></label>{status}'
-        f'<div class="dlg-actions"><button type="button" data-action="{Cmd.CLOSE}" id="dlg-first">{esc(L["btn.close"])}'
+        f'<input id="{SHARE_LINK}" data-testid="share-link" readonly value="{esc(d.link)}"></label>{status}'
+        f'<div class="dlg-actions"><button type="button" data-action="{Cmd.CLOSE}" id="{DIALOG_FIRST}">{esc(L["btn.close"])}'
         "</button></div>"
     )
 
@@ -297,8 +301,8 @@ def export_box(labels: Labels, d) -> str:
     return (
         f"<p>{esc(d.explain)}</p>"
         f'<label class="field"><span>{esc(L["export.text"])}</span>'
-        f'<textarea id="export-text" data-testid="export-text" readonly rows="8" spellcheck="false">'
+        f'<textarea id="{EXPORT_TEXT}" data-testid="export-text" readonly rows="8" spellcheck="false">'
         f"{esc(d.text)}</textarea></label>"
-        f'<div class="dlg-actions">{download}<button type="button" data-action="{Cmd.CLOSE}" id="dlg-first">'
+        f'<div class="dlg-actions">{download}<button type="button" data-action="{Cmd.CLOSE}" id="{DIALOG_FIRST}">'
         f'{esc(L["btn.close"])}</button></div>'
     )

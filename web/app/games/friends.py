@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.core.commands import Arg, Cmd, Command, Guard
+from app.core.dom import DIALOG_FIRST
 from app.core.i18n import Text
 from app.core.page_state import Level, Playback
 from app.core.session import Session
@@ -58,7 +59,7 @@ class Friends:
                          else None)
             s.page.dialog = ClaimDialog(fragment, link.seats, link.board.options.names,
                                         suggested)
-            s.focus_id = "dlg-first"
+            s.focus_id = DIALOG_FIRST
             return
         stored = games.get(reception.entry_id) if reception.entry_id is not None else None
         if reception.kind == "stale" and stored is not None:
@@ -89,7 +90,7 @@ class Friends:
             s.notify_conflict()
             return
         s.notify("corr.diverged", Level.WARN, sticky=True,
-                 button=("game-open", entry.id, "corr.open_other"),
+                 button=(Cmd.GAME_OPEN, entry.id, "corr.open_other"),
                  name=stored.name if stored else entry.name)
 
     def turn_params(self, entry: GameEntry) -> dict[str, Any]:
@@ -145,7 +146,7 @@ class Friends:
             return
         seats = s.entry_seats(len(s.board.options.names))
         s.page.dialog = SendDialog(self.game_link(), send_to(s.board, seats))
-        s.focus_id = "corr-share" if s.can_share() else "corr-copy"
+        s.focus_id = Cmd.CORR_SHARE if s.can_share() else Cmd.CORR_COPY
 
     def copy(self) -> None:
         d = self.s.page.dialog

@@ -9,7 +9,7 @@ from app.core.commands import IMPORT_LIMIT_BYTES, Arg, Cmd, Command, Guard
 from app.core.page_state import GamesDialog, Level, ReplayState, seats_of_entry
 from app.core.session import Session
 from app.core.store import SaveWrite, entry_key
-from app.games.ui import entry_title
+from app.games.ui import GAMES_UNDO, entry_title
 from skyline import (
     GameEntry,
     GameLink,
@@ -133,7 +133,7 @@ class GameLibrary:
         if current:
             entry = s.entry_now() if s.board is not None else entry
         self.deleted = [e for e in self.deleted if e.id != entry_id][-9:] + [entry]
-        s.notify("games.deleted", sticky=True, button=("game-undelete", entry_id,
+        s.notify("games.deleted", sticky=True, button=(Cmd.GAME_UNDELETE, entry_id,
                                                        "games.undo"), name=self._title(entry))
         if isinstance(s.page.dialog, GamesDialog):
             s.page.dialog.deleted = (entry_id, self._title(entry))
@@ -142,7 +142,7 @@ class GameLibrary:
             if not s.load_saved_game():
                 s.board = None
                 s.start(s.default_options())
-        s.focus_id = "games-undo"
+        s.focus_id = GAMES_UNDO
 
     def undelete(self, entry_id: str | None) -> None:
         s = self.s
@@ -227,7 +227,7 @@ class GameLibrary:
             max(0, min(total, step)), seats_of_entry(shown.seats))
         s.page.dialog = None
         s.page.choice = None
-        s.focus_id = "replay-back" if step >= total else "replay-next"
+        s.focus_id = Cmd.REPLAY_BACK if step >= total else Cmd.REPLAY_NEXT
 
     def replay_close(self) -> bool | None:
         if self.s.page.replay is None:
@@ -239,11 +239,11 @@ class GameLibrary:
         r = self.s.page.replay
         if r is None:
             return
-        step = {"replay-first": 0, "replay-back": r.step - 1, "replay-next": r.step + 1,
-                "replay-last": r.total}.get(command)
-        if command == "replay-round":
+        step = {Cmd.REPLAY_FIRST: 0, Cmd.REPLAY_BACK: r.step - 1, Cmd.REPLAY_NEXT: r.step + 1,
+                Cmd.REPLAY_LAST: r.total}.get(Cmd(command))
+        if command == Cmd.REPLAY_ROUND:
             value = str(form.get("value", ""))
             step = int(value) if value.isdigit() else None
         if step is not None:
             r.step = max(0, min(r.total, step))
-            self.s.focus_id = self.s.focus_id or "replay-next"
+            self.s.focus_id = self.s.focus_id or Cmd.REPLAY_NEXT

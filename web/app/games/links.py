@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any
 
 from app.core.commands import Cmd, Command, Guard
+from app.core.dom import DIALOG_FIRST
 from app.core.events import Emit, StartDaily
 from app.core.i18n import Text
 from app.core.page_state import ConfirmLinkDialog, Level, ShareDialog
@@ -191,7 +192,7 @@ class LinkRouter:
         s = self.s
         if s.game_in_progress():
             s.page.dialog = ConfirmLinkDialog(link.options, link.beat, link.seats)
-            s.focus_id = "dlg-first"
+            s.focus_id = DIALOG_FIRST
         else:
             s.start(link.options, link.beat, link.seats)
             s.page.dialog = None

@@ -29,7 +29,7 @@ class Tabs:
 
     def other_tab_notice(self) -> None:
         self.s.notify("notice.other_tab", Level.WARN, sticky=True,
-                      button=("take-control", "", "btn.play_here"))
+                      button=(Cmd.TAKE_CONTROL, "", "btn.play_here"))
 
     def take_control(self) -> None:
         """Take the game over from another tab ("Play here")."""

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.commands import Cmd
+from app.core.dom import DIALOG_FIRST
 from app.core.html import esc
 from app.core.i18n import Texts
 from app.core.names import esc_names
@@ -125,6 +126,11 @@ class ClaimView:
 
     def w(self, key: str) -> str:
         return dict(self.words)[key]
+
+
+#: The game list's Undo (after a delete) and the name field of a game being renamed.
+GAMES_UNDO = "games-undo"
+GAME_NAME = "game-name"
 
 
 def _words(t, *keys: str) -> tuple[tuple[str, str], ...]:
@@ -352,7 +358,7 @@ def render_games(v: GamesView) -> str:
                 f'<form class="rename" data-submit="{Cmd.GAME_RENAME_SAVE}" data-testid="rename-form">'
                 f'<input type="hidden" name="id" value="{esc(r.id)}">'
                 f'<label class="field"><span>{esc(v.w("games.name"))}</span>'
-                f'<input name="name" id="game-name" maxlength="60" autocomplete="off" dir="auto" value="{esc(r.name)}"></label>'
+                f'<input name="name" id="{GAME_NAME}" maxlength="60" autocomplete="off" dir="auto" value="{esc(r.name)}"></label>'
                 f'<button type="submit" class="primary" id="game-rename-save">{esc(v.w("games.save"))}</button>'
                 f'<button type="button" data-action="{Cmd.GAME_RENAME_CANCEL}">{esc(v.w("btn.cancel"))}</button></form>'
             )
@@ -382,14 +388,14 @@ def render_games(v: GamesView) -> str:
     if v.deleted is not None:
         undo = (
             f'<p class="undo-line" role="status" data-testid="games-deleted">{esc(v.deleted[1])} '
-            f'<button type="button" id="games-undo" data-action="{Cmd.GAME_UNDELETE}" data-arg="{esc(v.deleted[0])}">'
+            f'<button type="button" id="{GAMES_UNDO}" data-action="{Cmd.GAME_UNDELETE}" data-arg="{esc(v.deleted[0])}">'
             f'{esc(v.w("games.undo"))}</button></p>'
         )
     kept = f'<p class="small" data-testid="games-kept">{esc(v.kept)}</p>' if v.kept else ""
     return (
         f'<p>{esc(v.explain)}</p>{undo}{body}{kept}'
         '<div class="dlg-actions">'
-        f'<button type="button" class="primary" data-action="{Cmd.NEW_GAME}" id="dlg-first">{esc(v.w("games.new"))}</button>'
+        f'<button type="button" class="primary" data-action="{Cmd.NEW_GAME}" id="{DIALOG_FIRST}">{esc(v.w("games.new"))}</button>'
         f'<label class="button file-button" for="game-import">{esc(v.w("games.import"))}</label>'
         f'<input type="file" id="game-import" class="vh" accept=".json,application/json" data-action="{Cmd.GAME_IMPORT}">'
         f'<button type="button" data-action="{Cmd.CLOSE}" id="games-close">{esc(v.w("btn.close"))}</button></div>'
@@ -397,8 +403,9 @@ def render_games(v: GamesView) -> str:
 
 
 def render_replay(v: ReplayView) -> str:
-    def button(action: str, key: str, disabled: bool) -> str:
-        return (f'<button type="button" id="replay-{action}" data-action="{Cmd("replay-" + action)}"'
+    def button(command: Cmd, key: str, disabled: bool) -> str:
+        # its id is its command's name (focused as the player steps)
+        return (f'<button type="button" id="{command}" data-action="{command}"'
                 f'{" disabled" if disabled else ""}>{esc(v.w(key))}</button>')
 
     options = "".join(
@@ -410,12 +417,14 @@ def render_replay(v: ReplayView) -> str:
         f'<h2 class="panel-title">{esc_names(v.title, (v.name,))}</h2>'
         f'<p class="replay-pos" data-testid="replay-position" aria-live="polite">{esc(v.position)}</p>'
         '<div class="actions">'
-        + button("first", "replay.first", v.at_start) + button("back", "replay.back", v.at_start)
-        + button("next", "replay.next", v.at_end) + button("last", "replay.last", v.at_end)
+        + button(Cmd.REPLAY_FIRST, "replay.first", v.at_start)
+        + button(Cmd.REPLAY_BACK, "replay.back", v.at_start)
+        + button(Cmd.REPLAY_NEXT, "replay.next", v.at_end)
+        + button(Cmd.REPLAY_LAST, "replay.last", v.at_end)
         + '</div>'
         f'<label class="field"><span>{esc(v.w("replay.jump"))}</span>'
-        f'<select id="replay-round" data-action="{Cmd.REPLAY_ROUND}">{options}</select></label>'
-        f'<button type="button" class="primary" id="replay-close" data-action="{Cmd.REPLAY_CLOSE}">{esc(v.w("replay.close"))}</button>'
+        f'<select id="{Cmd.REPLAY_ROUND}" data-action="{Cmd.REPLAY_ROUND}">{options}</select></label>'
+        f'<button type="button" class="primary" id="{Cmd.REPLAY_CLOSE}" data-action="{Cmd.REPLAY_CLOSE}">{esc(v.w("replay.close"))}</button>'
         '</section>'
     )
 
@@ -435,7 +444,7 @@ def render_send(v: SendView) -> str:
         cls = "ok" if v.ok else "warn"
         status = f'<p class="{cls}" role="status" data-testid="send-status">{esc(v.status)}</p>'
     copy_cls = "" if v.can_share else ' class="primary"'
-    share = (f'<button type="button" class="primary" id="corr-share" data-action="{Cmd.CORR_SHARE}">{esc(v.w("corr.share"))}</button>'
+    share = (f'<button type="button" class="primary" id="{Cmd.CORR_SHARE}" data-action="{Cmd.CORR_SHARE}">{esc(v.w("corr.share"))}</button>'
              if v.can_share else "")
     qr = ""
     if v.qr is not None:
@@ -448,9 +457,9 @@ def render_send(v: SendView) -> str:
         f'<input id="send-link" data-testid="send-link" readonly value="{esc(v.link)}"></label>'
         f'<p class="small">{esc(v.note)}</p>{status}'
         '<div class="dlg-actions">'
-        f'{share}<button type="button" id="corr-copy" data-action="{Cmd.CORR_COPY}"{copy_cls}>{esc(v.w("corr.copy"))}</button>'
+        f'{share}<button type="button" id="{Cmd.CORR_COPY}" data-action="{Cmd.CORR_COPY}"{copy_cls}>{esc(v.w("corr.copy"))}</button>'
         f'<button type="button" id="corr-qr" data-action="{Cmd.CORR_QR}"{" disabled" if v.qr else ""}>{esc(v.w("corr.qr"))}</button>'
-        f'<button type="button" data-action="{Cmd.CLOSE}" id="dlg-first">{esc(v.w("btn.close"))}</button></div>{qr}'
+        f'<button type="button" data-action="{Cmd.CLOSE}" id="{DIALOG_FIRST}">{esc(v.w("btn.close"))}</button></div>{qr}'
     )
 
 
@@ -466,6 +475,6 @@ def render_claim(v: ClaimView) -> str:
         f'<form class="claim" data-submit="{Cmd.CORR_CLAIM}" data-testid="claim-form">'
         f'<fieldset><legend>{esc(v.w("corr.claim_legend"))}</legend>{boxes}</fieldset>{error}'
         '<div class="dlg-actions">'
-        f'<button type="submit" class="primary" id="dlg-first">{esc(v.w("corr.claim_accept"))}</button>'
+        f'<button type="submit" class="primary" id="{DIALOG_FIRST}">{esc(v.w("corr.claim_accept"))}</button>'
         f'<button type="button" data-action="{Cmd.CLOSE}" id="claim-cancel">{esc(v.w("btn.cancel"))}</button></div></form>'
     )

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.core.commands import Cmd
 from app.core.html import esc
+
+#: The panel's id (focused when no element of the step is to be touched).
+COACH = "coach"
 
 
 @dataclass(frozen=True)
 class CoachButton:
-    id: str
+    """A button of the panel; its id is its command's name (focused after a step)."""
+
     action: str
     label: str
     primary: bool = False
@@ -44,12 +47,13 @@ def render_coach(c: CoachView) -> str:
     oops = (f'<p class="coach-oops" data-testid="coach-oops">{esc(c.oops)}</p>'
             if c.oops else "")
     buttons = "".join(
-        f'<button type="button" id="{b.id}" class="{"primary" if b.primary else "coach-leave"}" '
-        f'data-action="{b.action}" data-testid="{b.id}">{esc(b.label)}</button>'
+        f'<button type="button" id="{b.action}" '
+        f'class="{"primary" if b.primary else "coach-leave"}" '
+        f'data-action="{b.action}" data-testid="{b.action}">{esc(b.label)}</button>'
         for b in c.buttons
     )
     return (
-        f'<section class="coach" id="coach" data-testid="coach" data-step="{esc(c.step)}" '
+        f'<section class="coach" id="{COACH}" data-testid="coach" data-step="{esc(c.step)}" '
         f'aria-labelledby="coach-title">'
         f'<p class="coach-kicker">{esc(c.kicker)}</p>'
         f'<h3 class="coach-title" id="coach-title">{esc(c.heading)}</h3>'
@@ -57,6 +61,3 @@ def render_coach(c: CoachView) -> str:
         f'<div class="coach-actions">{buttons}</div></section>'
     )
 
-
-#: The tutorial's own commands (web/commands.py lists them with the others).
-COACH_COMMANDS = (Cmd.TUTORIAL_NEXT, Cmd.TUTORIAL_LEAVE, Cmd.TUTORIAL_PLAY)

@@ -28,11 +28,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.commands import Cmd, Command
+from app.core.dom import (
+    LEARN_BUTTON,
+    NEW_GAME_LEARN,
+    TAKE_DISTRICT,
+    command_id,
+    die_id,
+    tile_id,
+    yard_id,
+)
 from app.core.events import Emit, OpenNewGame, ShowHint
 from app.core.i18n import Text
 from app.core.page_state import DemolishChoice, Lesson, NewGameDialog, PageState
 from app.core.session import Session
 from app.core.whose_turn import can_hint
+from app.tutorial.coach import COACH
 from skyline import Board, DieType, GameEntry, Phase, parse_action
 from skyline.records.tutorial import (
     SAMPLE_MOVES,
@@ -145,10 +155,10 @@ def expect(step: Step, board: Board, page: PageState) -> Expect | None:
     """The click ``step`` wants in this position and page state (None: the solo part,
     where every legal command is the player's own)."""
     if step.kind == "card":
-        return Expect(Cmd.TUTORIAL_NEXT, frozenset(), frozenset({"tutorial-next"}),
+        return Expect(Cmd.TUTORIAL_NEXT, frozenset(), frozenset({Cmd.TUTORIAL_NEXT}),
                       Text("tutorial.do.next"))
     if step.kind == "finish":
-        return Expect(Cmd.TUTORIAL_PLAY, frozenset(), frozenset({"tutorial-play"}),
+        return Expect(Cmd.TUTORIAL_PLAY, frozenset(), frozenset({Cmd.TUTORIAL_PLAY}),
                       Text("tutorial.do.finish"))
     if step.kind == "solo" or step.move is None:
         return None
@@ -159,9 +169,9 @@ def expect(step: Step, board: Board, page: PageState) -> Expect | None:
         need = Counter(move.dice) - Counter(t.letter for t in page.takes)
         letters = sorted(need, key="GUP".index)
         return Expect(Cmd.TAKE, frozenset(str(DieType.from_letter(x).value) for x in letters),
-                      frozenset(f"yard-{x}" for x in letters), Text("tutorial.do.take"))
+                      frozenset(map(yard_id, letters)), Text("tutorial.do.take"))
     if verb == "district":
-        return Expect(Cmd.DISTRICT, frozenset(), frozenset({"take-district"}),
+        return Expect(Cmd.DISTRICT, frozenset(), frozenset({TAKE_DISTRICT}),
                       Text("tutorial.do.district"))
     if verb == "end":
         return _press(Cmd.END)
@@ -172,7 +182,7 @@ def expect(step: Step, board: Board, page: PageState) -> Expect | None:
         tiles = [i for i, b in enumerate(state.player.buildings)
                  if (b.kind.letter, b.height) == (kind, height)]
         return Expect(Cmd.TILE, frozenset(map(str, tiles)),
-                      frozenset(f"tile-{state.seat}-{i}" for i in tiles), Text("tutorial.do.tile"))
+                      frozenset(tile_id(state.seat, i) for i in tiles), Text("tutorial.do.tile"))
     alive = {d.id: d for d in state.dice}
     selected = sorted(i for i in page.selected if i in alive)
     wanted = Counter(move.dice)
@@ -180,17 +190,17 @@ def expect(step: Step, board: Board, page: PageState) -> Expect | None:
     extra = [i for i in selected if have[die_kind(alive[i])] > wanted[die_kind(alive[i])]]
     if extra:
         return Expect(Cmd.DIE, frozenset(map(str, extra)),
-                      frozenset(f"die-{i}" for i in extra), Text("tutorial.do.undie"))
+                      frozenset(map(die_id, extra)), Text("tutorial.do.undie"))
     missing = wanted - have
     if missing:
         dice = [d.id for d in state.dice if d.id not in selected and missing[die_kind(d)] > 0]
-        return Expect(Cmd.DIE, frozenset(map(str, dice)), frozenset(f"die-{i}" for i in dice),
+        return Expect(Cmd.DIE, frozenset(map(str, dice)), frozenset(map(die_id, dice)),
                       Text("tutorial.do.die"))
     return _press(VERB_COMMAND[verb])
 
 
 def _press(command: Cmd) -> Expect:
-    return Expect(command, frozenset(), frozenset({f"act-{command}"}),
+    return Expect(command, frozenset(), frozenset({command_id(command)}),
                   Text("tutorial.do.press", (("command", Text(COMMAND_LABEL[command])),)))
 
 
@@ -219,7 +229,7 @@ class Tutorial:
         """Learn to play: the open game waits (untouched) while the tutorial runs."""
         s = self.s
         if s.tutorial is not None:
-            s.focus_id = "coach"
+            s.focus_id = COACH
             return
         old = s.page
         page = PageState(pace=old.pace, tz_minutes=old.tz_minutes,
@@ -231,7 +241,7 @@ class Tutorial:
         self.s.narrate_new_game()
         self._speak()
         self._save()
-        s.focus_id = "tutorial-next" if tutorial.current.kind == "card" else "coach"
+        s.focus_id = Cmd.TUTORIAL_NEXT if tutorial.current.kind == "card" else COACH
 
     def leave(self) -> None:
         """Skip the rest: the game that was open is back exactly as it was."""
@@ -245,7 +255,7 @@ class Tutorial:
         s.entry = stash.entry
         s.page = stash.page
         s.store.save_tutorial(None)
-        s.focus_id = "ng-learn" if isinstance(s.page.dialog, NewGameDialog) else "btn-learn"
+        s.focus_id = NEW_GAME_LEARN if isinstance(s.page.dialog, NewGameDialog) else LEARN_BUTTON
 
     def aside(self, run: Callable[[], None]) -> None:
         """Run ``run`` on the game waiting (another tab's lock or save is about it),
@@ -275,7 +285,7 @@ class Tutorial:
         if tutorial is None or tutorial.current.kind != "card":
             return
         self._advance()
-        self.s.focus_id = self._first_mark() or "coach"
+        self.s.focus_id = self._first_mark() or COACH
 
     # ------------------------------------------------------------------ the controller's hooks
 
@@ -319,7 +329,7 @@ class Tutorial:
             state = tutorial.board.state
             if state.phase is Phase.OVER or state.round > SOLO_TURNS:
                 self._advance()
-                self.s.focus_id = "tutorial-play"
+                self.s.focus_id = Cmd.TUTORIAL_PLAY
             else:
                 self._save()
                 self._hint()

@@ -67,12 +67,10 @@ class TutorialView:
             kicker = t("tutorial.kicker", n=number, total=ROUND_STEPS)
         buttons = []
         if step.kind == "card":
-            buttons.append(CoachButton("tutorial-next", Cmd.TUTORIAL_NEXT, t("tutorial.next"),
-                                       True))
+            buttons.append(CoachButton(Cmd.TUTORIAL_NEXT, t("tutorial.next"), True))
         if step.kind == "finish":
-            buttons.append(CoachButton("tutorial-play", Cmd.TUTORIAL_PLAY, t("tutorial.play_real"),
-                                       True))
-        buttons.append(CoachButton("tutorial-leave", Cmd.TUTORIAL_LEAVE, t("tutorial.leave")))
+            buttons.append(CoachButton(Cmd.TUTORIAL_PLAY, t("tutorial.play_real"), True))
+        buttons.append(CoachButton(Cmd.TUTORIAL_LEAVE, t("tutorial.leave")))
         oops = None
         if tutorial.oops is not None:
             oops = t("tutorial.oops", what=translate(t, tutorial.oops))
