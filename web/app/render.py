@@ -19,7 +19,7 @@ from app import screen as screen_model
 from app.computer import html as computer_html
 from app.computer.chances_view import render_chances
 from app.core.commands import Cmd
-from app.core.dom import REGIONS
+from app.core.dom import DIALOG_CLOSE, REGIONS
 from app.core.html import esc
 from app.core.names import esc_names, player_names
 from app.core.session import Session
@@ -149,7 +149,7 @@ def dialog(s: Screen) -> str:
     kind = d.kind
     body, closable = render_body(s.labels, d)
     close = (
-        f'<button type="button" class="x" id="dlg-close" data-action="{Cmd.CLOSE}" '
+        f'<button type="button" class="x" id="{DIALOG_CLOSE}" data-action="{Cmd.CLOSE}" '
         f'aria-label="{esc(s.labels["btn.close"])}">×</button>'
         if closable
         else ""

@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.core.commands import Cmd
+from app.core.dom import TAKE_DISTRICT, column_id, command_id, die_id, tile_id, yard_id
 from app.core.i18n import Texts
 from app.core.names import is_default_name
 from app.core.page_state import (
@@ -81,28 +83,28 @@ class HintView:
 
 def hint_marks(state: GameState, action: object) -> frozenset[str]:
     """The page elements the hinted action uses: what to take, which dice, which tower
-    (the ids board_view gives them: yard-G, take-district, die-3, col-0-1, tile-0-2,
-    act-build)."""
+    (their ids from ``app.core.dom``: a yard row, the district, dice, a column or
+    building, the command's button)."""
     seat = state.seat
     if isinstance(action, Take):
-        return frozenset(f"yard-{t.letter}" for t in action.types)
+        return frozenset(yard_id(t.letter) for t in action.types)
     if isinstance(action, TakeDistrict):
-        return frozenset({"take-district"})
+        return frozenset({TAKE_DISTRICT})
     if isinstance(action, Roll) and state.phase is Phase.ROLL:
-        return frozenset({"act-roll"})  # the first roll: every die, none to choose
+        return frozenset({command_id(Cmd.ROLL)})  # the first roll: every die, none to choose
     if isinstance(action, Roll | Abandon):
-        command = "act-roll" if isinstance(action, Roll) else "act-abandon"
-        return frozenset({f"die-{i}" for i in action.dice} | {command})
+        command = command_id(Cmd.ROLL if isinstance(action, Roll) else Cmd.ABANDON)
+        return frozenset({*map(die_id, action.dice), command})
     if isinstance(action, Build):
-        marks = {f"die-{action.die}", "act-build"}
+        marks = {die_id(action.die), command_id(Cmd.BUILD)}
         if action.column is not None:
-            marks.add(f"col-{seat}-{action.column}")
+            marks.add(column_id(seat, action.column))
         return frozenset(marks)
     if isinstance(action, Demolish):
-        target = f"{'tile' if action.completed else 'col'}-{seat}-{action.index}"
-        return frozenset({f"die-{action.die}", target, "act-demolish"})
+        target = (tile_id if action.completed else column_id)(seat, action.index)
+        return frozenset({die_id(action.die), target, command_id(Cmd.DEMOLISH)})
     if isinstance(action, EndTurn):
-        return frozenset({"act-end"})
+        return frozenset({command_id(Cmd.END)})
     return frozenset()
 
 
@@ -204,7 +206,7 @@ def hint_view(page: PageState, board: Board, t, lang: str) -> HintView | None:
             return HintView(t("hint.best", action=action_text(t, state, legal[0])), (),
                             marks=hint_marks(state, legal[0]))
         return HintView(None, (), t("hint.only_end" if only_end else "hint.none"),
-                        marks=frozenset({"act-end"}) if only_end else frozenset())
+                        marks=frozenset({command_id(Cmd.END)}) if only_end else frozenset())
     scenario = game_scenario(board)
     if scenario and all("p_success" in r for r in hint.rows):
         name = t("scenario." + scenario)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.core.commands import Cmd
+from app.core.dom import GAMES_BUTTON, LEARN_BUTTON, MENU_BUTTON, RULES_BUTTON
 from app.core.html import esc
 from app.core.labels import Labels
 from app.core.names import esc_names
@@ -34,16 +35,16 @@ def topbar(v: TopBar) -> str:
         f'<h1 class="brand">{esc(L["app.title"])}</h1>'
         f'<div class="status">{status_html}</div>'
         # a narrow screen folds the tools into this menu (style.css, .topbar)
-        f'<button type="button" id="btn-menu" class="menu-button" data-action="{Cmd.MENU}" '
+        f'<button type="button" id="{MENU_BUTTON}" class="menu-button" data-action="{Cmd.MENU}" '
         f'aria-expanded="{open_}" aria-controls="tools">{esc(L["btn.menu"])}</button>'
         f'<nav class="tools{" open" if v.menu_open else ""}" id="tools">'
-        f'<button type="button" id="btn-games" data-action="{Cmd.GAMES}">{esc(L["btn.games"])}</button>'
+        f'<button type="button" id="{GAMES_BUTTON}" data-action="{Cmd.GAMES}">{esc(L["btn.games"])}</button>'
         f'<button type="button" id="btn-new" data-action="{Cmd.NEW_GAME}">{esc(L["btn.new_game"])}</button>'
         f'<button type="button" id="btn-share" data-action="{Cmd.SHARE}">{esc(L["btn.share"])}</button>'
         f'<button type="button" id="btn-daily" data-action="{Cmd.DAILY}">{esc(L["btn.daily"])}</button>'
         f'<button type="button" id="btn-stats" data-action="{Cmd.STATS}">{esc(L["btn.stats"])}</button>'
-        f'<button type="button" id="btn-learn" data-action="{Cmd.TUTORIAL}">{esc(L["btn.learn"])}</button>'
-        f'<button type="button" id="btn-rules" data-action="{Cmd.RULES}" aria-keyshortcuts="?">'
+        f'<button type="button" id="{LEARN_BUTTON}" data-action="{Cmd.TUTORIAL}">{esc(L["btn.learn"])}</button>'
+        f'<button type="button" id="{RULES_BUTTON}" data-action="{Cmd.RULES}" aria-keyshortcuts="?">'
         f'{esc(L["btn.rules"])}</button>'
         + sound_switch(L, v.sound) +
         f'<button type="button" id="btn-lang" class="lang" data-action="{Cmd.LANG}" data-arg="{other}">'
