@@ -69,7 +69,6 @@ from app.games import ui as games_ui
 from app.turn.view import (
     build_choice_for,
     build_target_columns,
-    commands,
     district_view,
     first_target,
     just_rolled,
@@ -410,7 +409,7 @@ __all__ = [
     "ConfirmLinkView", "ShareView", "ExportView", "Labels", "Status", "ScenarioView",
     "build_screen", "scenario_view", "unbuildable_reasons", "player_names", "default_name",
     "is_default_name",
-    "commands", "prompt_key", "computer_turn", "build_target_columns", "build_choice_for",
+    "prompt_key", "computer_turn", "build_target_columns", "build_choice_for",
     "read_summary", "dialog_kind", "just_rolled", "first_target",
     # the features' words and thresholds, for the screen model's tests
     "FACE_LETTERS", "die_word", "action_text", "blocked_dice", "number", "percent",

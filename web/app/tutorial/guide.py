@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.core.commands import Cmd, Command
+from app.core.commands import Cmd, Command, plain
 from app.core.events import Emit, OpenNewGame, ShowHint
 from app.core.i18n import Text
 from app.core.page_state import DemolishChoice, Lesson, NewGameDialog, PageState
@@ -203,10 +203,10 @@ class Tutorial:
 
     def commands(self) -> dict[Cmd, Command]:
         return {
-            Cmd.TUTORIAL: Command(self.start),  # it sets the focus (the coach)
-            Cmd.TUTORIAL_NEXT: Command(self.next),
-            Cmd.TUTORIAL_LEAVE: Command(self.leave),  # back where it was started
-            Cmd.TUTORIAL_PLAY: Command(self.play_real),
+            Cmd.TUTORIAL: plain(self.start),  # it sets the focus (the coach)
+            Cmd.TUTORIAL_NEXT: plain(self.next),
+            Cmd.TUTORIAL_LEAVE: plain(self.leave),  # back where it was started
+            Cmd.TUTORIAL_PLAY: plain(self.play_real),
         }
 
     @property
