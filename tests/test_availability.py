@@ -44,12 +44,18 @@ class AvailabilityWalk(walker.Walk):
     def __init__(self) -> None:
         super().__init__()
         self.checked: Counter[str] = Counter()
+        self.opened: set[tuple[str, str, str]] = set()  # (device, language, view command)
 
     def check(self, dev, where, reports_before=0, errors_before=frozenset()) -> None:
         """The walker's checks of the page's words are its own test's: here, none."""
 
     def sweep(self, dev, state: int, full: bool) -> None:
-        for switch in (False, True):
+        """The state in the page's language; at the walker's full sweeps (and while a
+        friend's turn plays back: the click on the language ends it, as the walker's does)
+        also in the other one, where the main line goes on, and what its view commands
+        open."""
+        both = full or dev.c.page.playback is not None
+        for switch in (False, True) if both else (False,):
             if switch:
                 other = next(lang for lang in walker.LANGS if lang != dev.c.texts.lang)
                 self.main(dev, walker.Command("click", "lang", other),
@@ -58,7 +64,11 @@ class AvailabilityWalk(walker.Walk):
             if not full or dev.host.html.get("dialog"):
                 continue
             for cmd in walker.offered(dev.host.html):
-                if cmd.action in walker.VIEW_ACTIONS:
+                # what a view command opens (a dialog, the list, a replay) looks the same
+                # from one state to the next: once per device, language and command
+                seen = (dev.name, dev.c.texts.lang, cmd.action)
+                if cmd.action in walker.VIEW_ACTIONS and seen not in self.opened:
+                    self.opened.add(seen)
                     label = str(cmd)
                     ok = self.run(dev, cmd, self.where(dev, state, label))
                     self.look(dev, self.where(dev, state, label))
@@ -78,6 +88,8 @@ class AvailabilityWalk(walker.Walk):
         for html in regions:
             why = {i: htmlmod.unescape(TAG.sub("", text)) for i, text in _WHY.findall(html)}
             for m in OPEN.finditer(html):
+                if "data-action" not in m.group(2):
+                    continue
                 a = attrs(m.group(2))
                 action = a.get("data-action")
                 if action is None or action not in c.commands:
@@ -87,7 +99,7 @@ class AvailabilityWalk(walker.Walk):
                     self.checked["game controls during a playback"] += 1
                     continue
                 enabled = "disabled" not in a and a.get("aria-disabled") != "true"
-                reason = c.refusal(name)
+                reason = c.refusal(name, a.get("data-arg"))
                 self.checked["commands"] += 1
                 control = f"{'enabled' if enabled else 'greyed'} {action} {a.get('data-arg', '')}"
                 if enabled and reason is not None:

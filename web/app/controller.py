@@ -331,17 +331,18 @@ class Controller:
             return True
         return False
 
-    def refusal(self, name: Cmd) -> str | None:
-        """Why the command ``name`` would be refused now (None: it would run); changes
-        nothing. A game command is refused by its rule (``app.turn.rules``, the one the
-        view greys it by) unless a dialog covers the board; then the guards: another
-        tab has the game, the page crashed, a dialog is open."""
+    def refusal(self, name: Cmd, arg: str | None = None) -> str | None:
+        """Why the command ``name`` (on a control whose ``data-arg`` is ``arg``) would be
+        refused now (None: it would run); changes nothing. First the command's rule (the
+        one the view greys its control by: ``app.turn.rules`` for the game commands,
+        which a dialog covering the board leaves unasked), then the guards: another tab
+        has the game, the page crashed, a dialog is open."""
         s = self.session
         page, board = s.page, s.board
         cmd = self.commands[name]
         game = cmd.guards & Guard.GAME
-        if game and cmd.rule is not None and page.dialog is None and board is not None:
-            reason = cmd.rule(page, board)
+        if cmd.rule is not None and board is not None and not (game and page.dialog is not None):
+            reason = cmd.rule(page, board, arg)
             if reason is not None:
                 return reason
         if cmd.guards & (Guard.GAME | Guard.WRITES) and page.readonly:
@@ -352,10 +353,10 @@ class Controller:
             return DIALOG_OPEN
         return None
 
-    def refused(self, name: Cmd) -> bool:
+    def refused(self, name: Cmd, arg: str | None = None) -> bool:
         """Whether the command ``name`` is refused now (:meth:`refusal`), saying why where
         a player would wonder; a game command that runs clears the passing notices."""
-        reason = self.refusal(name)
+        reason = self.refusal(name, arg)
         s = self.session
         page = s.page
         if reason == FRIEND_TURN:
@@ -375,7 +376,7 @@ class Controller:
             cmd = self.commands[Cmd(name)]
         except (ValueError, KeyError):
             return  # not a command the controller handles
-        if self.refused(Cmd(name)) or not self.tutorial.allows(name, arg):
+        if self.refused(Cmd(name), arg) or not self.tutorial.allows(name, arg):
             return
         result = cmd.run(arg, form)
         if cmd.focus is not None and result is not False:

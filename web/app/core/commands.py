@@ -114,9 +114,10 @@ class Guard(Flag):
     STARTS = auto()
 
 
-#: A command's availability rule: None when it may run on this page state and board, else
-#: the reason it may not (a string-table key; the turn panel shows it beside the button).
-Rule = Callable[["PageState", "Board"], "str | None"]
+#: A command's availability rule: None when it may run on this page state and board (and
+#: the control's ``data-arg``, for a control of one row of a list), else the reason it may
+#: not (a string-table key: the turn panel shows it beside the button).
+Rule = Callable[["PageState", "Board", "str | None"], "str | None"]
 
 #: The form an event sends (the new-game dialog's fields, a select's value).
 Form = dict[str, str]

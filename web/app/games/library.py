@@ -18,7 +18,7 @@ from app.core.commands import (
 from app.core.page_state import GamesDialog, Level, ReplayState, seats_of_entry
 from app.core.session import Session
 from app.core.store import SaveWrite, entry_key
-from app.games.ui import entry_title
+from app.games.ui import entry_title, open_refusal, replay_refusal
 from skyline import (
     GameEntry,
     GameLink,
@@ -41,7 +41,9 @@ class GameLibrary:
         writes = Guard.WRITES
         return {
             Cmd.GAMES: plain(self.open, focus="dlg-first"),
-            Cmd.GAME_OPEN: Command(self.open_game, TEXT, writes, "btn-games"),
+            Cmd.GAME_OPEN: Command(self.open_game, TEXT, writes, "btn-games",
+                                   lambda page, board, entry_id: open_refusal(
+                                       entry_id, self.s.entry.id if self.s.entry else None)),
             Cmd.GAME_REPLAY: Command(self.replay, TEXT, focus="replay-next"),
             Cmd.GAME_RENAME: Command(self.rename_start, TEXT, focus="game-name"),
             Cmd.GAME_RENAME_CANCEL: plain(self.rename_cancel),
@@ -61,7 +63,8 @@ class GameLibrary:
 
     def _replay_command(self, name: Cmd) -> Command[Form]:
         """A step of the replay bar (its round select sends the round in the form)."""
-        return Command(lambda form: self.replay_step(name, form), FORM)
+        return Command(lambda form: self.replay_step(name, form), FORM,
+                       rule=lambda page, board, arg: replay_refusal(page.replay, name))
 
     def _title(self, entry: GameEntry) -> str:
         """The game's name as the list shows it (a solo game by what it is)."""

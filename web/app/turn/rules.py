@@ -98,7 +98,7 @@ def not_yours(page: PageState, board: Board) -> str | None:
 
 def _own_move(allowed: Callable[[PageState, Board], bool]) -> Rule:
     """A rule for a control of the player to move: :func:`not_yours`, then ``allowed``."""
-    def rule(page: PageState, board: Board) -> str | None:
+    def rule(page: PageState, board: Board, arg: str | None = None) -> str | None:
         return not_yours(page, board) or (None if allowed(page, board) else NOT_NOW)
     return rule
 
@@ -127,7 +127,7 @@ def _die(page: PageState, board: Board) -> bool:
 
 
 def _panel_rule(name: Cmd) -> Rule:
-    def rule(page: PageState, board: Board) -> str | None:
+    def rule(page: PageState, board: Board, arg: str | None = None) -> str | None:
         return panel(page, board)[name]
     return rule
 

@@ -161,11 +161,11 @@ def prompt_key(page: PageState, board: Board, t: Callable[..., str] | None = Non
 
 
 def can_take_yard(page: PageState, board: Board) -> bool:
-    return RULES[Cmd.TAKE](page, board) is None
+    return RULES[Cmd.TAKE](page, board, None) is None
 
 
 def can_take_district(page: PageState, board: Board) -> bool:
-    return RULES[Cmd.DISTRICT](page, board) is None
+    return RULES[Cmd.DISTRICT](page, board, None) is None
 
 
 def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
