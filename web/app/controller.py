@@ -333,13 +333,10 @@ class Controller:
 
     def refusal(self, name: Cmd, arg: str | None = None) -> str | None:
         """Why the command ``name`` (on a control whose ``data-arg`` is ``arg``) would be
-        refused now (None: it would run); changes nothing. First the command's rule (the
-        one the view greys its control by: ``app.turn.rules`` for the game commands,
-        which a dialog covering the board leaves unasked), then the guards: another tab
-        has the game, the page crashed, a dialog is open."""
-        s = self.session
-        page, board = s.page, s.board
-        cmd = self.commands[name]
+        refused now (None: it would run); changes nothing. First its rule, the one the view
+        greys the control by (a game command's is not asked under a dialog), then the
+        guards: another tab has the game, the page crashed, a dialog is open."""
+        page, board, cmd = self.session.page, self.session.board, self.commands[name]
         game = cmd.guards & Guard.GAME
         if cmd.rule is not None and board is not None and not (game and page.dialog is not None):
             reason = cmd.rule(page, board, arg)
@@ -356,8 +353,7 @@ class Controller:
     def refused(self, name: Cmd, arg: str | None = None) -> bool:
         """Whether the command ``name`` is refused now (:meth:`refusal`), saying why where
         a player would wonder; a game command that runs clears the passing notices."""
-        reason = self.refusal(name, arg)
-        s = self.session
+        reason, s = self.refusal(name, arg), self.session
         page = s.page
         if reason == FRIEND_TURN:
             s.notify("corr.not_yours", Level.WARN, name=s.game.state.player.name)
