@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from app.core.commands import FORM, Cmd, Command, plain
+from app.core.commands import Cmd, Command, form_arg, plain
 from app.core.events import Emit, PlayAction
 from app.core.page_state import PACES, HintResult, Level
 from app.core.session import Session
@@ -36,7 +36,7 @@ class Computer:
     def commands(self) -> dict[Cmd, Command]:
         return {
             Cmd.BOT_SKIP: plain(self.skip),
-            Cmd.BOT_PACE: Command(self.set_pace, FORM, focus="bot-pace"),
+            Cmd.BOT_PACE: form_arg(self.set_pace, focus="bot-pace"),
             Cmd.BOT_HINT: plain(self.ask_hint),
         }
 

@@ -4,7 +4,7 @@ each feature maps the names it handles to a :class:`Command` (its handler, how t
 handler's argument is read from the event, its guards and its availability rule), so no
 command name is a literal in more than one place.
 
->>> Command(print, NUMBER).run("7", {})
+>>> number_arg(print).run("7", {})
 7
 >>> plain(lambda: "done").run("ignored", {})
 'done'
@@ -125,27 +125,20 @@ Form = dict[str, str]
 A = TypeVar("A")
 
 
-def no_arg(arg: str | None, form: Form) -> None:
-    """Nothing: the handler takes no argument."""
+def _nothing(arg: str | None, form: Form) -> None:
     return None
 
 
-def number(arg: str | None, form: Form) -> int:
-    """``data-arg`` as a whole number, -1 if it is none."""
+def _number(arg: str | None, form: Form) -> int:
     return int(arg) if arg and arg.lstrip("-").isdigit() else -1
 
 
-def text(arg: str | None, form: Form) -> str | None:
-    """``data-arg`` as it came."""
+def _text(arg: str | None, form: Form) -> str | None:
     return arg
 
 
-def form_of(arg: str | None, form: Form) -> Form:
-    """The form the event sent."""
+def _form(arg: str | None, form: Form) -> Form:
     return form
-
-
-NUMBER, TEXT, FORM = number, text, form_of
 
 
 @dataclass(frozen=True)
@@ -155,8 +148,9 @@ class Command(Generic[A]):
     ``rule`` (a function of the page state and the board, the same one the view greys
     the control by) gives a reason; ``focus`` is where the focus goes after it (None:
     where the event left it). Each feature lists its own
-    (``commands() -> dict[Cmd, Command]``); the controller joins them. mypy checks the
-    handler against the reader: ``Command(self.take, NUMBER)`` is a ``Command[int]``."""
+    (``commands() -> dict[Cmd, Command]``), made with :func:`plain`, :func:`number_arg`,
+    :func:`text_arg` or :func:`form_arg`, whose parameter types let mypy check the
+    handler against what it is given; the controller joins them."""
 
     handler: Callable[[A], object]
     read: Callable[[str | None, Form], A]
@@ -172,8 +166,26 @@ class Command(Generic[A]):
 
 def plain(handler: Callable[[], object], guards: Guard = Guard.NONE, focus: str | None = None,
           rule: Rule | None = None) -> Command[None]:
-    """A command whose handler takes no argument."""
-    return Command(lambda _none: handler(), no_arg, guards, focus, rule)
+    """A command whose handler takes nothing."""
+    return Command(lambda _nothing: handler(), _nothing, guards, focus, rule)
+
+
+def number_arg(handler: Callable[[int], object], guards: Guard = Guard.NONE,
+               focus: str | None = None, rule: Rule | None = None) -> Command[int]:
+    """A command whose handler takes ``data-arg`` as a whole number (-1 if it is none)."""
+    return Command(handler, _number, guards, focus, rule)
+
+
+def text_arg(handler: Callable[[str | None], object], guards: Guard = Guard.NONE,
+             focus: str | None = None, rule: Rule | None = None) -> Command[str | None]:
+    """A command whose handler takes ``data-arg`` as it came (None if there is none)."""
+    return Command(handler, _text, guards, focus, rule)
+
+
+def form_arg(handler: Callable[[Form], object], guards: Guard = Guard.NONE,
+             focus: str | None = None, rule: Rule | None = None) -> Command[Form]:
+    """A command whose handler takes the form the event sent."""
+    return Command(handler, _form, guards, focus, rule)
 
 
 #: The game commands the turn panel lists, in its order (``app.turn.rules`` says whether

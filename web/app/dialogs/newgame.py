@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.commands import FORM, Cmd, Command, Guard, plain
+from app.core.commands import Cmd, Command, Guard, form_arg, plain
 from app.core.names import is_default_name, player_names
 from app.core.page_state import HUMAN, NewGameDialog, PageState, form_value, seat_of_form
 from app.core.session import Session, random_seed
@@ -20,8 +20,8 @@ class NewGame:
         starts = Guard.STARTS | Guard.WRITES
         return {
             Cmd.NEW_GAME: plain(self.open),  # it sets the focus (the welcome, too)
-            Cmd.NEW_GAME_CHANGE: Command(self.change, FORM),
-            Cmd.NEW_GAME_START: Command(self.start, FORM, starts),
+            Cmd.NEW_GAME_CHANGE: form_arg(self.change),
+            Cmd.NEW_GAME_START: form_arg(self.start, starts),
         }
 
     def open(self, first: bool = False) -> None:

@@ -3,7 +3,7 @@ dialog or a notice, and the way back after a crash or a save that could not be r
 
 from __future__ import annotations
 
-from app.core.commands import NUMBER, TEXT, Cmd, Command, plain
+from app.core.commands import Cmd, Command, number_arg, plain, text_arg
 from app.core.cues import Cue, CueKind
 from app.core.i18n import LANGS
 from app.core.page_state import ExportDialog, RulesDialog
@@ -19,14 +19,14 @@ class PageCommands:
     def commands(self) -> dict[Cmd, Command]:
         return {
             Cmd.RULES: plain(self.open_rules, focus="dlg-first"),
-            Cmd.RULES_GOTO: Command(self.rules_goto, TEXT),
+            Cmd.RULES_GOTO: text_arg(self.rules_goto),
             Cmd.MENU: plain(self.toggle_menu),
-            Cmd.LANG: Command(self.set_lang, TEXT),
+            Cmd.LANG: text_arg(self.set_lang),
             Cmd.SOUND: plain(self.toggle_sound),
             Cmd.CLOSE: plain(self.close_dialog),
-            Cmd.DISMISS: Command(self.s.dismiss, NUMBER),
+            Cmd.DISMISS: number_arg(self.s.dismiss),
             Cmd.RELOAD_SAVED: plain(self.reload_after_crash),
-            Cmd.EXPORT_SAVE: Command(self.export_save, TEXT, focus="export-text"),
+            Cmd.EXPORT_SAVE: text_arg(self.export_save, focus="export-text"),
         }
 
     def toggle_menu(self) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.core.commands import FORM, Cmd, Command, Guard, plain
+from app.core.commands import Cmd, Command, Guard, form_arg, plain
 from app.core.i18n import Text
 from app.core.page_state import ClaimDialog, Level, Playback, SendDialog
 from app.core.session import Session
@@ -39,7 +39,7 @@ class Friends:
             Cmd.CORR_COPY: plain(self.copy),
             Cmd.CORR_SHARE: plain(self.share),
             Cmd.CORR_QR: plain(self.show_qr),
-            Cmd.CORR_CLAIM: Command(self.claim_seats, FORM, Guard.WRITES),
+            Cmd.CORR_CLAIM: form_arg(self.claim_seats, Guard.WRITES),
         }
 
     def open_game_link(self, fragment: str, link: GameLink) -> None:

@@ -6,14 +6,14 @@ game of the list. The list in storage is ``store.Library``; its entries are
 from __future__ import annotations
 
 from app.core.commands import (
-    FORM,
     IMPORT_LIMIT_BYTES,
-    TEXT,
     Cmd,
     Command,
     Form,
     Guard,
+    form_arg,
     plain,
+    text_arg,
 )
 from app.core.page_state import GamesDialog, Level, ReplayState, seats_of_entry
 from app.core.session import Session
@@ -41,17 +41,17 @@ class GameLibrary:
         writes = Guard.WRITES
         return {
             Cmd.GAMES: plain(self.open, focus="dlg-first"),
-            Cmd.GAME_OPEN: Command(self.open_game, TEXT, writes, "btn-games",
-                                   lambda page, board, entry_id: open_refusal(
-                                       entry_id, self.s.entry.id if self.s.entry else None)),
-            Cmd.GAME_REPLAY: Command(self.replay, TEXT, focus="replay-next"),
-            Cmd.GAME_RENAME: Command(self.rename_start, TEXT, focus="game-name"),
+            Cmd.GAME_OPEN: text_arg(self.open_game, writes, "btn-games",
+                                    rule=lambda page, board, entry_id: open_refusal(
+                                        entry_id, self.s.entry.id if self.s.entry else None)),
+            Cmd.GAME_REPLAY: text_arg(self.replay, focus="replay-next"),
+            Cmd.GAME_RENAME: text_arg(self.rename_start, focus="game-name"),
             Cmd.GAME_RENAME_CANCEL: plain(self.rename_cancel),
-            Cmd.GAME_RENAME_SAVE: Command(self.rename, FORM, writes),
-            Cmd.GAME_DELETE: Command(self.delete, TEXT, writes),
-            Cmd.GAME_UNDELETE: Command(self.undelete, TEXT, writes),
-            Cmd.GAME_EXPORT: Command(self.export, TEXT),
-            Cmd.GAME_IMPORT_TEXT: Command(self.import_text, FORM, writes),
+            Cmd.GAME_RENAME_SAVE: form_arg(self.rename, writes),
+            Cmd.GAME_DELETE: text_arg(self.delete, writes),
+            Cmd.GAME_UNDELETE: text_arg(self.undelete, writes),
+            Cmd.GAME_EXPORT: text_arg(self.export),
+            Cmd.GAME_IMPORT_TEXT: form_arg(self.import_text, writes),
             Cmd.RULES_EXPORT: plain(self.export_open),
             Cmd.REPLAY_FIRST: self._replay_command(Cmd.REPLAY_FIRST),
             Cmd.REPLAY_BACK: self._replay_command(Cmd.REPLAY_BACK),
@@ -63,8 +63,8 @@ class GameLibrary:
 
     def _replay_command(self, name: Cmd) -> Command[Form]:
         """A step of the replay bar (its round select sends the round in the form)."""
-        return Command(lambda form: self.replay_step(name, form), FORM,
-                       rule=lambda page, board, arg: replay_refusal(page.replay, name))
+        return form_arg(lambda form: self.replay_step(name, form),
+                        rule=lambda page, board, arg: replay_refusal(page.replay, name))
 
     def _title(self, entry: GameEntry) -> str:
         """The game's name as the list shows it (a solo game by what it is)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.core.commands import NUMBER, Cmd, Command, Guard, plain
+from app.core.commands import Cmd, Command, Guard, number_arg, plain
 from app.core.events import ActionPlayed, Emit, TurnToFriend
 from app.core.page_state import BuildChoice, DemolishChoice, Level
 from app.core.session import Session
@@ -46,7 +46,7 @@ class Play:
         game = Guard.GAME
 
         def number(handler: Callable[[int], object], name: Cmd) -> Command[int]:
-            return Command(handler, NUMBER, game, rule=RULES[name])
+            return number_arg(handler, game, rule=RULES[name])
 
         def no_arg(handler: Callable[[], object], name: Cmd) -> Command[None]:
             return plain(handler, game, rule=RULES[name])
