@@ -225,8 +225,8 @@ def games_view(page: PageState, dialog: GamesDialog, games: Sequence[GameEntry],
                        for a in ("open", "replay", "rename", "export", "delete"))
         rows.append(GameRow(e.id, title, players, progress, _turn_text(t, e),
                             t("games.updated", when=local_time(e.updated, page.tz_minutes, texts.lang)),
-                            e.finished, open_refusal(e.id, current) is not None, note, dialog.renaming == e.id, labels,
-                            e.options.names))
+                            e.finished, open_refusal(e.id, current) is not None, note,
+                            dialog.renaming == e.id, labels, e.options.names))
     return GamesView(
         t("games.title"), t("games.explain"), None if rows else t("games.empty"), tuple(rows),
         _words(t, "games.open", "games.replay", "games.rename", "games.export", "games.delete",
