@@ -26,14 +26,16 @@ from collections import Counter
 
 import pytest
 import test_screen_walk as walker
+from app.controller import Controller
 from app.core.commands import TURN_COMMANDS, Cmd, Guard
 from page_html import OPEN, TAG, attrs
+from web_fakes import FakeHost, tables
 
 # the tray's controls stay pressable on a screen where the game is not the player's
 TRAY = {Cmd.DIE, Cmd.UNTAKE}
 TRAY_REASONS = {"why.replay", "why.computer", "why.friend"}
 # the game commands (refused by their rules), from the command table the features give
-GAME = {name for name, cmd in walker.Controller(walker.FakeHost(), walker.TABLES).commands.items()
+GAME = {name for name, cmd in Controller(FakeHost(), tables()).commands.items()
         if cmd.guards & Guard.GAME}
 _WHY = re.compile(r'<li id="(why-\d+)">(.*?)</li>', re.S)
 
