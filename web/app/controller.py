@@ -36,7 +36,7 @@ from typing import Any
 from app import screen as screen_model
 from app.computer.chances import Chances
 from app.computer.seats import Computer, ComputerDriver
-from app.core.commands import REPLAY_KEYS, Arg, Cmd, Command, Guard
+from app.core.commands import REPLAY_KEYS, Cmd, Command, Guard
 from app.core.events import (
     ActionPlayed,
     Event,
@@ -54,7 +54,6 @@ from app.core.host_port import Host
 from app.core.page_state import Level, NewGameDialog
 from app.core.session import Session, random_seed
 from app.core.store import KEY_SAVE
-from app.core.whose_turn import friend_turn
 from app.daily.challenge import DailyChallenge
 from app.dialogs.newgame import NewGame
 from app.dialogs.page import PageCommands
@@ -71,6 +70,14 @@ from app.tutorial.view import TutorialView
 from skyline import Action, Board
 
 __all__ = ["KEY_SAVE", "Controller", "random_seed"]
+
+# Why a command is refused, besides its rule's reasons: the ones the refusal acts on (a
+# notice), and the page-wide states no rule greys for (the crash notice and an open
+# dialog say it themselves).
+FRIEND_TURN = "why.friend"
+READONLY = "why.readonly"
+CRASHED = "notice.crash"
+DIALOG_OPEN = "dialog-open"
 
 
 class Controller:
@@ -324,52 +331,50 @@ class Controller:
             return True
         return False
 
-    def refused(self, guards: Guard) -> bool:
-        """Whether the guards of a command refuse it now (saying why where a player
-        would wonder)."""
-        s = self.session
+    def refusal(self, name: Cmd, arg: str | None = None) -> str | None:
+        """Why the command ``name`` (on a control whose ``data-arg`` is ``arg``) would be
+        refused now (None: it would run); changes nothing. First its rule, the one the view
+        greys the control by (a game command's is not asked under a dialog), then the
+        guards: another tab has the game, the page crashed, a dialog is open."""
+        page, board, cmd = self.session.page, self.session.board, self.commands[name]
+        game = cmd.guards & Guard.GAME
+        if cmd.rule is not None and board is not None and not (game and page.dialog is not None):
+            reason = cmd.rule(page, board, arg)
+            if reason is not None:
+                return reason
+        if cmd.guards & (Guard.GAME | Guard.WRITES) and page.readonly:
+            return READONLY
+        if cmd.guards & (Guard.GAME | Guard.STARTS) and page.crashed:
+            return CRASHED
+        if game and (page.dialog is not None or board is None):
+            return DIALOG_OPEN
+        return None
+
+    def refused(self, name: Cmd, arg: str | None = None) -> bool:
+        """Whether the command ``name`` is refused now (:meth:`refusal`), saying why where
+        a player would wonder; a game command that runs clears the passing notices."""
+        reason, s = self.refusal(name, arg), self.session
         page = s.page
-        if guards & Guard.GAME:
-            if page.dialog is None and self.computer.turn():
-                return True  # the computer is playing this seat
-            if page.replay is not None:
-                return True  # a replay never changes the game
-            if page.dialog is None and friend_turn(page, s.board):
-                s.notify("corr.not_yours", Level.WARN, name=s.game.state.player.name)
-                return True
-        if guards & (Guard.GAME | Guard.WRITES) and page.readonly:
+        if reason == FRIEND_TURN:
+            s.notify("corr.not_yours", Level.WARN, name=s.game.state.player.name)
+        elif reason == READONLY:
             self.tabs.other_tab_notice()
             page.dialog = None
-            return True
-        if guards & (Guard.GAME | Guard.STARTS) and page.crashed:
+        elif reason == CRASHED:
             s.notify_crash()
-            return True
-        if guards & Guard.GAME:
-            if page.dialog is not None or s.board is None:
-                return True
+        elif reason is None and self.commands[name].guards & Guard.GAME:
             page.notices = [n for n in page.notices if n.sticky]
-        return False
+        return reason is not None
 
     def command(self, name: str, arg: str | None, form: dict) -> None:
-        """Run the command ``name`` (a ``Cmd``) unless its guards refuse it."""
+        """Run the command ``name`` (a ``Cmd``) unless it is refused."""
         try:
             cmd = self.commands[Cmd(name)]
         except (ValueError, KeyError):
             return  # not a command the controller handles
-        if self.refused(cmd.guards) or not self.tutorial.allows(name, arg):
+        if self.refused(Cmd(name), arg) or not self.tutorial.allows(name, arg):
             return
-        handler = cmd.handler
-        if cmd.arg is Arg.NUMBER:
-            number = int(arg) if arg and arg.lstrip("-").isdigit() else -1
-            result = handler(number)
-        elif cmd.arg is Arg.TEXT:
-            result = handler(arg)
-        elif cmd.arg is Arg.FORM:
-            result = handler(form)
-        elif cmd.arg is Arg.NAME_FORM:
-            result = handler(name, form)
-        else:
-            result = handler()
+        result = cmd.run(arg, form)
         if cmd.focus is not None and result is not False:
             self.session.focus_id = cmd.focus
         self.tutorial.after(name)

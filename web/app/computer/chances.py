@@ -17,7 +17,7 @@ A point of the chart (or its row in the chart's table) replays the game from tha
 
 from __future__ import annotations
 
-from app.core.commands import Arg, Cmd, Command
+from app.core.commands import Cmd, Command, number_arg, text_arg
 from app.core.events import Emit, OpenReplay
 from app.core.session import Session
 from app.core.whose_turn import game_kind, help_on
@@ -32,8 +32,8 @@ class Chances:
 
     def commands(self) -> dict[Cmd, Command]:
         return {
-            Cmd.CHANCES_SHOW: Command(self.show, Arg.TEXT, focus="chances-switch"),
-            Cmd.CHANCES_OPEN: Command(self.open, Arg.NUMBER),
+            Cmd.CHANCES_SHOW: text_arg(self.show, focus="chances-switch"),
+            Cmd.CHANCES_OPEN: number_arg(self.open),
         }
 
     def wanted(self) -> bool:

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from app.core.commands import Arg, Cmd, Command
+from app.core.commands import Cmd, Command, form_arg, plain
 from app.core.events import Emit, PlayAction
 from app.core.page_state import PACES, HintResult, Level
 from app.core.session import Session
@@ -35,9 +35,9 @@ class Computer:
 
     def commands(self) -> dict[Cmd, Command]:
         return {
-            Cmd.BOT_SKIP: Command(self.skip),
-            Cmd.BOT_PACE: Command(self.set_pace, Arg.FORM, focus="bot-pace"),
-            Cmd.BOT_HINT: Command(self.ask_hint),
+            Cmd.BOT_SKIP: plain(self.skip),
+            Cmd.BOT_PACE: form_arg(self.set_pace, focus="bot-pace"),
+            Cmd.BOT_HINT: plain(self.ask_hint),
         }
 
     def attach(self, driver: ComputerDriver) -> None:

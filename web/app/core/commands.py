@@ -1,10 +1,13 @@
 """Every command the page offers, named once: the views write these names into
 ``data-action`` / ``data-submit``, ``web/js/events.js`` sends them back with each event, and
-each feature maps the names it handles to a :class:`Command` (its handler, argument
-and guards), so no command name is a literal in more than one place.
+each feature maps the names it handles to a :class:`Command` (its handler, how the
+handler's argument is read from the event, its guards and its availability rule), so no
+command name is a literal in more than one place.
 
->>> Command(print, guards=Guard.GAME).arg
-<Arg.NONE: 'none'>
+>>> number_arg(print).run("7", {})
+7
+>>> plain(lambda: "done").run("ignored", {})
+'done'
 >>> f'data-action="{Cmd.END}"'
 'data-action="end"'
 """
@@ -14,6 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Flag, StrEnum, auto
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from app.core.page_state import PageState
+    from skyline import Board
 
 
 class Cmd(StrEnum):
@@ -106,30 +114,82 @@ class Guard(Flag):
     STARTS = auto()
 
 
-class Arg(StrEnum):
-    """What the handler receives."""
+#: A command's availability rule: None when it may run on this page state and board (and
+#: the control's ``data-arg``, for a control of one row of a list), else the reason it may
+#: not (a string-table key: the turn panel shows it beside the button).
+Rule = Callable[["PageState", "Board", "str | None"], "str | None"]
 
-    NONE = "none"  # handler()
-    NUMBER = "number"  # handler(int(arg)), -1 if not a number
-    TEXT = "text"  # handler(arg)
-    FORM = "form"  # handler(form)
-    NAME_FORM = "name_form"  # handler(command name, form)
+#: The form an event sends (the new-game dialog's fields, a select's value).
+Form = dict[str, str]
+
+A = TypeVar("A")
+
+
+def _nothing(arg: str | None, form: Form) -> None:
+    return None
+
+
+def _number(arg: str | None, form: Form) -> int:
+    return int(arg) if arg and arg.lstrip("-").isdigit() else -1
+
+
+def _text(arg: str | None, form: Form) -> str | None:
+    return arg
+
+
+def _form(arg: str | None, form: Form) -> Form:
+    return form
 
 
 @dataclass(frozen=True)
-class Command:
-    """What runs a command: ``handler`` (a feature's bound method, given what ``arg``
-    says), refused when ``guards`` say so; ``focus`` is where the focus goes after it
-    (None: where the event left it). Each feature lists its own
-    (``commands() -> dict[Cmd, Command]``); the controller joins them."""
+class Command(Generic[A]):
+    """What runs a command: ``handler`` (a feature's bound method) given what ``read``
+    makes of the event's ``data-arg`` and form, refused when ``guards`` say so or when
+    ``rule`` (a function of the page state and the board, the same one the view greys
+    the control by) gives a reason; ``focus`` is where the focus goes after it (None:
+    where the event left it). Each feature lists its own
+    (``commands() -> dict[Cmd, Command]``), made with :func:`plain`, :func:`number_arg`,
+    :func:`text_arg` or :func:`form_arg`, whose parameter types let mypy check the
+    handler against what it is given; the controller joins them."""
 
-    handler: Callable[..., object]
-    arg: Arg = Arg.NONE
+    handler: Callable[[A], object]
+    read: Callable[[str | None, Form], A]
     guards: Guard = Guard.NONE
     focus: str | None = None
+    rule: Rule | None = None
+
+    def run(self, arg: str | None, form: Form) -> object:
+        """Run the handler on the event's argument (what it returns: False if it did not
+        act, so the focus stays)."""
+        return self.handler(self.read(arg, form))
 
 
-#: The game commands the turn area lists (the screen model says whether each is offered).
+def plain(handler: Callable[[], object], guards: Guard = Guard.NONE, focus: str | None = None,
+          rule: Rule | None = None) -> Command[None]:
+    """A command whose handler takes nothing."""
+    return Command(lambda _nothing: handler(), _nothing, guards, focus, rule)
+
+
+def number_arg(handler: Callable[[int], object], guards: Guard = Guard.NONE,
+               focus: str | None = None, rule: Rule | None = None) -> Command[int]:
+    """A command whose handler takes ``data-arg`` as a whole number (-1 if it is none)."""
+    return Command(handler, _number, guards, focus, rule)
+
+
+def text_arg(handler: Callable[[str | None], object], guards: Guard = Guard.NONE,
+             focus: str | None = None, rule: Rule | None = None) -> Command[str | None]:
+    """A command whose handler takes ``data-arg`` as it came (None if there is none)."""
+    return Command(handler, _text, guards, focus, rule)
+
+
+def form_arg(handler: Callable[[Form], object], guards: Guard = Guard.NONE,
+             focus: str | None = None, rule: Rule | None = None) -> Command[Form]:
+    """A command whose handler takes the form the event sent."""
+    return Command(handler, _form, guards, focus, rule)
+
+
+#: The game commands the turn panel lists, in its order (``app.turn.rules`` says whether
+#: each may run, and why not).
 TURN_COMMANDS = (Cmd.ROLL, Cmd.BUILD, Cmd.ABANDON, Cmd.DEMOLISH, Cmd.END, Cmd.UNDO)
 
 #: The largest game file an import reads, in bytes (web/js/files.js; a bigger one is

@@ -3,7 +3,7 @@ statistics page (the history and records of this device, and their export)."""
 
 from __future__ import annotations
 
-from app.core.commands import Cmd, Command, Guard
+from app.core.commands import Cmd, Command, Guard, plain
 from app.core.dom import DIALOG_FIRST, yard_id
 from app.core.game_stats import export_json
 from app.core.names import is_default_name
@@ -41,10 +41,10 @@ class DailyChallenge:
     def commands(self) -> dict[Cmd, Command]:
         starts = Guard.STARTS | Guard.WRITES
         return {
-            Cmd.DAILY: Command(self.start_today, guards=starts),
-            Cmd.DAILY_ACCEPT: Command(self.accept, guards=starts),
-            Cmd.DAILY_COPY: Command(self.copy),
-            Cmd.STATS: Command(self.open_stats, focus="dlg-close"),
+            Cmd.DAILY: plain(self.start_today, guards=starts),
+            Cmd.DAILY_ACCEPT: plain(self.accept, guards=starts),
+            Cmd.DAILY_COPY: plain(self.copy),
+            Cmd.STATS: plain(self.open_stats, focus="dlg-close"),
         }
 
     def today(self) -> str | None:

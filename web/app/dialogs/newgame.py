@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.commands import Arg, Cmd, Command, Guard
+from app.core.commands import Cmd, Command, Guard, form_arg, plain
 from app.core.dom import DIALOG_FIRST, command_id
 from app.core.names import is_default_name, player_names
 from app.core.page_state import HUMAN, NewGameDialog, PageState, form_value, seat_of_form
@@ -20,9 +20,9 @@ class NewGame:
     def commands(self) -> dict[Cmd, Command]:
         starts = Guard.STARTS | Guard.WRITES
         return {
-            Cmd.NEW_GAME: Command(self.open),  # it sets the focus (the welcome, too)
-            Cmd.NEW_GAME_CHANGE: Command(self.change, Arg.FORM),
-            Cmd.NEW_GAME_START: Command(self.start, Arg.FORM, starts),
+            Cmd.NEW_GAME: plain(self.open),  # it sets the focus (the welcome, too)
+            Cmd.NEW_GAME_CHANGE: form_arg(self.change),
+            Cmd.NEW_GAME_START: form_arg(self.start, starts),
         }
 
     def open(self, first: bool = False) -> None:

@@ -3,7 +3,7 @@ dialog or a notice, and the way back after a crash or a save that could not be r
 
 from __future__ import annotations
 
-from app.core.commands import Arg, Cmd, Command
+from app.core.commands import Cmd, Command, number_arg, plain, text_arg
 from app.core.cues import Cue, CueKind
 from app.core.i18n import LANGS
 from app.core.page_state import ExportDialog, RulesDialog
@@ -18,15 +18,15 @@ class PageCommands:
 
     def commands(self) -> dict[Cmd, Command]:
         return {
-            Cmd.RULES: Command(self.open_rules, focus="dlg-first"),
-            Cmd.RULES_GOTO: Command(self.rules_goto, Arg.TEXT),
-            Cmd.MENU: Command(self.toggle_menu),
-            Cmd.LANG: Command(self.set_lang, Arg.TEXT),
-            Cmd.SOUND: Command(self.toggle_sound),
-            Cmd.CLOSE: Command(self.close_dialog),
-            Cmd.DISMISS: Command(self.s.dismiss, Arg.NUMBER),
-            Cmd.RELOAD_SAVED: Command(self.reload_after_crash),
-            Cmd.EXPORT_SAVE: Command(self.export_save, Arg.TEXT, focus="export-text"),
+            Cmd.RULES: plain(self.open_rules, focus="dlg-first"),
+            Cmd.RULES_GOTO: text_arg(self.rules_goto),
+            Cmd.MENU: plain(self.toggle_menu),
+            Cmd.LANG: text_arg(self.set_lang),
+            Cmd.SOUND: plain(self.toggle_sound),
+            Cmd.CLOSE: plain(self.close_dialog),
+            Cmd.DISMISS: number_arg(self.s.dismiss),
+            Cmd.RELOAD_SAVED: plain(self.reload_after_crash),
+            Cmd.EXPORT_SAVE: text_arg(self.export_save, focus="export-text"),
         }
 
     def toggle_menu(self) -> None:

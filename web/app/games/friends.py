@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.core.commands import Arg, Cmd, Command, Guard
+from app.core.commands import Cmd, Command, Guard, form_arg, plain
 from app.core.dom import DIALOG_FIRST
 from app.core.i18n import Text
 from app.core.page_state import Level, Playback
@@ -37,11 +37,11 @@ class Friends:
 
     def commands(self) -> dict[Cmd, Command]:
         return {
-            Cmd.CORR_SEND: Command(self.open_send_dialog),
-            Cmd.CORR_COPY: Command(self.copy),
-            Cmd.CORR_SHARE: Command(self.share),
-            Cmd.CORR_QR: Command(self.show_qr),
-            Cmd.CORR_CLAIM: Command(self.claim_seats, Arg.FORM, Guard.WRITES),
+            Cmd.CORR_SEND: plain(self.open_send_dialog),
+            Cmd.CORR_COPY: plain(self.copy),
+            Cmd.CORR_SHARE: plain(self.share),
+            Cmd.CORR_QR: plain(self.show_qr),
+            Cmd.CORR_CLAIM: form_arg(self.claim_seats, Guard.WRITES),
         }
 
     def open_game_link(self, fragment: str, link: GameLink) -> None:

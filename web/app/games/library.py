@@ -5,11 +5,20 @@ game of the list. The list in storage is ``store.Library``; its entries are
 
 from __future__ import annotations
 
-from app.core.commands import IMPORT_LIMIT_BYTES, Arg, Cmd, Command, Guard
+from app.core.commands import (
+    IMPORT_LIMIT_BYTES,
+    Cmd,
+    Command,
+    Form,
+    Guard,
+    form_arg,
+    plain,
+    text_arg,
+)
 from app.core.page_state import GamesDialog, Level, ReplayState, seats_of_entry
 from app.core.session import Session
 from app.core.store import SaveWrite, entry_key
-from app.games.ui import GAMES_UNDO, entry_title
+from app.games.ui import GAMES_UNDO, entry_title, open_refusal, replay_refusal
 from skyline import (
     GameEntry,
     GameLink,
@@ -30,26 +39,32 @@ class GameLibrary:
 
     def commands(self) -> dict[Cmd, Command]:
         writes = Guard.WRITES
-        replay = Command(self.replay_step, Arg.NAME_FORM)
         return {
-            Cmd.GAMES: Command(self.open, focus="dlg-first"),
-            Cmd.GAME_OPEN: Command(self.open_game, Arg.TEXT, writes, "btn-games"),
-            Cmd.GAME_REPLAY: Command(self.replay, Arg.TEXT, focus="replay-next"),
-            Cmd.GAME_RENAME: Command(self.rename_start, Arg.TEXT, focus="game-name"),
-            Cmd.GAME_RENAME_CANCEL: Command(self.rename_cancel),
-            Cmd.GAME_RENAME_SAVE: Command(self.rename, Arg.FORM, writes),
-            Cmd.GAME_DELETE: Command(self.delete, Arg.TEXT, writes),
-            Cmd.GAME_UNDELETE: Command(self.undelete, Arg.TEXT, writes),
-            Cmd.GAME_EXPORT: Command(self.export, Arg.TEXT),
-            Cmd.GAME_IMPORT_TEXT: Command(self.import_text, Arg.FORM, writes),
-            Cmd.RULES_EXPORT: Command(self.export_open),
-            Cmd.REPLAY_FIRST: replay,
-            Cmd.REPLAY_BACK: replay,
-            Cmd.REPLAY_NEXT: replay,
-            Cmd.REPLAY_LAST: replay,
-            Cmd.REPLAY_ROUND: replay,
-            Cmd.REPLAY_CLOSE: Command(self.replay_close, focus="btn-games"),
+            Cmd.GAMES: plain(self.open, focus="dlg-first"),
+            Cmd.GAME_OPEN: text_arg(self.open_game, writes, "btn-games",
+                                    rule=lambda page, board, entry_id: open_refusal(
+                                        entry_id, self.s.entry.id if self.s.entry else None)),
+            Cmd.GAME_REPLAY: text_arg(self.replay, focus="replay-next"),
+            Cmd.GAME_RENAME: text_arg(self.rename_start, focus="game-name"),
+            Cmd.GAME_RENAME_CANCEL: plain(self.rename_cancel),
+            Cmd.GAME_RENAME_SAVE: form_arg(self.rename, writes),
+            Cmd.GAME_DELETE: text_arg(self.delete, writes),
+            Cmd.GAME_UNDELETE: text_arg(self.undelete, writes),
+            Cmd.GAME_EXPORT: text_arg(self.export),
+            Cmd.GAME_IMPORT_TEXT: form_arg(self.import_text, writes),
+            Cmd.RULES_EXPORT: plain(self.export_open),
+            Cmd.REPLAY_FIRST: self._replay_command(Cmd.REPLAY_FIRST),
+            Cmd.REPLAY_BACK: self._replay_command(Cmd.REPLAY_BACK),
+            Cmd.REPLAY_NEXT: self._replay_command(Cmd.REPLAY_NEXT),
+            Cmd.REPLAY_LAST: self._replay_command(Cmd.REPLAY_LAST),
+            Cmd.REPLAY_ROUND: self._replay_command(Cmd.REPLAY_ROUND),
+            Cmd.REPLAY_CLOSE: plain(self.replay_close, focus="btn-games"),
         }
+
+    def _replay_command(self, name: Cmd) -> Command[Form]:
+        """A step of the replay bar (its round select sends the round in the form)."""
+        return form_arg(lambda form: self.replay_step(name, form),
+                        rule=lambda page, board, arg: replay_refusal(page.replay, name))
 
     def _title(self, entry: GameEntry) -> str:
         """The game's name as the list shows it (a solo game by what it is)."""

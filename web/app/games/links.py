@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from app.core.commands import Cmd, Command, Guard
+from app.core.commands import Cmd, Command, Guard, plain
 from app.core.dom import DIALOG_FIRST
 from app.core.events import Emit, StartDaily
 from app.core.i18n import Text
@@ -124,8 +124,8 @@ class LinkRouter:
 
     def commands(self) -> dict[Cmd, Command]:
         return {
-            Cmd.LINK_ACCEPT: Command(self.accept, guards=Guard.STARTS | Guard.WRITES),
-            Cmd.SHARE: Command(self.share, focus="share-link"),
+            Cmd.LINK_ACCEPT: plain(self.accept, guards=Guard.STARTS | Guard.WRITES),
+            Cmd.SHARE: plain(self.share, focus="share-link"),
         }
 
     def open(self, fragment: str, quiet: bool = False) -> Text | None:

@@ -10,7 +10,7 @@ one's moves.
 
 from __future__ import annotations
 
-from app.core.commands import Cmd, Command
+from app.core.commands import Cmd, Command, plain
 from app.core.events import Emit, TabLock, TookControl
 from app.core.page_state import Level
 from app.core.session import Session
@@ -25,7 +25,7 @@ class Tabs:
         self.emit = emit
 
     def commands(self) -> dict[Cmd, Command]:
-        return {Cmd.TAKE_CONTROL: Command(self.take_control)}
+        return {Cmd.TAKE_CONTROL: plain(self.take_control)}
 
     def other_tab_notice(self) -> None:
         self.s.notify("notice.other_tab", Level.WARN, sticky=True,

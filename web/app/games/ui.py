@@ -205,6 +205,11 @@ def _turn_text(t, entry: GameEntry) -> str:
     return t("games.to_move", name=name, who=seat_word(t, entry.seats[entry.seat]))
 
 
+def open_refusal(entry_id: str | None, current: str | None) -> str | None:
+    """Why a game of the list may not be opened: it is the one open (its badge says so)."""
+    return "games.current" if entry_id is not None and entry_id == current else None
+
+
 def games_view(page: PageState, dialog: GamesDialog, games: Sequence[GameEntry],
                current: str | None, texts: Texts) -> GamesView:
     t = texts.t
@@ -220,8 +225,8 @@ def games_view(page: PageState, dialog: GamesDialog, games: Sequence[GameEntry],
                        for a in ("open", "replay", "rename", "export", "delete"))
         rows.append(GameRow(e.id, title, players, progress, _turn_text(t, e),
                             t("games.updated", when=local_time(e.updated, page.tz_minutes, texts.lang)),
-                            e.finished, e.id == current, note, dialog.renaming == e.id, labels,
-                            e.options.names))
+                            e.finished, open_refusal(e.id, current) is not None, note,
+                            dialog.renaming == e.id, labels, e.options.names))
     return GamesView(
         t("games.title"), t("games.explain"), None if rows else t("games.empty"), tuple(rows),
         _words(t, "games.open", "games.replay", "games.rename", "games.export", "games.delete",
@@ -257,6 +262,18 @@ def board_at(record: str, step: int) -> Board:
     return _recorded(record).at(step)
 
 
+def replay_refusal(replay: ReplayState | None, name: Cmd) -> str | None:
+    """Why a step of the replay bar may not be taken: no replay, or the replay is at the
+    start (first, back) or at the end (next, last) already."""
+    if replay is None:
+        return "not-now"
+    if name in (Cmd.REPLAY_FIRST, Cmd.REPLAY_BACK) and replay.step <= 0:
+        return "replay.at_start"
+    if name in (Cmd.REPLAY_NEXT, Cmd.REPLAY_LAST) and replay.step >= replay.total:
+        return "replay.at_end"
+    return None
+
+
 def replay_view(replay: ReplayState, board: Board, texts: Texts) -> ReplayView:
     t = texts.t
     state = board.state
@@ -267,7 +284,8 @@ def replay_view(replay: ReplayState, board: Board, texts: Texts) -> ReplayView:
     return ReplayView(
         t("replay.title", name=replay.name), replay.name,
         t("replay.position", step=replay.step, total=replay.total, where=where),
-        replay.step <= 0, replay.step >= replay.total, rounds,
+        replay_refusal(replay, Cmd.REPLAY_FIRST) is not None,
+        replay_refusal(replay, Cmd.REPLAY_LAST) is not None, rounds,
         _words(t, "replay.first", "replay.back", "replay.next", "replay.last",
                "replay.jump", "replay.close", "replay.bar"),
     )

@@ -149,7 +149,7 @@ def action_bar(L: Labels, turn: TurnView, marks: Marks) -> str:
     buttons = []
     line_of = {name: i for i, (names, _) in enumerate(turn.why) for name in names}
     for cmd in turn.commands:
-        cls = {"end": "finish", "undo": "undo"}.get(cmd.name, "")
+        cls = {Cmd.END: "finish", Cmd.UNDO: "undo"}.get(cmd.name, "")
         if cmd.primary:
             cls = "primary"
         title = desc = ""

@@ -5,11 +5,14 @@ state (``page_state``). Every rule (legality, build plans, undo limits) is the e
 
 from __future__ import annotations
 
-from app.core.commands import Arg, Cmd, Command, Guard
+from collections.abc import Callable
+
+from app.core.commands import Cmd, Command, Guard, number_arg, plain
 from app.core.events import ActionPlayed, Emit, TurnToFriend
 from app.core.page_state import BuildChoice, DemolishChoice, Level
 from app.core.session import Session
 from app.turn.cues import action_cues, last_pick_cue, pick_cue
+from app.turn.rules import RULES
 from app.turn.view import build_choice_for
 from skyline import (
     Abandon,
@@ -38,21 +41,30 @@ class Play:
         self.emit = emit
 
     def commands(self) -> dict[Cmd, Command]:
-        game, n = Guard.GAME, Arg.NUMBER
+        """The turn's commands: each refused by its rule (``app.turn.rules``) before it
+        runs, so the handlers below only check their argument."""
+        game = Guard.GAME
+
+        def number(handler: Callable[[int], object], name: Cmd) -> Command[int]:
+            return number_arg(handler, game, rule=RULES[name])
+
+        def no_arg(handler: Callable[[], object], name: Cmd) -> Command[None]:
+            return plain(handler, game, rule=RULES[name])
+
         return {
-            Cmd.TAKE: Command(self.take, n, game),
-            Cmd.UNTAKE: Command(self.put_back, n, game),
-            Cmd.DISTRICT: Command(self.take_district, guards=game),
-            Cmd.DIE: Command(self.toggle, n, game),
-            Cmd.ROLL: Command(self.roll, guards=game),
-            Cmd.BUILD: Command(self.build, guards=game),
-            Cmd.DEMOLISH: Command(self.demolish, guards=game),
-            Cmd.ABANDON: Command(self.abandon, guards=game),
-            Cmd.END: Command(self.end_turn, guards=game),
-            Cmd.UNDO: Command(self.undo, guards=game),
-            Cmd.CANCEL: Command(self.cancel, guards=game),
-            Cmd.COLUMN: Command(self.choose_column, n, game),
-            Cmd.TILE: Command(self.choose_tile, n, game),
+            Cmd.TAKE: number(self.take, Cmd.TAKE),
+            Cmd.UNTAKE: number(self.put_back, Cmd.UNTAKE),
+            Cmd.DISTRICT: no_arg(self.take_district, Cmd.DISTRICT),
+            Cmd.DIE: number(self.toggle, Cmd.DIE),
+            Cmd.ROLL: no_arg(self.roll, Cmd.ROLL),
+            Cmd.BUILD: no_arg(self.build, Cmd.BUILD),
+            Cmd.DEMOLISH: no_arg(self.demolish, Cmd.DEMOLISH),
+            Cmd.ABANDON: no_arg(self.abandon, Cmd.ABANDON),
+            Cmd.END: no_arg(self.end_turn, Cmd.END),
+            Cmd.UNDO: no_arg(self.undo, Cmd.UNDO),
+            Cmd.CANCEL: no_arg(self.cancel, Cmd.CANCEL),
+            Cmd.COLUMN: number(self.choose_column, Cmd.COLUMN),
+            Cmd.TILE: number(self.choose_tile, Cmd.TILE),
         }
 
     # ------------------------------------------------------------------ pushing actions
@@ -131,9 +143,6 @@ class Play:
 
     def take(self, type_index: int) -> None:
         page = self.s.page
-        state = self.s.game.state
-        if state.phase is not Phase.TAKE or page.choice or len(page.takes) >= 3:
-            return
         if not 0 <= type_index < len(DieType):
             return
         picked = DieType(type_index)
@@ -169,19 +178,16 @@ class Play:
 
     def take_district(self) -> None:
         page = self.s.page
-        if self.s.game.state.phase is Phase.TAKE and not page.choice:
-            picks = page.takes
-            page.takes = []
-            if not self.dispatch(TakeDistrict()):
-                page.takes = picks
+        picks = page.takes
+        page.takes = []
+        if not self.dispatch(TakeDistrict()):
+            page.takes = picks
 
     # ------------------------------------------------------------------ dice
 
     def toggle(self, die_id: int) -> None:
         page = self.s.page
         state = self.s.game.state
-        if page.choice or state.phase not in (Phase.RESOLVE, Phase.CONTINUE):
-            return
         if die_id in page.selected:
             page.selected.discard(die_id)
         elif any(d.id == die_id for d in state.dice):
@@ -190,16 +196,12 @@ class Play:
 
     def roll(self) -> None:
         state = self.s.game.state
-        if self.s.page.choice:
-            return
         if state.phase is Phase.ROLL:
             self.dispatch(Roll(tuple(d.id for d in state.dice)))
         else:
             self.dispatch(Roll(self.s.selection.alive()))
 
     def build(self) -> None:
-        if self.s.page.choice:
-            return
         self._build_step(self.s.selection.alive(), ())
 
     def _build_step(self, ids: tuple[int, ...], choices: tuple) -> None:
@@ -251,11 +253,7 @@ class Play:
             self._demolish_target(index, True)
 
     def demolish(self) -> None:
-        if self.s.page.choice:
-            return
-        ids = self.s.selection.alive()
-        if ids:
-            self.s.page.choice = DemolishChoice(ids)
+        self.s.page.choice = DemolishChoice(self.s.selection.alive())
 
     def _demolish_target(self, index: int, completed: bool) -> None:
         choice = self.s.page.choice
@@ -272,12 +270,10 @@ class Play:
             self.s.page.choice = None
 
     def abandon(self) -> None:
-        if not self.s.page.choice:
-            self.dispatch(Abandon(self.s.selection.alive()))
+        self.dispatch(Abandon(self.s.selection.alive()))
 
     def end_turn(self) -> None:
-        if not self.s.page.choice:
-            self.dispatch(EndTurn())
+        self.dispatch(EndTurn())
 
     def cancel(self) -> None:
         self.s.page.choice = None
@@ -285,14 +281,11 @@ class Play:
     def undo(self) -> None:
         s = self.s
         page, board = s.page, s.game
-        page.choice = None
         if board.state.phase is Phase.TAKE and page.takes:
             page.takes.pop()
             s.save()
             return
-        if not board.can_undo():
-            return
-        action = board.pop()
+        action = board.pop()  # the rule let it: the engine can undo
         self._drop_log()
         page.hint = None
         if isinstance(action, Take):

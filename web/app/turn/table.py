@@ -5,7 +5,7 @@ turn shows the player to move again."""
 
 from __future__ import annotations
 
-from app.core.commands import Arg, Cmd, Command
+from app.core.commands import Cmd, Command, number_arg
 from app.core.page_state import ShownSeat
 from app.core.session import Session
 
@@ -19,7 +19,7 @@ class Table:
     def commands(self) -> dict[Cmd, Command]:
         # no guard: looking at a skyline changes no game, so it works during a
         # computer's turn, a friend's, a replay and in a tab that only watches
-        return {Cmd.SHOW_SEAT: Command(self.show_seat, Arg.NUMBER)}
+        return {Cmd.SHOW_SEAT: number_arg(self.show_seat)}
 
     def show_seat(self, seat: int) -> None:
         board = self.s.board

@@ -13,8 +13,8 @@ from app.core.page_state import (
     DemolishChoice,
     PageState,
 )
-from app.core.whose_turn import computer_turn, friend_turn
 from app.core.words import TYPE_LETTERS, die_label, read_summary, turn_words, unbuildable_reasons
+from app.turn.rules import RULES, panel
 from app.turn.views import (
     ColumnView,
     Command,
@@ -33,22 +33,16 @@ from app.turn.views import (
 )
 from skyline import (
     FACE_LETTERS,
-    Abandon,
     Board,
     Build,
-    Demolish,
-    EndTurn,
     GameState,
     Phase,
-    Roll,
     Take,
     action_class,
     completed_count,
-    plan_build,
     scenario_progress,
     scores_as_tile,
 )
-from skyline.rules import can_take_district as rule_can_take_district
 
 
 def since_last_turn_view(page: PageState, board: Board, t, names) -> tuple[LastTurn, ...]:
@@ -133,61 +127,6 @@ def scenario_view(t: Callable[..., str], state: GameState) -> ScenarioView | Non
                                                status=status), p.met, p.settled)
 
 
-def commands(page: PageState, board: Board) -> dict[str, tuple[bool, str | None]]:
-    """Each game command: (enabled, reason key when disabled), from the legal actions."""
-    state = board.state
-    phase = state.phase
-    if page.replay is not None:
-        return {name: (False, "why.replay") for name in TURN_COMMANDS}
-    if page.readonly and board.state.phase is not Phase.OVER:
-        return {name: (False, "why.readonly") for name in TURN_COMMANDS}  # "Play here" moves
-    if computer_turn(page, board):
-        return {name: (False, "why.computer") for name in TURN_COMMANDS}
-    if page.playback is not None:
-        return {name: (False, "why.playback") for name in TURN_COMMANDS}
-    if friend_turn(page, board):
-        return {name: (False, "why.friend") for name in TURN_COMMANDS}
-    alive = {d.id for d in state.dice}
-    sel = tuple(sorted(page.selected & alive))
-    out: dict[str, tuple[bool, str | None]] = {}
-    if phase is Phase.OVER:
-        return {name: (False, "why.over") for name in TURN_COMMANDS}
-    if page.choice is not None:
-        return {name: (False, "why.choosing") for name in TURN_COMMANDS}
-    undo_ok = bool(page.takes and phase is Phase.TAKE) or board.can_undo()
-    undo_why = "why.committed" if board.actions else "why.nothing_to_undo"
-    out[Cmd.UNDO] = (undo_ok, None if undo_ok else undo_why)
-    if phase is Phase.TAKE:
-        # solo has no abandoned district to take
-        take_first = "why.take_first_solo" if state.solo else "why.take_first"
-        for name in (Cmd.ROLL, Cmd.BUILD, Cmd.ABANDON, Cmd.DEMOLISH, Cmd.END):
-            out[name] = (False, take_first)
-        return out
-    if phase is Phase.ROLL:
-        out[Cmd.ROLL] = (True, None)
-        for name in (Cmd.BUILD, Cmd.ABANDON, Cmd.DEMOLISH, Cmd.END):
-            out[name] = (False, "why.roll_first")
-        return out
-    kinds = {type(a) for a in board.legal_actions()}
-    cannot = "why.cannot_build" if Build in kinds else "why.nothing_buildable"
-    if not sel:
-        out[Cmd.BUILD] = out[Cmd.ABANDON] = out[Cmd.DEMOLISH] = (False, "why.select")
-        if Build not in kinds:
-            out[Cmd.BUILD] = (False, cannot)
-    else:
-        feasible = plan_build(state, sel).feasible
-        out[Cmd.BUILD] = (True, None) if feasible else (False, cannot)
-        out[Cmd.ABANDON] = (True, None) if Abandon in kinds else (False, "why.no_abandon_solo")
-        out[Cmd.DEMOLISH] = (True, None) if Demolish in kinds else (False, "why.no_buildings")
-    if phase is Phase.RESOLVE:
-        out[Cmd.ROLL] = (False, "why.resolve_first")
-        out[Cmd.END] = (False, "why.resolve_first")
-    else:
-        out[Cmd.ROLL] = (True, None) if sel and Roll in kinds else (False, "why.select_reroll")
-        out[Cmd.END] = (True, None) if EndTurn in kinds else (False, "why.resolve_first")
-    return out
-
-
 def prompt_key(page: PageState, board: Board, t: Callable[..., str] | None = None,
                names=None) -> tuple[str, dict[str, Any]]:
     """The prompt's string-table key and parameters (``t`` fills in the reasons why
@@ -222,19 +161,11 @@ def prompt_key(page: PageState, board: Board, t: Callable[..., str] | None = Non
 
 
 def can_take_yard(page: PageState, board: Board) -> bool:
-    state = board.state
-    return (
-        state.phase is Phase.TAKE and page.choice is None and len(page.takes) < 3
-        and page.seat_kind(state.seat).is_here and page.replay is None and not page.readonly
-    )
+    return RULES[Cmd.TAKE](page, board, None) is None
 
 
 def can_take_district(page: PageState, board: Board) -> bool:
-    state = board.state
-    return (
-        rule_can_take_district(state) and page.choice is None  # the rule: skyline.rules
-        and page.seat_kind(state.seat).is_here and page.replay is None and not page.readonly
-    )
+    return RULES[Cmd.DISTRICT](page, board, None) is None
 
 
 def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
@@ -296,13 +227,15 @@ def _why(t, cmds: tuple[Command, ...]) -> tuple[tuple[tuple[str, ...], str], ...
 
 
 def _commands(page: PageState, board: Board, t) -> tuple[Command, ...]:
+    """The turn panel's buttons, each greyed with the reason its rule gives
+    (``app.turn.rules.panel``)."""
     state = board.state
-    table = commands(page, board)
+    reasons = panel(page, board)
     names = [c for c in TURN_COMMANDS if c is not Cmd.ABANDON or not state.solo]
     return tuple(
         Command(
-            name, t(COMMAND_LABELS[name]), table[name][0], table[name][1],
-            t(table[name][1]) if table[name][1] and not table[name][0] else None,
+            name, t(COMMAND_LABELS[name]), reasons[name] is None, reasons[name],
+            t(reasons[name]) if reasons[name] else None,
             primary=name == Cmd.ROLL and state.phase is Phase.ROLL,
         )
         for name in names

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.core.commands import Cmd
 from app.core.page_state import (
     Seat,
 )
@@ -12,7 +13,7 @@ from app.core.page_state import (
 
 @dataclass(frozen=True)
 class Command:
-    name: str  # roll, build, abandon, demolish, end, undo
+    name: Cmd  # one of TURN_COMMANDS
     label: str
     enabled: bool
     reason_key: str | None  # why it is disabled (string-table key)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.core.commands import Cmd, Command
+from app.core.commands import Cmd, Command, plain
 from app.core.dom import (
     LEARN_BUTTON,
     NEW_GAME_LEARN,
@@ -213,10 +213,10 @@ class Tutorial:
 
     def commands(self) -> dict[Cmd, Command]:
         return {
-            Cmd.TUTORIAL: Command(self.start),  # it sets the focus (the coach)
-            Cmd.TUTORIAL_NEXT: Command(self.next),
-            Cmd.TUTORIAL_LEAVE: Command(self.leave),  # back where it was started
-            Cmd.TUTORIAL_PLAY: Command(self.play_real),
+            Cmd.TUTORIAL: plain(self.start),  # it sets the focus (the coach)
+            Cmd.TUTORIAL_NEXT: plain(self.next),
+            Cmd.TUTORIAL_LEAVE: plain(self.leave),  # back where it was started
+            Cmd.TUTORIAL_PLAY: plain(self.play_real),
         }
 
     @property
