@@ -79,6 +79,46 @@ def ids_written_twice(web: Path = WEB) -> list[str]:
     return found
 
 
+def named_ids(modules: list[Path]) -> dict[str, str]:
+    """The ids written through a constant (``id="{NAME}"``, and every constant of
+    ``app.core.dom``): their value, by the constant's name."""
+    used: set[str] = set()
+    constants: dict[str, str] = {}
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                for before, value in zip(node.values, node.values[1:], strict=False):
+                    if (isinstance(before, ast.Constant) and str(before.value).endswith('id="')
+                            and isinstance(value, ast.FormattedValue)):
+                        used.add(ast.unparse(value.value).rpartition(".")[2])
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id.isupper()
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+                name = node.targets[0].id
+                if path.name == "dom.py" or name in used:
+                    constants[name] = node.value.value
+    return constants
+
+
+def ids_written_out(web: Path = WEB) -> list[str]:
+    """Literals spelling out an id that a constant names (one with a hyphen: a plain word
+    such as ``turn`` is also a rules section, a key, a kind of DOM command)."""
+    modules = page_modules(web)
+    values = {value: name for name, value in named_ids(modules).items() if "-" in value}
+    found = []
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defining = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and node.value in values
+                    and id(node) not in defining and path.name not in ("commands.py", "dom.py")):
+                found.append(f"{path.relative_to(web)}:{node.lineno}: {node.value!r} "
+                             f"(that is {values[node.value]})")
+    return found
+
+
 def commands_written_out(web: Path = WEB) -> list[str]:
     """Command names written as text: in a ``data-action`` of HTML, or a literal that is
     a command's name with a hyphen (a shorter one, ``roll``, is also a plain word)."""
@@ -96,6 +136,18 @@ def commands_written_out(web: Path = WEB) -> list[str]:
 
 def test_a_dom_id_shared_by_modules_comes_from_the_core() -> None:
     assert ids_written_twice() == []
+
+
+def test_an_id_with_a_name_is_never_spelled_out() -> None:
+    assert ids_written_out() == []
+
+
+def test_an_id_spelled_out_beside_its_constant_is_caught(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "a.py").write_text(
+        'BOX = "box"\nHTML = f\'<p id="{BOX}">\'\n', encoding="utf-8")
+    (tmp_path / "app" / "b.py").write_text('FOCUS = "box"\nTEXT = "box"\n', encoding="utf-8")
+    assert ids_written_out(tmp_path) == ["app/b.py:2: 'box' (that is BOX)"]
 
 
 def test_no_command_name_is_written_out() -> None:

@@ -19,7 +19,17 @@ from app import screen as screen_model
 from app.computer import html as computer_html
 from app.computer.chances_view import render_chances
 from app.core.commands import Cmd
-from app.core.dom import DIALOG_CLOSE, REGIONS
+from app.core.dom import (
+    DIALOG,
+    DIALOG_CLOSE,
+    LOG,
+    NOTICES,
+    PLAYERS,
+    REGIONS,
+    SUPPLY,
+    TOPBAR,
+    TURN,
+)
 from app.core.html import esc
 from app.core.names import esc_names, player_names
 from app.core.session import Session
@@ -59,17 +69,17 @@ def marks_of(g: Game) -> frozenset[str]:
 
 def render(s: Screen) -> dict[str, str]:
     out = {
-        "topbar": topbar_html.topbar(TopBar(s.labels, s.other_lang, s.status, s.menu_open,
+        TOPBAR: topbar_html.topbar(TopBar(s.labels, s.other_lang, s.status, s.menu_open,
                                             s.sound, s.game.players if s.game else None)),
-        "notices": notices(s),
-        "dialog": dialog(s),
+        NOTICES: notices(s),
+        DIALOG: dialog(s),
     }
     if s.game is None:
         return out
-    out["turn"] = turn_panel(s, s.game)
-    out["supply"] = turn_html.supply(s.labels, s.game.yard, s.game.district, marks_of(s.game))
-    out["players"] = players(s, s.game)
-    out["log"] = turn_html.log_panel(s.labels, s.game.log, names_of(s),
+    out[TURN] = turn_panel(s, s.game)
+    out[SUPPLY] = turn_html.supply(s.labels, s.game.yard, s.game.district, marks_of(s.game))
+    out[PLAYERS] = players(s, s.game)
+    out[LOG] = turn_html.log_panel(s.labels, s.game.log, names_of(s),
                                      render_chances(s.game.chances, names_of(s)))
     return out
 

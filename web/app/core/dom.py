@@ -13,18 +13,23 @@ from __future__ import annotations
 
 import json
 
-#: The region that holds the open dialog.
-DIALOG = "dialog"
+#: The page's regions: the top bar, the notices, the turn panel, the yard and district.
+TOPBAR = "topbar"
+NOTICES = "notices"
+TURN = "turn"
+SUPPLY = "supply"
 #: The regions a click mostly changes a little of: sent as edits (app.core.region_edits).
 PLAYERS = "players"
 LOG = "log"
+#: The region that holds the open dialog.
+DIALOG = "dialog"
 
 #: The page's regions, each an element with this id that a render fills, in order.
-REGIONS = ("topbar", "notices", "turn", "supply", PLAYERS, LOG, DIALOG)
+REGIONS = (TOPBAR, NOTICES, TURN, SUPPLY, PLAYERS, LOG, DIALOG)
 
 #: The regions the page paints from the last render's picture before Python is up
 #: (notices are about that moment only, so they are not kept).
-SNAPSHOT_REGIONS = ("topbar", "turn", "supply", PLAYERS, LOG, DIALOG)
+SNAPSHOT_REGIONS = (TOPBAR, TURN, SUPPLY, PLAYERS, LOG, DIALOG)
 
 #: What a picture of those regions may hold (web/js/paint.js paints it from storage,
 #: where anything could have written it): the elements the page renders, and their

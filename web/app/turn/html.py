@@ -11,6 +11,7 @@ import functools
 
 from app.core import art
 from app.core.commands import Cmd
+from app.core.dom import TAKE_DISTRICT
 from app.core.html import attr_disabled, esc
 from app.core.labels import Labels
 from app.core.names import esc_names
@@ -202,7 +203,8 @@ def supply(L: Labels, yard: Yard, district: District | None, marks: Marks) -> st
             f'<section class="district" aria-labelledby="district-title"><h2 class="panel-title" '
             f'id="district-title">{esc(L["district.title"])}</h2>'
             f'<div class="district-dice" data-testid="district">{dice or esc(L["district.empty"])}</div>'
-            f'<button type="button" id="take-district" class="take-district{hinted(marks, "take-district")}" '
+            f'<button type="button" id="{TAKE_DISTRICT}" '
+            f'class="take-district{hinted(marks, TAKE_DISTRICT)}" '
             f'data-action="{Cmd.DISTRICT}" data-testid="take-district"'
             f'{attr_disabled(district.enabled)}>{esc(district.take_label)}</button></section>'
         )
