@@ -144,7 +144,7 @@ def play_turns(c, timer, turns: int) -> None:
             return
         before = (b.state.round, b.state.seat)
         if c.computer_turn():
-            c.wake_driver()
+            c.computer.wake()
             def turn_over(before=before) -> bool:
                 b = c.board
                 return (not c.computer_turn() or b.is_game_over()
@@ -152,13 +152,13 @@ def play_turns(c, timer, turns: int) -> None:
 
             timer.run(until=turn_over)
         else:
-            assert c.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
+            assert c.play.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
         ended += (c.board.state.round, c.board.state.seat) != before
     raise AssertionError("too many actions")
 
 
 def chart_done(c, timer) -> None:
-    c.wake_driver()
+    c.computer.wake()
     timer.run(until=lambda: c.page.chances is not None and c.page.chances.done)
     assert c.page.chances is not None and c.page.chances.done
 
@@ -226,7 +226,7 @@ def test_the_chart_is_worked_out_in_idle_ticks_in_chunks_never_in_a_click(monkey
     c.handle("click", "chances-show", "on")
     board = played(c.board.options, 6)
     for action in board.actions:  # the game so far, as the clicks would have played it
-        assert c.dispatch(action)
+        assert c.play.dispatch(action)
     before = len(calls)
     c.handle("click", "menu", None)  # a click: the chart is scheduled, never worked out here
     assert len(calls) == before
@@ -257,7 +257,8 @@ def test_the_idle_work_has_its_own_timer_and_the_computers_moves_the_pages():
     start_game(c, ("Ann", "Robo"), ("human", "greedy"), "chances-timers")
     page_before = page_timer.count
     while not c.computer_turn():  # Ann's first turn, by clicks' actions
-        assert c.dispatch(get_bot("greedy")(c.board.state, random.Random(len(c.board.actions))))
+        rng = random.Random(len(c.board.actions))
+        assert c.play.dispatch(get_bot("greedy")(c.board.state, rng))
         c.handle("click", "menu", None)
     assert idle_timer.count > 0, "the chart was kicked once the first turn ended"
     assert page_timer.count > page_before, "the computer's first move is on the page's timer"
@@ -271,7 +272,7 @@ def test_the_switch_defaults_by_game_kind_and_is_remembered():
     c, host, timer = make_page()
     start_game(c, ("Ann", "Bo"), ("human", "human"), "chances-humans")
     play_turns(c, timer, 2)
-    c.wake_driver()
+    c.computer.wake()
     timer.run(limit=200)
     view = c.screen().game.chances
     assert not view.shown and view.chart is None  # off, and not worked out

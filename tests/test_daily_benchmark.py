@@ -30,7 +30,7 @@ def play_daily(c, bot: str = "greedy") -> None:
     c.handle("click", "daily", None)
     rng = random.Random(0)
     while not c.board.is_game_over():
-        assert c.dispatch(BOTS[bot](c.board.state, rng))
+        assert c.play.dispatch(BOTS[bot](c.board.state, rng))
 
 
 def bench(c) -> daily_bench.BenchJob:
@@ -142,7 +142,7 @@ def test_nothing_is_played_for_a_game_that_is_not_a_finished_daily_challenge():
     c.session.start(daily_options(DAY, "Ann")._replace(seed="not-daily"))
     rng = random.Random(1)
     while not c.board.is_game_over():
-        c.dispatch(BOTS["greedy"](c.board.state, rng))
+        c.play.dispatch(BOTS["greedy"](c.board.state, rng))
     c.handle("click", "daily-copy", None)
     timer.run()
     assert bench(c).game is None and c.daily_expert(DAY) is None

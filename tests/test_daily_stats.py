@@ -35,7 +35,7 @@ def finish(c, seed: int = 0, bot: str = "greedy") -> None:
         if c.computer_turn():
             c.step_computer()
         else:
-            assert c.dispatch(BOTS[bot](c.board.state, rng))
+            assert c.play.dispatch(BOTS[bot](c.board.state, rng))
     c.render()
 
 

@@ -49,7 +49,7 @@ def play_here(c, bot="greedy", limit=200) -> None:
         if b.state.phase is Phase.OVER or not c.page.seat_kind(b.state.seat).is_here:
             return
         rng = random.Random(len(b.actions))
-        assert c.dispatch(get_bot(bot)(b.state, rng))
+        assert c.play.dispatch(get_bot(bot)(b.state, rng))
     raise AssertionError("turn never ended")
 
 
@@ -114,7 +114,7 @@ def test_two_tabs_never_overwrite_a_game_the_other_changed():
     play_here(c)
     stored = host.storage[key]
     b = c2.board
-    c2.dispatch(get_bot("greedy")(b.state, random.Random(1)))  # a move on the old state
+    c2.play.dispatch(get_bot("greedy")(b.state, random.Random(1)))  # a move on the old state
     assert host.storage[key] == stored and c2.page.readonly
     assert c2.board.state == c.board.state  # it shows the other tab's game now
 
@@ -271,7 +271,7 @@ def play_here_both(c, turns: int) -> None:
         seat = c.board.state.seat
         while c.board.state.seat == seat and c.board.state.phase is not Phase.OVER:
             b = c.board
-            assert c.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
+            assert c.play.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
 
 
 # ---------------------------------------------------------------------------- replay

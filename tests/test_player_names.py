@@ -246,7 +246,7 @@ def test_every_name_the_page_shows_is_isolated():
             c.session.board.push(get_bot("greedy")(board.state, rng))
             c.session.render()
         else:
-            c.dispatch(get_bot("greedy")(board.state, rng))
+            c.play.dispatch(get_bot("greedy")(board.state, rng))
         found.update(unisolated(host))
     assert c.board.is_game_over()
     c.session.notify("notice.stuck", name=RTL[1])

@@ -162,7 +162,7 @@ def test_the_daily_result_counts_once_the_expert_has_played():
 
     rng = random.Random(0)
     while not c.board.is_game_over():
-        c.dispatch(BOTS["greedy"](c.board.state, rng))
+        c.play.dispatch(BOTS["greedy"](c.board.state, rng))
     c.handle("click", "stats", None)
     assert c.screen().dialog.rating.value is None
     c.handle("keydown", None, None, key="Escape")

@@ -352,7 +352,7 @@ def test_computer_plays_through_the_controller(level):
     assert c.board.state.seat == 0 and c.board.actions
     assert "Robo" in host.html["log"]
     # the share link carries the seats, the save keeps them
-    assert c.share_link().endswith("&bots=1" + level[0])
+    assert c.links.share_link().endswith("&bots=1" + level[0])
     again = Controller(FakeHost(dict(host.storage)), TABLES)
     again.boot()
     assert again.page.seats == {1: Seat.computer(level)}
@@ -381,10 +381,10 @@ def test_live_region_narrates_rolls_computer_moves_turns_and_the_end(lang):
     c.handle("keydown", None, None, key="Escape")
     assert len(host.announced) == count
     while c.board.state.seat == 0:  # Ann plays her turn out
-        c.dispatch(BOTS["greedy"](c.board.state, random.Random(1)))
+        c.play.dispatch(BOTS["greedy"](c.board.state, random.Random(1)))
     c.render()
     assert host.announced[-1].endswith(t("announce.turn", name="Robo", round=1))
-    c.wake_driver()
+    c.computer.wake()
     moves = len(c.board.actions)
     timer.run(until=lambda: len(c.board.actions) > moves)  # one computer action
     assert host.announced[-1] == t("log.take", name="Robo", dice=", ".join(
@@ -398,7 +398,7 @@ def test_live_region_narrates_rolls_computer_moves_turns_and_the_end(lang):
     c2.session.set_board(Board(board.options))
     for action in board.actions[:-1]:
         c2.board.push(action)
-    c2.dispatch(board.actions[-1])
+    c2.play.dispatch(board.actions[-1])
     c2.render()
     assert c2.board.is_game_over()
     text = host2.announced[-1]
@@ -579,7 +579,7 @@ def test_stuck_roll_notice():
     rng = random.Random(0)
     while not any(n.key == "notice.stuck" for n in c.page.notices):
         assert c.board.state.phase is not Phase.OVER
-        c.dispatch(BOTS["random"](c.board.state, rng))
+        c.play.dispatch(BOTS["random"](c.board.state, rng))
     assert any(v.key == "notice.stuck" for v in c.screen().notices)
 
 
@@ -626,7 +626,7 @@ def test_hint_and_solo_review(lang):
     rng = random.Random(3)
     c.page.takes = []
     while not c.board.is_game_over():
-        c.dispatch(BOTS["greedy"](c.board.state, rng))
+        c.play.dispatch(BOTS["greedy"](c.board.state, rng))
     c.handle("click", "dismiss", "0")
     timer.run(until=lambda: c.page.review is not None and c.page.review.done)
     review = c.screen().review
@@ -690,7 +690,7 @@ def test_reroll_marks_only_the_rerolled_dice():
         if state.phase is Phase.CONTINUE and len(state.dice) >= 2 and rolls:
             break
         c.page.takes = []
-        c.dispatch(BOTS["greedy"](state, rng))
+        c.play.dispatch(BOTS["greedy"](state, rng))
     else:  # pragma: no cover - the greedy bot rerolls within a game
         pytest.fail("no position with a reroll")
     first = c.board.state.dice[0].id

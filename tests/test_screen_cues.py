@@ -126,8 +126,8 @@ def act(c, rng: random.Random) -> None:
         for t in action.types:
             c.handle("click", "take", str(t.value))
         return
-    c.dispatch(action)
-    c.wake_driver()
+    c.play.dispatch(action)
+    c.computer.wake()
     c.render()
 
 
@@ -288,7 +288,7 @@ def play_turn(c, rng: random.Random) -> str:
     link the send dialog offers once the turn went to the friend."""
     seat = c.board.state.seat
     while c.board.state.seat == seat and not c.board.is_game_over():
-        c.dispatch(rng.choice(c.board.legal_actions()))
+        c.play.dispatch(rng.choice(c.board.legal_actions()))
     c.render()
     link = c.page.dialog.link
     c.handle("click", "close", None)

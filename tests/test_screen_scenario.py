@@ -37,7 +37,7 @@ def play_out(c, bot: str) -> None:
     rng = random.Random(3)
     c.page.takes = []
     while not c.board.is_game_over():
-        c.dispatch(BOTS[bot](c.board.state, rng))
+        c.play.dispatch(BOTS[bot](c.board.state, rng))
     c.handle("click", "dismiss", "0")
 
 

@@ -28,16 +28,16 @@ def play_out(c, timer, bot: str = "greedy") -> None:
         if b.state.phase is Phase.OVER:
             return
         if c.computer_turn():
-            c.wake_driver()  # as after every handled event (dispatch does not wake it)
+            c.computer.wake()  # as after every handled event (dispatch does not wake it)
             timer.run(until=lambda: not c.computer_turn() or c.board.is_game_over())
             continue
         rng = random.Random(len(b.actions))
-        assert c.dispatch(get_bot(bot)(b.state, rng))
+        assert c.play.dispatch(get_bot(bot)(b.state, rng))
     raise AssertionError("the game never ended")
 
 
 def review_done(c, timer) -> sm.TableReviewView:
-    c.wake_driver()
+    c.computer.wake()
     timer.run(until=lambda: c.page.table_review is not None
               and c.page.table_review.result is not None)
     c.session.render()
@@ -72,7 +72,7 @@ def test_a_game_against_the_computer_reviews_the_person_only(lang, monkeypatch):
     start(c, ("Ann", "Robo"), ("human", "expert"), "trs1")
     play_out(c, timer)
     # at the end, before the review is through: the scoring and a "working" line
-    c.wake_driver()
+    c.computer.wake()
     timer.step()  # the first chunk (CHUNK_MS of grading) of a game of some 150 actions
     first = c.screen().table_review
     assert first is not None and not first.done and first.progress
@@ -152,7 +152,7 @@ def play_local(c, bot: str = "greedy") -> None:
         b = c.board
         if b.state.phase is Phase.OVER or not c.page.seat_kind(b.state.seat).is_here:
             return
-        assert c.dispatch(get_bot(bot)(b.state, random.Random(len(b.actions))))
+        assert c.play.dispatch(get_bot(bot)(b.state, random.Random(len(b.actions))))
     raise AssertionError("the turn never ended")
 
 

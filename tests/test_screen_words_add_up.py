@@ -44,10 +44,10 @@ def play(c, timer=None, bot: str = "greedy", until=None, seed: int = 1) -> None:
             return
         if c.computer_turn():
             assert timer is not None
-            c.wake_driver()
+            c.computer.wake()
             timer.run(until=lambda: not c.computer_turn() or c.board.is_game_over())
             continue
-        assert c.dispatch(get_bot(bot)(c.board.state, rng))
+        assert c.play.dispatch(get_bot(bot)(c.board.state, rng))
     raise AssertionError("the game never ended")
 
 
@@ -67,7 +67,7 @@ def turn_starts(c, bot: str, seed: int) -> Iterator[None]:
         first = False
         action = (rng.choice(c.board.legal_actions()) if bot == "random"
                   else get_bot(bot)(state, rng))
-        assert c.dispatch(action)
+        assert c.play.dispatch(action)
 
 
 # ---------------------------------------------------------------------------- one count
@@ -285,7 +285,7 @@ def test_the_start_player_menu_follows_the_names_typed(lang):
 
 
 def reviewed(c, timer) -> sm.TableReviewView:
-    c.wake_driver()
+    c.computer.wake()
     timer.run(until=lambda: c.page.table_review is not None
               and c.page.table_review.result is not None)
     view = c.screen().table_review
@@ -410,8 +410,8 @@ def test_no_text_the_hint_and_the_reviews_build_runs_two_parts_together(lang):
                 seen += check_separators(c, lang)
                 hint_words += c.screen().hint.lines
             c.page.takes = []
-            assert c.dispatch(get_bot("greedy")(c.board.state, rng))
-        c.wake_driver()
+            assert c.play.dispatch(get_bot("greedy")(c.board.state, rng))
+        c.computer.wake()
         timer.run(until=lambda c=c: c.page.review is not None and c.page.review.done)
         assert c.screen().review.done
         seen += check_separators(c, lang)

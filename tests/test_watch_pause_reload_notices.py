@@ -91,7 +91,7 @@ def test_a_watching_tab_keeps_the_dialog_its_player_opened_while_the_other_tab_m
     rng = random.Random(2)
 
     def the_other_tab_moves() -> None:
-        a.dispatch(get_bot("greedy")(a.board.state, rng))
+        a.play.dispatch(get_bot("greedy")(a.board.state, rng))
         b.handle("tab", "saved", entry_key(a.entry.id))
         assert b.board.state == a.board.state  # followed
 

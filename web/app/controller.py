@@ -20,11 +20,13 @@ storage, notices; the command names; the host port) and one package per feature:
 Features import only the core and the engine; where one must make another act it
 emits an event (``app.core.events``) that :meth:`Controller.route` hands on. The
 controller talks to the browser only through the host port (``host_port.Host``), so it
-runs unchanged in CPython with a fake host (``tests/web_fakes.py``). Hooks for the code
-that paces computer play (``app.computer.pacer``): ``attach(driver)``
-(``driver.wake(delay)`` runs after every handled event and every computer step),
-``run(callback)`` (a timer's tick, through the same crash path as a click),
-``step_computer()`` and ``listeners`` (``f(controller, action)`` after every action).
+runs unchanged in CPython with a fake host (``tests/web_fakes.py``).
+
+One crash path: every entry from the browser (a page event, ``event``; a timer's tick
+and a host's late answer, ``run``) runs through it; a bug keeps the last good save, marks
+the page crashed and says so (``_crash``). Hooks for the code that paces computer play
+(``app.computer.pacer``): ``attach(driver)`` (``driver.wake(delay)`` runs after every
+handled event and every computer step), ``run(callback)`` and ``step_computer()``.
 """
 
 from __future__ import annotations
@@ -36,9 +38,9 @@ from typing import Any
 from app import screen as screen_model
 from app.computer.chances import Chances
 from app.computer.seats import Computer, ComputerDriver
+from app.core.bridge import PageEvent
 from app.core.commands import REPLAY_KEYS, Arg, Cmd, Command, Guard
 from app.core.events import (
-    ActionPlayed,
     Event,
     OpenGameLink,
     OpenNewGame,
@@ -50,10 +52,10 @@ from app.core.events import (
     TookControl,
     TurnToFriend,
 )
-from app.core.host_port import Host
+from app.core.host_port import GuardedHost, Host
 from app.core.page_state import Level, NewGameDialog
 from app.core.session import Session, random_seed
-from app.core.store import KEY_SAVE
+from app.core.store import KEY_GAME, KEY_SAVE
 from app.core.whose_turn import friend_turn
 from app.daily.challenge import DailyChallenge
 from app.dialogs.newgame import NewGame
@@ -68,7 +70,7 @@ from app.turn.playback import PlaybackSteps
 from app.turn.table import Table
 from app.tutorial.guide import Tutorial
 from app.tutorial.view import TutorialView
-from skyline import Action, Board
+from skyline import Board
 
 __all__ = ["KEY_SAVE", "Controller", "random_seed"]
 
@@ -80,7 +82,11 @@ class Controller:
                  browser_langs: tuple[str, ...] | list[str] = ("en",)) -> None:
         self.host = host
         self.browser_langs = tuple(browser_langs)
-        self.session = s = Session(host, tables)
+        # how many entries from the browser are running (an answer or a tick may come
+        # inside another entry: that entry's crash path catches what it raises)
+        self._entries = 0
+        # the features see the host with its late answers run through the crash path
+        self.session = s = Session(GuardedHost(host, self.run), tables)
         emit = self.route
         self.play = Play(s, emit)
         self.playback = PlaybackSteps(s)
@@ -97,14 +103,12 @@ class Controller:
         self.tutorial = Tutorial(s, emit)
         self.renderer = Renderer(s, TutorialView(s))
         s.renderer = self.renderer.render
-        s.guard = self.run
         #: every command the page offers, from the features that handle them
         self.commands: dict[Cmd, Command] = {}
         for feature in (self.play, self.computer, self.chances, self.links, self.friends,
                         self.library_ui, self.daily, self.newgame, self.page_commands,
                         self.tabs, self.tutorial, self.table):
             self.commands.update(feature.commands())
-        self.listeners: list[Callable[[Controller, Action], None]] = []
         self.timings: list[float] = []
 
     # ------------------------------------------------------------------ the session's state
@@ -137,9 +141,6 @@ class Controller:
     def notify(self, message: str, level: str | Level = Level.INFO, **kwargs: Any) -> None:
         self.session.notify(message, level, **kwargs)
 
-    def dispatch(self, action: Action) -> bool:
-        return self.play.dispatch(action)
-
     # ------------------------------------------------------------------ events between features
 
     def route(self, event: Event) -> object:
@@ -147,9 +148,6 @@ class Controller:
         match event:
             case PlayAction(action):
                 return self.play.dispatch(action)
-            case ActionPlayed(action):
-                for listener in self.listeners:
-                    listener(self, action)
             case TurnToFriend():
                 self.friends.open_send_dialog()
             case TabLock(result):
@@ -168,16 +166,10 @@ class Controller:
                 self.library_ui.replay_open_game(step)
         return None
 
-    def share_link(self) -> str:
-        return self.links.share_link()
-
     # ------------------------------------------------------------------ computer seats
 
     def attach(self, driver: ComputerDriver) -> None:
         self.computer.attach(driver)
-
-    def wake_driver(self, delay: int | None = None) -> None:
-        self.computer.wake(delay)
 
     def computer_turn(self) -> bool:
         return self.computer.turn()
@@ -227,17 +219,46 @@ class Controller:
 
     # ------------------------------------------------------------------ events
 
+    def event(self, event: PageEvent) -> None:
+        """One page event from the browser (``main.dispatch``), through the crash path."""
+        self.run(lambda: self._event(event))
+
+    def _event(self, event: PageEvent) -> None:
+        match event.kind:
+            case "hashchange":
+                self.handle("hashchange", None, event.hash)
+            case "storage":  # another tab wrote a game: a read-only tab shows it, the list too
+                if event.key == KEY_SAVE or event.key.startswith(KEY_GAME):
+                    self.handle("tab", "saved", event.key)
+            case "saved":
+                self.answer(lambda: self.host.saved(event.save_id, event.outcome))
+            case "submit":
+                self.handle("submit", event.action, None, form=event.form or {})
+            case "keydown":
+                self.handle("keydown", None, None, key=event.key, in_field=event.in_field)
+            case _:
+                self.handle(event.kind, event.action, event.arg, form=event.form,
+                            target_id=event.target_id)
+
     def handle(
         self,
         kind: str,
         action: str | None,
         arg: str | None,
         key: str = "",
-        form: dict | None = None,
+        form: dict[str, str] | None = None,
         target_id: str | None = None,
         in_field: bool = False,
     ) -> None:
-        """One DOM event, already reduced to its data-action / data-arg (see main.py)."""
+        """One DOM event, already reduced to its data-action / data-arg (``event``)."""
+        self._entries += 1
+        try:
+            self._handle(kind, action, arg, key, form, target_id, in_field)
+        finally:
+            self._entries -= 1
+
+    def _handle(self, kind: str, action: str | None, arg: str | None, key: str,
+                form: dict[str, str] | None, target_id: str | None, in_field: bool) -> None:
         started = time.perf_counter()
         s = self.session
         s.focus_id = target_id
@@ -270,14 +291,21 @@ class Controller:
         del self.timings[:-500]
 
     def run(self, callback: Callable[[], object]) -> None:
-        """A timer's tick or a host's late answer (a fetch, a lock): run like a click,
-        through the same crash path, then render."""
+        """The crash path of every entry from the browser that is not a DOM event of
+        ``handle``: a timer's tick, a host's late answer (``GuardedHost``), a page event
+        as a whole. Inside another entry it is that entry's to catch."""
+        if self._entries:
+            callback()
+            return
+        self._entries += 1
         try:
             callback()
         except Exception as exc:  # a bug must not cost the saved game
             self.session.page.skipping = False
             self._crash(exc)
             self.session.render()
+        finally:
+            self._entries -= 1
 
     def answer(self, callback: Callable[[], object]) -> None:
         """The page's late answer about a save (refused: another tab wrote, the store is

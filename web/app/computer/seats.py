@@ -145,7 +145,7 @@ class Computer:
                 callback()
 
         # the answer comes later, outside any click: through the controller's crash path
-        self.s.host.fetch_data(path, lambda ok: self.s.guard(lambda: arrived(ok)))
+        self.s.host.fetch_data(path, arrived)  # the answer runs through the crash path
 
 
 def value_table_ready(options: Options, fetch_table: Callable[[LookupError], None]) -> bool:

@@ -25,10 +25,9 @@ from app.core.page_state import (
     NewGameDialog,
     PageState,
     RulesDialog,
-    Seat,
     ShareDialog,
 )
-from skyline import COMPUTER_LEVELS, SCENARIOS
+from skyline import COMPUTER_LEVELS, SCENARIOS, Seat
 
 # The rules panel's texts: every key with one of these prefixes.
 RULES_PREFIXES = ("rules.", "level.", "scenario.", "scenario_goal.")

@@ -27,14 +27,13 @@ from app.core.html import esc
 from app.core.i18n import Texts
 from app.core.names import esc_names
 from app.core.page_state import (
-    COMPUTER_LEVELS,
     ClaimDialog,
     GamesDialog,
     PageState,
     ReplayState,
     SendDialog,
 )
-from skyline import Board, Phase, Seat, apply_action, game_summary
+from skyline import COMPUTER_LEVELS, Board, Phase, Seat, apply_action, game_summary
 from skyline.records.daily import daily_day
 from skyline.records.game_list import GameEntry, default_name
 

@@ -6,7 +6,7 @@ state (``page_state``). Every rule (legality, build plans, undo limits) is the e
 from __future__ import annotations
 
 from app.core.commands import Arg, Cmd, Command, Guard
-from app.core.events import ActionPlayed, Emit, TurnToFriend
+from app.core.events import Emit, TurnToFriend
 from app.core.page_state import BuildChoice, DemolishChoice, Level
 from app.core.session import Session
 from app.turn.cues import action_cues, last_pick_cue, pick_cue
@@ -115,7 +115,6 @@ class Play:
         ):
             self.emit(TurnToFriend())  # the turn went to a friend: send the link
         page.hint = None
-        self.emit(ActionPlayed(action))
 
     def fault_point(self, where: str) -> None:
         """Test hook: raise here if the host says so (main.DomHost.fault reads the

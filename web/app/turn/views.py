@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.core.page_state import (
-    Seat,
-)
+from skyline import Seat
 
 
 @dataclass(frozen=True)
