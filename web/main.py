@@ -8,11 +8,11 @@ Without SharedArrayBuffer (no such headers, WebKitGTK) web/js/python-path.js dro
 ``worker`` and this module runs on the main thread, where the calls are direct. In the
 worker a round trip costs 0.1-5 ms, so this module makes few:
 
-- web/js/events.js listens to the page's events (click, keydown, change, submit on the
-  document; hashchange and storage on the window), reduces each to JSON (its
-  data-action/data-arg, key, form values) and calls ``dispatch`` here; whatever must
-  happen during the event's dispatch (``preventDefault``, the Tab trap) happens there.
-- ``DomHost`` (the Controller's host port) queues the DOM commands of a render (the
+- web/js/events.js reduces each page event (click, keydown, change, submit; hashchange,
+  storage) to JSON and calls ``dispatch`` here, which reads it as a ``PageEvent``
+  (app.core.bridge) inside the Controller's crash path; whatever must happen during the
+  event's dispatch (``preventDefault``, the Tab trap) happens there.
+- ``DomHost`` (the Controller's host port) queues a render's ``DomCommand`` values (the
   regions' innerHTML, the dialog, the focus, the live region) and sends them in one
   batch, for an event as ``dispatch``'s result (no round trip), else in one call;
   web/js/render.js applies them and web/js/focus.js keeps the focus rules.
@@ -28,7 +28,6 @@ The interpreter module scripts/build.py writes puts the engine and the page's pa
 from __future__ import annotations
 
 import asyncio
-import functools
 import importlib
 import importlib.abc
 import importlib.util
@@ -475,16 +474,16 @@ def dispatch(text: str) -> str | None:
     """One page event (web/js/bridge.js, PageEvent as JSON) for the Controller. Returns
     the render's DOM commands (JSON, or None), which web/js/render.js applies as the
     answer arrives: a click costs no round trip for its render."""
-    handle(lambda: PageEvent.from_json(text))
+    handle(text)
     return host.take()
 
 
-def handle(read: Callable[[], PageEvent]) -> None:
-    """One page event, ``read`` from what the page sent, for the Controller: the
-    reading too goes through its crash path. Its render's commands stay queued."""
+def handle(sent: str | dict[str, object]) -> None:
+    """One page event as the page sent it (JSON, or parsed) for the Controller, read
+    inside its crash path too. Its render's commands stay queued."""
 
     def run() -> None:
-        event = read()
+        event = PageEvent.from_json(sent) if isinstance(sent, str) else PageEvent.from_data(sent)
         host.event_fault = event.fault
         controller.event(event)
 
@@ -549,12 +548,7 @@ async def first_lock(host: DomHost) -> str:
 
 
 START_MARKS: list[tuple[str, float]] = []  # moments of this start, sent by DomHost.ready
-
-
-def start_mark(name: str) -> None:
-    START_MARKS.append((name, float(js.performance.timeOrigin + js.performance.now())))
-
-
+start_mark: Callable[[str], None] = lambda name: START_MARKS.append((name, float(js.performance.timeOrigin + js.performance.now())))  # noqa: E501, E731
 start_mark("imported")  # main.py's imports (in a restored interpreter: nothing to do)
 # The value table is not in the wheel (the start-up path): it is fetched on first need
 # (DomHost.fetch_data), and the expert counts as available meanwhile.
@@ -583,8 +577,7 @@ bots = bots_ui.install(controller, schedule, schedule_idle)
 
 
 def bots_api(command: str = "think", arg: str = "") -> str:
-    """The computer players' test hooks (pacer's ``js_api``) and, for ``resources``,
-    what the worker has fetched (its Resource Timing: URL, bytes transferred, body)."""
+    """pacer's ``js_api``; ``resources``: the worker's fetches (its Resource Timing)."""
     if command != "resources":
         return bots.js_api(command, arg)
     return json.dumps([
@@ -593,9 +586,8 @@ def bots_api(command: str = "think", arg: str = "") -> str:
     ])
 
 
-for _press in json.loads(str(host.page.takeEarly())):  # web/js/early.js: what the page
-    handle(functools.partial(PageEvent.from_data, _press))  # showed for them
-    # (web/js/preboard.js) is what this render shows
+for _press in json.loads(str(host.page.takeEarly())):  # web/js/early.js: what the page showed
+    handle(_press)  # (web/js/preboard.js) is what this render draws
 host.in_event = False
 start_mark("booted")  # the first render made (sent with the ready command)
 host.set_lang(controller.texts.lang)
