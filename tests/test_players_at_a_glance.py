@@ -71,7 +71,7 @@ def play_to_turn_starts(c, timer, seed: int, rounds: int):
         if state.phase is Phase.OVER or state.round > rounds:
             return
         if c.computer_turn():
-            assert c.screen().game.last_turns == ()  # nobody here to tell
+            assert c.renderer.screen().game.last_turns == ()  # nobody here to tell
             c.computer.wake()
             timer.run(until=lambda: not c.computer_turn() or c.board.is_game_over())
             continue
@@ -102,7 +102,7 @@ def test_each_person_here_reads_every_rival_since_their_own_last_turn(lang, seat
         want = watch.since(seat)
         if c.board.state.round > 1:
             assert [s for s, _ in want] == [(seat + k) % count for k in range(1, count)]
-        lines = c.screen().game.last_turns
+        lines = c.renderer.screen().game.last_turns
         assert [(line.seat, sum(bracketed(line.text))) for line in lines] == want
         for line, (rival, points) in zip(lines, want, strict=True):
             assert line.text.startswith(NAMES[rival]) or f" {NAMES[rival]} " in line.text
@@ -123,7 +123,7 @@ def test_each_person_here_reads_every_rival_since_their_own_last_turn(lang, seat
         looked += 1
         if looked == 3:  # once the player acts the lines go
             c.handle("click", "take", "0")
-            assert c.screen().game.last_turns == ()
+            assert c.renderer.screen().game.last_turns == ()
             assert 'data-testid="last-turn"' not in host.html["turn"]
             c.handle("click", "untake", "0")
     assert looked >= 8

@@ -204,7 +204,7 @@ def test_hint_marks_its_best_action_on_the_board(lang):
         if c.board.state.phase is Phase.OVER:
             break
         c.handle("click", "bot-hint", None)
-        hint = c.screen().hint
+        hint = c.renderer.screen().hint
         if hint is None or not hint.marks:
             break
         rows = c.page.hint.rows
@@ -242,7 +242,7 @@ def test_hint_after_taking_dice_in_a_scenario_says_roll(lang):
     assert c.board.state.phase is Phase.ROLL
     c.handle("click", "bot-hint", None)
     t = tables()[lang]
-    hint = c.screen().hint
+    hint = c.renderer.screen().hint
     assert hint.best == t["hint.best"].format(action=t["hint.roll"])
     assert hint.marks == frozenset({"act-roll"}) and "hinted" in host.html["turn"]
 

@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
-from app import screen as screen_model
 from app.computer.chances import Chances
 from app.computer.seats import Computer, ComputerDriver
 from app.core.bridge import PageEvent
@@ -82,9 +80,7 @@ class Controller:
                  browser_langs: tuple[str, ...] | list[str] = ("en",)) -> None:
         self.host = host
         self.browser_langs = tuple(browser_langs)
-        # how many entries from the browser are running (an answer or a tick may come
-        # inside another entry: that entry's crash path catches what it raises)
-        self._entries = 0
+        self._entries = 0  # entries running (one inside another is that one's to catch)
         # the features see the host with its late answers run through the crash path
         self.session = s = Session(GuardedHost(host, self.run), tables)
         emit = self.route
@@ -119,27 +115,11 @@ class Controller:
 
     # the session's parts, as the features' ports name them
     page = property(lambda self: self.session.page)
-    entry = property(lambda self: self.session.entry)
     texts = property(lambda self: self.session.texts)
-    store = property(lambda self: self.session.store)
-    library = property(lambda self: self.session.library)
-    history = property(lambda self: self.session.history)
-
-    @property
-    def think_ms(self) -> list[float]:
-        return self.computer.think_ms
-
-    def t(self, key: str, /, **params: object) -> str:
-        return self.session.t(key, **params)
-
-    def screen(self) -> screen_model.Screen:
-        return self.renderer.screen()
+    think_ms = property(lambda self: self.computer.think_ms)
 
     def render(self) -> None:
         self.session.render()
-
-    def notify(self, message: str, level: str | Level = Level.INFO, **kwargs: Any) -> None:
-        self.session.notify(message, level, **kwargs)
 
     # ------------------------------------------------------------------ events between features
 
@@ -230,8 +210,9 @@ class Controller:
             case "storage":  # another tab wrote a game: a read-only tab shows it, the list too
                 if event.key == KEY_SAVE or event.key.startswith(KEY_GAME):
                     self.handle("tab", "saved", event.key)
-            case "saved":
-                self.answer(lambda: self.host.saved(event.save_id, event.outcome))
+            case "saved":  # the page's answer about a save (refused: another tab wrote, full)
+                self.host.saved(event.save_id, event.outcome)
+                self.session.render()
             case "submit":
                 self.handle("submit", event.action, None, form=event.form or {})
             case "keydown":
@@ -251,18 +232,11 @@ class Controller:
         in_field: bool = False,
     ) -> None:
         """One DOM event, already reduced to its data-action / data-arg (``event``)."""
-        self._entries += 1
-        try:
-            self._handle(kind, action, arg, key, form, target_id, in_field)
-        finally:
-            self._entries -= 1
-
-    def _handle(self, kind: str, action: str | None, arg: str | None, key: str,
-                form: dict[str, str] | None, target_id: str | None, in_field: bool) -> None:
         started = time.perf_counter()
         s = self.session
         s.focus_id = target_id
         s.page.rolled = ()  # a roll animates (and is announced) once, not on every render
+        self._entries += 1
         try:
             if kind == "keydown":
                 if not self._key(key, in_field):
@@ -285,6 +259,8 @@ class Controller:
                 return
         except Exception as exc:  # a bug must not cost the saved game
             self._crash(exc)
+        finally:
+            self._entries -= 1
         self.computer.wake()
         s.render()
         self.timings.append((time.perf_counter() - started) * 1000)
@@ -306,12 +282,6 @@ class Controller:
             self.session.render()
         finally:
             self._entries -= 1
-
-    def answer(self, callback: Callable[[], object]) -> None:
-        """The page's late answer about a save (refused: another tab wrote, the store is
-        full): through the crash path, then drawn."""
-        self.run(callback)
-        self.session.render()
 
     def _crash(self, exc: Exception) -> None:
         """An unexpected exception inside an action: the game in memory may be half
