@@ -25,8 +25,6 @@ The interpreter module scripts/build.py writes puts the engine and the page's pa
 ``app`` into site-packages (or restores a memory snapshot that has them imported).
 """
 
-from __future__ import annotations
-
 import asyncio
 import importlib
 import importlib.abc
@@ -86,7 +84,7 @@ class EngineModules(importlib.abc.MetaPathFinder):
     site-packages yet is fetched from the site (a synchronous request, which a worker
     may make; a rare case: the idle prefetch usually came first) and written there."""
 
-    def __init__(self, host: DomHost) -> None:
+    def __init__(self, host: "DomHost") -> None:
         self.host = host
 
     def find_spec(self, name: str, path: object = None,
@@ -106,7 +104,7 @@ class EngineModules(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(name, target_file)
 
 
-async def write_later_modules(host: DomHost) -> None:
+async def write_later_modules(host: "DomHost") -> None:
     """In idle time after ready: the engine's modules not loaded at start, written into
     site-packages (nothing happens when they are there: the bytecode archive's visits)."""
     await asyncio.sleep(LATER_AFTER_S)
@@ -138,7 +136,7 @@ LOCK_NAME = "skyline.game"  # Web Locks: the tab holding it may move (see Contro
 _hold_forever = create_proxy(lambda resolve, reject: None)
 
 
-async def load_tables(host: DomHost) -> dict[str, dict[str, str]]:
+async def load_tables(host: "DomHost") -> dict[str, dict[str, str]]:
     if hasattr(sys, "skyline_tables"):  # a restored interpreter has this build's tables
         return cast(dict[str, dict[str, str]], sys.skyline_tables)  # web/snapshot-worker.mjs
 
