@@ -534,8 +534,8 @@ async def first_lock(host: DomHost) -> str:
     def on_result(result: str) -> None:
         if not answer.done():
             answer.set_result(result)
-        else:
-            controller.handle("tab", result, None)
+        else:  # a late answer: through the crash path, as every other one
+            controller.run(lambda: controller.handle("tab", result, None))
             host.flush()
 
     host.request_lock(False, on_result, FIRST_LOCK_WAIT_MS)
