@@ -113,9 +113,9 @@ class AvailabilityWalk(walker.Walk):
                     self.fail(where, f"{control}: the controller accepts it")
                 elif not enabled and "aria-describedby" in a:
                     line = why.get(a["aria-describedby"], "")
-                    if c.t(reason) not in line:
+                    if c.session.t(reason) not in line:
                         self.fail(where, f"{control}: the page says {line!r}, the controller "
-                                         f"refuses it for {c.t(reason)!r}")
+                                         f"refuses it for {c.session.t(reason)!r}")
 
 
 @pytest.mark.parametrize("shape", walker.SHAPES, ids=[shape.label for shape in walker.SHAPES])

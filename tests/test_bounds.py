@@ -249,7 +249,7 @@ def test_the_page_reads_back_the_longest_game_it_stored_and_exported():
     storage = {entry_key(entry.id): entry_to_json(entry),
                KEY_INDEX: GameList([entry], entry.id).index_json()}
     c, host, _ = make_page(storage=storage, bots=False)
-    assert c.board.state == board.state and not c.library.broken
+    assert c.board.state == board.state and not c.session.library.broken
     assert not [k for k in host.storage if ".broken." in k]
     c.handle("click", "game-export", entry.id)
     exported = host.files[-1][1]

@@ -144,7 +144,7 @@ def play_turns(c, timer, turns: int) -> None:
             return
         before = (b.state.round, b.state.seat)
         if c.computer_turn():
-            c.wake_driver()
+            c.computer.wake()
             def turn_over(before=before) -> bool:
                 b = c.board
                 return (not c.computer_turn() or b.is_game_over()
@@ -152,13 +152,13 @@ def play_turns(c, timer, turns: int) -> None:
 
             timer.run(until=turn_over)
         else:
-            assert c.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
+            assert c.play.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
         ended += (c.board.state.round, c.board.state.seat) != before
     raise AssertionError("too many actions")
 
 
 def chart_done(c, timer) -> None:
-    c.wake_driver()
+    c.computer.wake()
     timer.run(until=lambda: c.page.chances is not None and c.page.chances.done)
     assert c.page.chances is not None and c.page.chances.done
 
@@ -175,18 +175,18 @@ def test_against_a_computer_the_chart_is_on_with_a_row_per_turn_in_both_language
     chart_done(c, timer)
     points = c.page.chances.points
     assert len(points) == 6 and c.page.chances.kind == "table"
-    view = c.screen().game.chances
+    view = c.renderer.screen().game.chances
     assert view is not None and view.shown and view.chart is not None
-    assert view.title == c.t("chances.title.table")
+    assert view.title == c.session.t("chances.title.table")
     assert view.title == {"en": "Chances of winning", "de": "Gewinnchancen"}[lang]
     assert view.legend == ("Ann", "Robo")
     html = host.html["log"]
     assert 'aria-hidden="true"' in html.split('data-testid="chances-chart"')[0][-200:]
     found = rows(host)
     assert len(found) == len(points)  # one row per turn (and the start)
-    assert c.t("chances.start") in found[0]
-    assert c.t("chances.turn", round=1, name="<bdi>Ann</bdi>") in found[1]
-    assert c.t("chances.turn", round=1, name="<bdi>Robo</bdi>") in found[2]
+    assert c.session.t("chances.start") in found[0]
+    assert c.session.t("chances.turn", round=1, name="<bdi>Ann</bdi>") in found[1]
+    assert c.session.t("chances.turn", round=1, name="<bdi>Robo</bdi>") in found[2]
     assert html.count('data-testid="chances-point"') == len(points)
     texts = [view.title, view.switch, view.note, view.chart.caption, *view.chart.heads,
              *(tg.label for tg in view.chart.targets),
@@ -204,11 +204,11 @@ def test_solo_chart_shows_the_expected_score_against_the_levels():
     c.render()
     play_turns(c, timer, 4)
     chart_done(c, timer)
-    view = c.screen().game.chances
+    view = c.renderer.screen().game.chances
     assert view.title == "Expected final score" and view.legend == ()
     chart = view.chart
     assert [g.number for g in chart.guides] == ["100", "90", "80", "70", "60", "50", "40"]
-    assert chart.guides[-1].level == c.t("level.project-manager")
+    assert chart.guides[-1].level == c.session.t("level.project-manager")
     for tg, point in zip(chart.targets, c.page.chances.points, strict=True):
         state = state_at(c.board.options, c.board.actions, point.step)
         assert tg.values == (f"{sv.value(sv.position(state)):.1f}",)
@@ -226,12 +226,12 @@ def test_the_chart_is_worked_out_in_idle_ticks_in_chunks_never_in_a_click(monkey
     c.handle("click", "chances-show", "on")
     board = played(c.board.options, 6)
     for action in board.actions:  # the game so far, as the clicks would have played it
-        assert c.dispatch(action)
+        assert c.play.dispatch(action)
     before = len(calls)
     c.handle("click", "menu", None)  # a click: the chart is scheduled, never worked out here
     assert len(calls) == before
     assert c.page.chances is not None and not c.page.chances.done
-    assert c.screen().game.chances.note == c.t("chances.waiting")
+    assert c.renderer.screen().game.chances.note == c.session.t("chances.waiting")
     ticks = 0
     while not c.page.chances.done:
         assert timer.step()
@@ -239,9 +239,9 @@ def test_the_chart_is_worked_out_in_idle_ticks_in_chunks_never_in_a_click(monkey
         points = c.page.chances.points
         assert len(points) <= len(calls)
         if len(points) == 3:  # catching up with a game opened mid-way: said so
-            assert c.screen().game.chances.note == c.t("chances.working", turn=2)
+            assert c.renderer.screen().game.chances.note == c.session.t("chances.working", turn=2)
     assert ticks >= 7 and len(c.page.chances.points) == 7 == len(calls)
-    assert c.screen().game.chances.note == ""
+    assert c.renderer.screen().game.chances.note == ""
     c.handle("click", "menu", None)  # nothing left: nothing valued again
     timer.run(limit=50)
     assert len(calls) == 7
@@ -257,7 +257,8 @@ def test_the_idle_work_has_its_own_timer_and_the_computers_moves_the_pages():
     start_game(c, ("Ann", "Robo"), ("human", "greedy"), "chances-timers")
     page_before = page_timer.count
     while not c.computer_turn():  # Ann's first turn, by clicks' actions
-        assert c.dispatch(get_bot("greedy")(c.board.state, random.Random(len(c.board.actions))))
+        rng = random.Random(len(c.board.actions))
+        assert c.play.dispatch(get_bot("greedy")(c.board.state, rng))
         c.handle("click", "menu", None)
     assert idle_timer.count > 0, "the chart was kicked once the first turn ended"
     assert page_timer.count > page_before, "the computer's first move is on the page's timer"
@@ -271,15 +272,15 @@ def test_the_switch_defaults_by_game_kind_and_is_remembered():
     c, host, timer = make_page()
     start_game(c, ("Ann", "Bo"), ("human", "human"), "chances-humans")
     play_turns(c, timer, 2)
-    c.wake_driver()
+    c.computer.wake()
     timer.run(limit=200)
-    view = c.screen().game.chances
+    view = c.renderer.screen().game.chances
     assert not view.shown and view.chart is None  # off, and not worked out
     assert c.page.chances is None or c.page.chances.key != c.board.options
-    assert view.note == c.t("chances.off_humans")
+    assert view.note == c.session.t("chances.off_humans")
     assert 'aria-checked="false"' in host.html["log"] and 'data-arg="on"' in host.html["log"]
     c.handle("click", "chances-show", "on")
-    assert c.screen().game.chances.shown and host.focused[-1] == "chances-switch"
+    assert c.renderer.screen().game.chances.shown and host.focused[-1] == "chances-switch"
     chart_done(c, timer)
     assert len(rows(host)) == 3
     assert json.loads(host.storage["skyline.settings"])["chances.humans"] == "on"
@@ -288,12 +289,12 @@ def test_the_switch_defaults_by_game_kind_and_is_remembered():
     assert c2.page.help_on == {"humans": True}
     start_game(c2, ("Ann", "Robo"), ("human", "expert"), "chances-robo")
     c2.handle("click", "chances-show", "off")
-    assert not c2.screen().game.chances.shown
+    assert not c2.renderer.screen().game.chances.shown
     assert json.loads(host2.storage["skyline.settings"])["chances.computers"] == "off"
     c2.handle("click", "chances-show", "maybe")  # not a state: nothing changes
     assert c2.page.help_on == {"humans": True, "computers": False}
     c2.session.start(Options(("Sam",), "chances-solo2", 0))
-    assert c2.screen().game.chances.shown
+    assert c2.renderer.screen().game.chances.shown
 
 
 def test_an_unknown_stored_setting_is_the_default():
@@ -301,7 +302,7 @@ def test_an_unknown_stored_setting_is_the_default():
                                                 "chances.humans": "sometimes"})}
     c, host, timer = make_page(storage)
     assert c.page.help_on == {}
-    assert c.screen().game.chances.shown  # the first visit's solo game
+    assert c.renderer.screen().game.chances.shown  # the first visit's solo game
 
 
 def test_a_point_opens_the_replay_at_its_turn():
@@ -317,9 +318,9 @@ def test_a_point_opens_the_replay_at_its_turn():
     replay = c.page.replay
     assert replay is not None and replay.step == point.step
     assert replay.entry_id == c.session.entry.id and replay.total == len(c.board.actions)
-    assert c.screen().game.replay is not None
+    assert c.renderer.screen().game.replay is not None
     # the chart stays, the turn shown marked; another point moves the replay there
-    view = c.screen().game.chances
+    view = c.renderer.screen().game.chances
     targets = view.chart.targets
     assert [tg.current for tg in targets] == [i == 2 for i in range(len(targets))]
     html = host.html["log"]
@@ -335,7 +336,7 @@ def test_no_chart_in_the_guided_first_game():
     c, host, timer = make_page()
     c.handle("click", "tutorial", None)
     assert c.session.tutorial is not None
-    assert c.screen().game.chances is None
+    assert c.renderer.screen().game.chances is None
     assert 'data-testid="chances"' not in host.html["log"]
     c.handle("click", "chances-open", "0")
     assert c.page.replay is None
@@ -363,14 +364,14 @@ def test_hint_ranks_by_the_charts_chance_of_winning_and_says_so(lang):
     assert rows and [r["win"] for r in rows] == sorted((r["win"] for r in rows), reverse=True)
     best = table_options(c.board.state)[0]
     assert rows[0]["action"] == best.action and rows[0]["win"] == best.win
-    view = c.screen().game.hint
+    view = c.renderer.screen().game.hint
     assert view.heading == t["hint.win_options"]
     assert view.options[0][1] == t["hint.win_value"].format(
         p=percent(lang, rows[0]["win"]))
     assert t["hint.value"].split("{")[0] not in host.html["turn"]
     c.session.start(Options(("Sam",), "one-measure-solo", 0))
     assert "win" not in hint_rows(c)[0]
-    assert c.screen().game.hint.heading == t["hint.options"]
+    assert c.renderer.screen().game.hint.heading == t["hint.options"]
 
 
 def test_the_computers_help_is_one_setting_by_kind_shown_in_the_top_bar():
@@ -379,20 +380,20 @@ def test_the_computers_help_is_one_setting_by_kind_shown_in_the_top_bar():
     and in solo ("Help on" in the top bar); the chart's switch turns both."""
     c, host, timer = make_page()
     start_game(c, ("Ann", "Bo"), ("human", "human"), "help-people")
-    game = c.screen().game
+    game = c.renderer.screen().game
     assert not game.hint_available and not game.chances.shown
     assert 'id="btn-hint"' not in host.html["turn"] and "help-on" not in host.html["topbar"]
     c.handle("click", "bot-hint", None)
     assert c.page.hint is None  # refused: the help is off
     c.handle("click", "chances-show", "on")
-    game = c.screen().game
+    game = c.renderer.screen().game
     assert game.hint_available and game.chances.shown
     assert 'data-testid="help-on"' in host.html["topbar"]
     assert hint_rows(c)
     c.handle("click", "chances-show", "off")
-    assert c.page.hint is None and not c.screen().game.hint_available
+    assert c.page.hint is None and not c.renderer.screen().game.hint_available
     start_game(c, ("Ann", "Robo"), ("human", "greedy"), "help-robo")
-    assert c.screen().game.hint_available and "help-on" in host.html["topbar"]
+    assert c.renderer.screen().game.hint_available and "help-on" in host.html["topbar"]
 
 
 def test_the_new_game_dialog_chooses_the_help_for_the_kind_of_game():
@@ -407,7 +408,7 @@ def test_the_new_game_dialog_chooses_the_help_for_the_kind_of_game():
             "seat1": "human", "help_box": "solo", "help": "on"}
     c.handle("change", "ng-change", None, form=form)
     assert not re.search(r'id="ng-help"[^>]* checked', host.html["dialog"])  # people
-    assert c.t("chances.off_humans") in host.html["dialog"]
+    assert c.session.t("chances.off_humans") in host.html["dialog"]
     form.pop("help")
     form["help_box"] = "humans"  # the box as drawn for a game of people
     c.handle("change", "ng-change", None, form={**form, "help": "on"})  # ticked
@@ -422,11 +423,11 @@ def test_the_new_game_dialog_chooses_the_help_for_the_kind_of_game():
     c.handle("change", "ng-change", None, form={**form, "seat1": "expert"})
     assert re.search(r'id="ng-help"[^>]* checked', host.html["dialog"])
     c.handle("submit", "ng-start", None, form={**form, "seat1": "expert", "seed": "h0"})
-    assert c.screen().game.hint_available  # drawn unticked for people: on for Expert
+    assert c.renderer.screen().game.hint_available  # drawn unticked for people: on for Expert
     c.handle("click", "newgame", None)
     c.handle("change", "ng-change", None, form={**form, "help_box": "computers"})
     c.handle("submit", "ng-start", None, form={**form, "help": "on", "seed": "help-form"})
-    assert c.page.dialog is None and c.screen().game.hint_available
+    assert c.page.dialog is None and c.renderer.screen().game.hint_available
     assert json.loads(host.storage["skyline.settings"])["chances.humans"] == "on"
 
 

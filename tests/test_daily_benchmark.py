@@ -30,7 +30,7 @@ def play_daily(c, bot: str = "greedy") -> None:
     c.handle("click", "daily", None)
     rng = random.Random(0)
     while not c.board.is_game_over():
-        assert c.dispatch(BOTS[bot](c.board.state, rng))
+        assert c.play.dispatch(BOTS[bot](c.board.state, rng))
 
 
 def bench(c) -> daily_bench.BenchJob:
@@ -102,12 +102,12 @@ def test_the_expert_plays_in_idle_chunks_and_its_score_shows_and_copies(
     c, host, timer = make_page(langs=(lang,))
     t = texts(lang).t
     play_daily(c)
-    line = c.screen().game.daily.line
+    line = c.renderer.screen().game.daily.line
     c.handle("click", "daily-copy", None)
     # at click time: not one decision of the expert's game, its progress shown instead
     job = bench(c)
     assert job.game is not None and job.game.actions == [] and c.daily_expert(DAY) is None
-    daily = c.screen().game.daily
+    daily = c.renderer.screen().game.daily
     assert daily.expert == t("daily.expert_playing", round=1) and not daily.expert_done
     assert host.copied[-1] == f"{line}\n{LINK}"  # copied before it is known: the line alone
     steps = 0
@@ -119,7 +119,7 @@ def test_the_expert_plays_in_idle_chunks_and_its_score_shows_and_copies(
             steps += 1
     assert steps >= 40  # a whole game, spread over as many ticks as it has decisions
     assert c.daily_expert(DAY) == expert_today and c.page.daily_bench is None
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     assert s.game.daily.expert == expert_line(lang, expert_today) and s.game.daily.expert_done
     assert 'data-testid="daily-expert"' in host.html["players"]
@@ -142,7 +142,7 @@ def test_nothing_is_played_for_a_game_that_is_not_a_finished_daily_challenge():
     c.session.start(daily_options(DAY, "Ann")._replace(seed="not-daily"))
     rng = random.Random(1)
     while not c.board.is_game_over():
-        c.dispatch(BOTS["greedy"](c.board.state, rng))
+        c.play.dispatch(BOTS["greedy"](c.board.state, rng))
     c.handle("click", "daily-copy", None)
     timer.run()
     assert bench(c).game is None and c.daily_expert(DAY) is None
@@ -170,7 +170,7 @@ def test_a_reload_before_it_finished_plays_it_again_and_after_reads_it(expert_to
     # once known, never played again: not on a reload, not for another play of the day
     c3, host3, timer3 = make_page(storage=storage)
     assert bench(c3).game is None
-    assert c3.screen().game.daily.expert == expert_line("en", expert_today)
+    assert c3.renderer.screen().game.daily.expert == expert_line("en", expert_today)
     play_daily(c3, bot="beginner")
     c3.handle("click", "daily-copy", None)
     timer3.run()
@@ -193,7 +193,7 @@ def test_a_damaged_stored_figure_is_said_and_played_again(figure, expert_today):
     assert "notice.records_broken" in [n.key for n in c2.page.notices]  # said, kept aside
     assert any(k.startswith("skyline.records.broken") and v == raw
                for k, v in host2.storage.items())
-    assert c2.daily_expert(DAY) is None and c2.screen().game.daily.best is not None
+    assert c2.daily_expert(DAY) is None and c2.renderer.screen().game.daily.best is not None
     timer2.run()
     assert c2.daily_expert(DAY) == expert_today and not c2.page.crashed
     assert json.loads(host2.storage[KEY_RECORDS])["daily"][DAY] == {
@@ -210,4 +210,4 @@ def test_records_from_before_the_benchmark_still_load():
     assert "notice.records_broken" not in [n.key for n in c.page.notices]
     assert c.daily_expert("2026-11-30") is None
     timer.run()  # not over yet: nothing to play
-    assert c.daily_expert("2026-11-30") is None and c.screen().game.daily.expert is None
+    assert c.daily_expert("2026-11-30") is None and c.renderer.screen().game.daily.expert is None

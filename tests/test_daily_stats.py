@@ -36,7 +36,7 @@ def finish(c, seed: int = 0, bot: str = "greedy") -> None:
         if c.computer_turn():
             c.step_computer()
         else:
-            assert c.dispatch(BOTS[bot](c.board.state, rng))
+            assert c.play.dispatch(BOTS[bot](c.board.state, rng))
     c.render()
 
 
@@ -64,7 +64,7 @@ def test_daily_from_the_welcome_dialog_is_todays_seeded_game(lang):
     t = texts(lang).t
     assert c.page.dialog is None
     assert c.board.options == daily_options(DAY, t("newgame.default_name", n=1))
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     assert s.game.daily.title == t("daily.title_day", day=DAY) and s.game.daily.line is None
     assert "notice.daily_started" in notice_keys(c)
@@ -103,7 +103,7 @@ def test_finished_daily_shows_the_result_line_best_and_copies_it(lang):
     host.today = "2026-11-30"
     c.handle("click", "daily", None)
     finish(c)
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     daily = s.game.daily
     line = expected_line(lang, c.board)
@@ -114,10 +114,10 @@ def test_finished_daily_shows_the_result_line_best_and_copies_it(lang):
     assert 'data-testid="daily-line"' in html and board_view.esc(line) in html
     c.handle("click", "daily-copy", None)
     assert host.copied[-1] == line + "\n" + BASE + "#daily?d=2026-11-30"
-    assert c.screen().game.daily.status == texts(lang).t("daily.copied")
+    assert c.renderer.screen().game.daily.status == texts(lang).t("daily.copied")
     host.copy_ok = False
     c.handle("click", "daily-copy", None)
-    assert c.screen().game.daily.status == texts(lang).t("daily.copy_failed")
+    assert c.renderer.screen().game.daily.status == texts(lang).t("daily.copy_failed")
     # its own best score per day, in the records
     records = json.loads(host.storage[KEY_RECORDS])
     assert records["daily"]["2026-11-30"] == {"best": score, "plays": 1}
@@ -146,7 +146,7 @@ def test_daily_link_opens_that_challenge(lang):
     c, host, _ = make_page(fragment="#daily?d=2026-11-05", langs=(lang,))
     assert host.fragment_cleared
     assert c.board.options.seed == "daily-2026-11-05" and c.page.dialog is None
-    assert c.screen().game.daily.day == "2026-11-05"
+    assert c.renderer.screen().game.daily.day == "2026-11-05"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -161,12 +161,12 @@ def test_bad_daily_links_are_refused_in_the_players_language(lang, fragment, cod
     c.handle("click", "take", "0")
     c.handle("click", "take", "1")
     c.handle("click", "take", "2")
-    record, saved = c.board.record(), host.storage[game_key(c.entry.id)]
+    record, saved = c.board.record(), host.storage[game_key(c.session.entry.id)]
     c.handle("hashchange", None, fragment)
     t = texts(lang).t
-    assert c.board.record() == record and host.storage[game_key(c.entry.id)] == saved
+    assert c.board.record() == record and host.storage[game_key(c.session.entry.id)] == saved
     assert c.page.dialog is None
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     note = next(n for n in s.notices if n.key == "notice.bad_daily")
     assert note.text == t("notice.bad_daily", reason=t("error.option." + code,
@@ -181,7 +181,7 @@ def test_daily_link_during_a_game_asks_first(lang):
     board = c.board
     c.handle("hashchange", None, "#daily?d=2026-10-10")
     assert isinstance(c.page.dialog, ConfirmDailyDialog) and c.board is board
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     t = texts(lang).t
     assert s.dialog.question == t("daily.confirm_question", day="2026-10-10")
@@ -295,7 +295,7 @@ def test_history_records_each_finished_game_once():
     assert sorted(s["rank"] for s in vs["seats"]) in ([1, 2], [1, 1])
     # the stored history reads back to the same results
     results, problem = game_stats.read_history(host.storage[KEY_HISTORY])
-    assert problem is None and results == c.history.results
+    assert problem is None and results == c.session.history.results
     summary = game_stats.summarize(results)
     greedy = next(v for v in summary.versus if v.level == "greedy")
     assert greedy.games == 1 and greedy.won + greedy.lost == 1
@@ -307,13 +307,14 @@ def test_history_survives_a_reload_and_caps_its_length():
     c, host, _ = make_page(host=host)
     c.handle("click", "close", None)
     finish(c, 4)
-    first = c.history.results[0]
+    first = c.session.history.results[0]
     many = [game_stats.GameResult(f"id{i}", first.at, first.day, "solo", None, False,
                                   first.seats) for i in range(game_stats.MAX_HISTORY + 5)]
     host.storage[KEY_HISTORY] = game_stats.history_json(many)
     c2, _, _ = make_page(host=host)
-    assert len(c2.history.results) == game_stats.MAX_HISTORY and c2.history.problem is None
-    assert c2.history.results[-1].id == f"id{game_stats.MAX_HISTORY + 4}"
+    history = c2.session.history
+    assert len(history.results) == game_stats.MAX_HISTORY and history.problem is None
+    assert history.results[-1].id == f"id{game_stats.MAX_HISTORY + 4}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -337,9 +338,9 @@ def test_a_damaged_history_is_kept_aside_and_said(lang, raw, code, kept):
     c, host, _ = make_page(host=host, langs=(lang,))
     aside = [k for k in host.storage if k.startswith(KEY_HISTORY_BROKEN)]
     assert len(aside) == 1 and host.storage[aside[0]] == raw  # byte for byte
-    assert len(c.history.results) == kept
-    assert game_stats.read_history(host.storage[KEY_HISTORY]) == (c.history.results, None)
-    s = c.screen()
+    assert len(c.session.history.results) == kept
+    assert game_stats.read_history(host.storage[KEY_HISTORY]) == (c.session.history.results, None)
+    s = c.renderer.screen()
     assert_translated(s, lang)
     note = next(n for n in s.notices if n.key == "notice.history_broken")
     t = texts(lang).t
@@ -358,11 +359,11 @@ def test_a_damaged_history_that_cannot_be_kept_aside_is_never_overwritten():
     host = FakeHost({KEY_HISTORY: raw})
     host.fail_set = Full
     c, host, _ = make_page(host=host)
-    assert c.history.held and "notice.history_broken_lost" in notice_keys(c)
+    assert c.session.history.held and "notice.history_broken_lost" in notice_keys(c)
     host.fail_set = None
     c.handle("click", "close", None)
     finish(c, 7)
-    assert host.storage[KEY_HISTORY] == raw and len(c.history.results) == 1
+    assert host.storage[KEY_HISTORY] == raw and len(c.session.history.results) == 1
 
 
 def test_history_when_the_storage_is_full():
@@ -376,9 +377,9 @@ def test_history_when_the_storage_is_full():
     finish(c, 8)
     assert host.storage == before  # nothing stored changed
     assert "notice.not_saved" in notice_keys(c)
-    assert len(c.history.results) == 1  # ... but the session keeps it
+    assert len(c.session.history.results) == 1  # ... but the session keeps it
     c.handle("click", "stats", None)
-    assert len(c.screen().dialog.chart.dots) == 1
+    assert len(c.renderer.screen().dialog.chart.dots) == 1
 
 
 def test_history_when_the_storage_is_blocked():
@@ -390,9 +391,9 @@ def test_history_when_the_storage_is_blocked():
     c, host, _ = make_page(host=host)
     c.handle("click", "close", None)
     finish(c, 9)
-    assert host.storage == {} and len(c.history.results) == 1
+    assert host.storage == {} and len(c.session.history.results) == 1
     c.handle("click", "stats", None)
-    assert c.screen().dialog.totals.startswith("Finished games on this device: 1 ")
+    assert c.renderer.screen().dialog.totals.startswith("Finished games on this device: 1 ")
 
 
 def test_history_reader_is_total():
@@ -431,16 +432,16 @@ def test_statistics_page_after_finished_games(lang):
     finish(c, 3)
     c.handle("click", "stats", None)
     assert isinstance(c.page.dialog, StatsDialog)
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     v = s.dialog
     t = texts(lang).t
     assert v.totals == t("stats.totals", n=3, solo=2, multi=1)
     assert len(v.chart.dots) == 2 and v.chart.path.count(",") == 2
     assert v.chart.summary == t("stats.chart.summary", n=2, first=1, last=2,
-                                low=min(r.score for r in c.history.results[:2]),
-                                high=max(r.score for r in c.history.results[:2]),
-                                latest=c.history.results[1].score)
+                                low=min(r.score for r in c.session.history.results[:2]),
+                                high=max(r.score for r in c.session.history.results[:2]),
+                                latest=c.session.history.results[1].score)
     assert [row[0] for row in v.scenarios] == [t("stats.no_scenario"), t("scenario.essen")]
     assert [row[2] for row in v.games] == [t("stats.mode.solo"), t("stats.mode.daily")]
     assert v.daily[0][0] == DAY
@@ -456,7 +457,7 @@ def test_statistics_page_after_finished_games(lang):
     assert f'download="skyline-statistics-{DAY}.json"' in html
     exported = json.loads(host.downloads[-1])
     assert exported["kind"] == "skyline-statistics" and len(exported["history"]) == 3
-    assert exported["history"] == [r.to_json() for r in c.history.results]
+    assert exported["history"] == [r.to_json() for r in c.session.history.results]
     assert exported["daily"][DAY]["plays"] == 1 and "expert" in exported["versus"]
     assert exported["records"]["best"] and "seen" not in exported["records"]
 
@@ -465,7 +466,7 @@ def test_statistics_page_after_finished_games(lang):
 def test_statistics_page_without_games(lang):
     c, host, _ = make_page(langs=(lang,))
     c.handle("click", "stats", None)
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     assert s.dialog.empty == texts(lang).t("stats.empty") and s.dialog.chart is None
     assert "stats-chart" not in host.html["dialog"]
@@ -479,7 +480,7 @@ def test_statistics_read_records_from_before_the_history():
         "2026-11-11": {"best": 61, "plays": 2}, "bad": {"best": 1}}, "seen": []}
     c, host, _ = make_page(storage={KEY_RECORDS: json.dumps(records)})
     c.handle("click", "stats", None)
-    v = c.screen().dialog
+    v = c.renderer.screen().dialog
     t = texts("en").t
     assert (t("stats.no_scenario"), "77", "0", "–") in v.scenarios
     assert (t("level.senior-architect"), "2") in v.levels

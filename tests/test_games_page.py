@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from app import render as board_view
 from app import screen as sm
+from app.core.bridge import PageEvent
 from app.core.commands import IMPORT_LIMIT_BYTES
 from app.core.html import esc
 from app.core.store import KEY_INDEX, KEY_SAVE
@@ -50,7 +50,7 @@ def play_here(c, bot="greedy", limit=200) -> None:
         if b.state.phase is Phase.OVER or not c.page.seat_kind(b.state.seat).is_here:
             return
         rng = random.Random(len(b.actions))
-        assert c.dispatch(get_bot(bot)(b.state, rng))
+        assert c.play.dispatch(get_bot(bot)(b.state, rng))
     raise AssertionError("turn never ended")
 
 
@@ -69,7 +69,7 @@ def test_each_shipped_single_save_migrates_into_the_list_on_start(version):
     assert KEY_SAVE not in host.storage
     (key, text), = entries(host).items()
     entry = read_entry(text)
-    assert key == game_key(entry.id) and c.entry.id == entry.id
+    assert key == game_key(entry.id) and c.session.entry.id == entry.id
     assert entry.board.state == saved.board.state == c.board.state
     assert read_index(host.storage[KEY_INDEX]).current == entry.id
     c2, host2, _ = make_page(storage=dict(host.storage), bots=False)  # a second start
@@ -85,8 +85,8 @@ def test_new_games_are_entries_and_an_untouched_one_is_replaced():
     start(c, ("Cy",), ("human",), seed="solo1")
     assert len(entries(host)) == 2
     index = read_index(host.storage[KEY_INDEX])
-    assert index.current == c.entry.id
-    assert {r.id for r in index.rows} == set(c.library.games.entries)
+    assert index.current == c.session.entry.id
+    assert {r.id for r in index.rows} == set(c.session.library.games.entries)
 
 
 def test_broken_entry_is_kept_aside_and_exportable_and_others_load():
@@ -108,14 +108,14 @@ def test_broken_entry_is_kept_aside_and_exportable_and_others_load():
 def test_two_tabs_never_overwrite_a_game_the_other_changed():
     c, host, _ = make_page(bots=False)
     start(c)
-    key = game_key(c.entry.id)
+    key = game_key(c.session.entry.id)
     other = FakeHost(host.storage)  # the same storage, another tab
     c2, _, _ = make_page(host=other, bots=False)
-    assert c2.entry.id == c.entry.id
+    assert c2.session.entry.id == c.session.entry.id
     play_here(c)
     stored = host.storage[key]
     b = c2.board
-    c2.dispatch(get_bot("greedy")(b.state, random.Random(1)))  # a move on the old state
+    c2.play.dispatch(get_bot("greedy")(b.state, random.Random(1)))  # a move on the old state
     assert host.storage[key] == stored and c2.page.readonly
     assert c2.board.state == c.board.state  # it shows the other tab's game now
 
@@ -188,11 +188,11 @@ def test_game_list_open_rename_delete_undo_export_import(lang):
     c, host, _ = make_page(langs=(lang,), bots=False)
     start(c, ("Ann", "Bo"))
     play_here(c)
-    first = c.entry.id
+    first = c.session.entry.id
     start(c, ("Cy",), ("human",), seed="solo1")
-    second = c.entry.id
+    second = c.session.entry.id
     c.handle("click", "games", None)
-    screen = c.screen()
+    screen = c.renderer.screen()
     assert isinstance(screen.dialog, games_ui.GamesView)
     rows = {r.id: r for r in screen.dialog.rows}
     assert rows[second].current and not rows[first].current
@@ -201,14 +201,14 @@ def test_game_list_open_rename_delete_undo_export_import(lang):
     assert html.count('data-testid="game-row"') == 2
     # open the other game
     c.handle("click", "game-open", first)
-    assert c.entry.id == first and c.board.options.names == ("Ann", "Bo")
+    assert c.session.entry.id == first and c.board.options.names == ("Ann", "Bo")
     # rename it
     c.handle("click", "games", None)
     c.handle("click", "game-rename", first)
-    assert 'id="game-name"' in board_view.render(c.screen())["dialog"]
+    assert 'id="game-name"' in board_view.render(c.renderer.screen())["dialog"]
     c.handle("submit", "game-rename-save", None, form={"id": first, "name": "<b>Friday</b>"})
     assert read_entry(host.storage[game_key(first)]).name == "<b>Friday</b>"
-    assert "&lt;b&gt;Friday" in board_view.render(c.screen())["dialog"]
+    assert "&lt;b&gt;Friday" in board_view.render(c.renderer.screen())["dialog"]
     # export, delete, undo
     c.handle("click", "game-export", second)
     name, text = host.files[-1]
@@ -227,14 +227,14 @@ def test_game_list_open_rename_delete_undo_export_import(lang):
     before = dict(host.storage)
     c.handle("click", "game-import-text", None, form={"text": text[:-9]})
     assert c.page.notices[-1].key == "games.import_failed" and host.storage == before
-    sm_text = c.screen().notices[-1].text
+    sm_text = c.renderer.screen().notices[-1].text
     assert ("cannot be imported" if lang == "en" else "lässt sich nicht importieren") in sm_text
     # a file over the limit arrives unread, with its size (web/js/files.js): named as
     # too large, with the limit, never as a file that is not valid JSON
     c.handle("click", "game-import-text", None,
              form={"text": "", "bytes": str(IMPORT_LIMIT_BYTES + 1)})
     assert c.page.notices[-1].key == "games.import_too_large" and host.storage == before
-    sm_text = c.screen().notices[-1].text
+    sm_text = c.renderer.screen().notices[-1].text
     assert "2 MB" in sm_text and ("too large" if lang == "en" else "zu groß") in sm_text
     assert "JSON" not in sm_text
 
@@ -246,7 +246,7 @@ def test_import_updates_only_a_continuation_and_keeps_a_divergence():
     early = entry_to_json(c.session.entry_now())
     play_here_both(c, turns=2)
     late = entry_to_json(c.session.entry_now())
-    gid = c.entry.id
+    gid = c.session.entry.id
     c.handle("click", "game-import-text", None, form={"text": early})
     assert c.page.notices[-1].key == "games.import_stale"
     assert read_entry(host.storage[game_key(gid)]).board.actions == c.board.actions
@@ -272,7 +272,7 @@ def play_here_both(c, turns: int) -> None:
         seat = c.board.state.seat
         while c.board.state.seat == seat and c.board.state.phase is not Phase.OVER:
             b = c.board
-            assert c.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
+            assert c.play.dispatch(get_bot("greedy")(b.state, random.Random(len(b.actions))))
 
 
 # ---------------------------------------------------------------------------- replay
@@ -283,34 +283,34 @@ def test_replay_steps_and_jumps_and_never_changes_the_game(lang):
     c, host, _ = make_page(langs=(lang,), bots=False)
     start(c)
     play_here_both(c, 5)
-    gid = c.entry.id
+    gid = c.session.entry.id
     stored = host.storage[game_key(gid)]
     actions = c.board.actions
     c.handle("click", "games", None)
     c.handle("click", "game-replay", gid)
-    s = c.screen()
+    s = c.renderer.screen()
     assert s.game.replay is not None and s.game.replay.at_start
     assert all(not cmd.enabled and cmd.reason_key == "why.replay" for cmd in s.commands)
-    assert s.status.text == c.t("status.round", round=1)
+    assert s.status.text == c.session.t("status.round", round=1)
     for _ in range(4):
         c.handle("click", "replay-next", None)
     assert c.page.replay.step == 4
     shown = games_ui.board_at(c.page.replay.record, 4)
-    assert c.screen().players[0].tiles == sm.build_screen(
+    assert c.renderer.screen().players[0].tiles == sm.build_screen(
         c.page.__class__(), shown, c.texts).players[0].tiles
-    assert len(c.screen().log.entries) == len(log_view(shown.log(), ["Ann", "Bo"],
+    assert len(c.renderer.screen().log.entries) == len(log_view(shown.log(), ["Ann", "Bo"],
                                                            c.texts).entries)
     c.handle("keydown", None, None, key="ArrowLeft")
     assert c.page.replay.step == 3
-    rounds = c.screen().game.replay.rounds
-    assert [r[1] for r in rounds][:2] == [c.t("replay.round_option", round=1),
-                                          c.t("replay.round_option", round=2)]
+    rounds = c.renderer.screen().game.replay.rounds
+    assert [r[1] for r in rounds][:2] == [c.session.t("replay.round_option", round=1),
+                                          c.session.t("replay.round_option", round=2)]
     c.handle("change", "replay-round", None, form={"value": str(rounds[1][0])})
-    assert c.screen().status.text == c.t("status.round", round=2)
+    assert c.renderer.screen().status.text == c.session.t("status.round", round=2)
     c.handle("click", "take", "0")  # refused: a replay never changes the game
     c.handle("click", "replay-last", None)
-    assert c.page.replay.step == len(actions) and c.screen().game.replay.at_end
-    html = board_view.render(c.screen())["turn"]
+    assert c.page.replay.step == len(actions) and c.renderer.screen().game.replay.at_end
+    html = board_view.render(c.renderer.screen())["turn"]
     assert 'data-testid="replay"' in html and 'id="act-roll"' not in html
     c.handle("click", "replay-close", None)
     assert c.page.replay is None and c.board.actions == actions
@@ -330,15 +330,15 @@ def test_two_devices_play_a_correspondence_game_to_the_end():
     lengths = [len(link)]
     # A refuses moves for Bo
     a.handle("click", "close", None)
-    assert all(not cmd.enabled for cmd in a.screen().commands)
+    assert all(not cmd.enabled for cmd in a.renderer.screen().commands)
     a.handle("click", "take", "0")
     assert a.page.notices[-1].key == "corr.not_yours" and a.page.takes == []
-    assert "Bo" in a.screen().game.corr.text
+    assert "Bo" in a.renderer.screen().game.corr.text
     # B opens it: an unknown game, it asks for the seat (Bo suggested)
     b.handle("hashchange", None, fragment(link))
     assert isinstance(b.page.dialog, ClaimDialog) and b.page.dialog.suggested == 1
     b.handle("submit", "corr-claim", None, form={"seat1": "on"})
-    assert b.entry.seats == ("friend", "here") and b.board.actions == a.board.actions
+    assert b.session.entry.seats == ("friend", "here") and b.board.actions == a.board.actions
     old_link = link
     turns = 0
     stale_done = tampered_done = False
@@ -379,12 +379,12 @@ def test_two_devices_play_a_correspondence_game_to_the_end():
         alt.push(rng.choice(alt.legal_actions()))
         if alt.actions != b.board.actions[: len(alt.actions)]:
             break
-    div = make_game_link(alt, ("human", "human"), a.entry.nonce)
-    count = len(a.library.games)
+    div = make_game_link(alt, ("human", "human"), a.session.entry.nonce)
+    count = len(a.session.library.games)
     a.handle("hashchange", None, "#" + div)
     assert a.page.notices[-1].key == "corr.diverged"
-    assert len(a.library.games) == count + 1
-    kept = [e for e in a.library.games.entries.values() if e.diverged_from]
+    assert len(a.session.library.games) == count + 1
+    kept = [e for e in a.session.library.games.entries.values() if e.diverged_from]
     assert kept and kept[0].board.actions == alt.actions
     assert a.board.is_game_over()  # the open game was not overwritten
     assert stale_done and tampered_done
@@ -417,7 +417,7 @@ def test_a_friends_link_in_a_new_tab_applies_there_while_another_tab_has_the_gam
     assert "notice.other_tab" not in [n.key for n in b.page.notices]
     # the stored game is the continued one; tab a, told it lost the lock, follows it
     a.handle("tab", "lost", None)
-    a.handle("tab", "saved", game_key(b.entry.id))
+    a.handle("tab", "saved", game_key(b.session.entry.id))
     assert a.page.readonly and a.board.actions == friend.board.actions
 
 
@@ -426,24 +426,24 @@ def test_send_dialog_share_copy_and_qr(lang):
     a, host, _ = make_page(langs=(lang,), bots=False)
     start(a, ("Ann", "Bo"), ("human", "friend"))
     play_here(a)
-    s = a.screen()
+    s = a.renderer.screen()
     assert isinstance(s.dialog, games_ui.SendView) and not s.dialog.can_share
     a.handle("click", "corr-copy", None)
     assert host.copied[-1] == a.page.dialog.link and a.page.dialog.copied
     host.share_ok = True
-    assert a.screen().dialog.can_share
+    assert a.renderer.screen().dialog.can_share
     a.handle("click", "corr-share", None)
     assert host.shared[-1] == a.page.dialog.link and a.page.dialog.shared
     a.handle("click", "corr-qr", None)
     svg = a.page.dialog.qr
     assert svg.startswith("<svg") and 'class="qr"' in svg
-    html = board_view.render(a.screen())["dialog"]
-    assert 'data-testid="qr"' in html and a.t("corr.qr_label") in html
+    html = board_view.render(a.renderer.screen())["dialog"]
+    assert 'data-testid="qr"' in html and a.session.t("corr.qr_label") in html
     host.qr_ok = False
     a.page.dialog.qr = None
     a.handle("click", "corr-qr", None)
     assert a.page.dialog.qr == "failed"
-    assert a.screen().dialog.qr_status == a.t("corr.qr_failed")
+    assert a.renderer.screen().dialog.qr_status == a.session.t("corr.qr_failed")
 
 
 def test_notices_follow_a_change_of_language():
@@ -460,8 +460,9 @@ def test_notices_follow_a_change_of_language():
     keys = [n.key for n in b.page.notices]
     assert keys[-2:] == ["corr.added", "notice.bad_link"]
     b.handle("click", "lang", "de")
-    shown = {n.key: n.text for n in b.screen().notices}
-    assert "Bo" in shown["corr.added"] and b.t("corr.state_you", name="Bo") in shown["corr.added"]
+    shown = {n.key: n.text for n in b.renderer.screen().notices}
+    assert "Bo" in shown["corr.added"]
+    assert b.session.t("corr.state_you", name="Bo") in shown["corr.added"]
     en = TABLES_EN["corr.state_you"].replace("{name}", "Bo")
     assert en not in shown["corr.added"]
     reason = shown["notice.bad_link"]
@@ -476,8 +477,8 @@ def test_claim_needs_a_seat():
     play_here(a)
     b.handle("hashchange", None, fragment(a.page.dialog.link))
     b.handle("submit", "corr-claim", None, form={})
-    assert b.page.dialog.error == b.t("corr.claim_none")
-    assert len(b.library.games) == 1  # only its own default game
+    assert b.page.dialog.error == b.session.t("corr.claim_none")
+    assert len(b.session.library.games) == 1  # only its own default game
 
 
 def test_every_new_string_is_in_both_tables():
@@ -494,9 +495,9 @@ def test_options_of_seats_offer_a_friend_only_with_several_players():
     c, _, _ = make_page(bots=False)
     c.handle("click", "newgame", None)
     c.handle("change", "ng-change", None, form={"count": "1"})
-    assert "friend" not in [o.value for o in c.screen().dialog.names[0].seat_options]
+    assert "friend" not in [o.value for o in c.renderer.screen().dialog.names[0].seat_options]
     c.handle("change", "ng-change", None, form={"count": "2"})
-    assert "friend" in [o.value for o in c.screen().dialog.names[1].seat_options]
+    assert "friend" in [o.value for o in c.renderer.screen().dialog.names[1].seat_options]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -537,8 +538,8 @@ def test_the_rules_say_where_games_are_kept_and_export_the_open_game(lang):
     assert f'id="rules-export" data-action="rules-export">{export}' in shown
     c.handle("click", "rules-export", None)
     name, text = host.files[-1]
-    assert name == f"skyline-{c.entry.id}.json"
-    assert read_entry(text).id == c.entry.id
+    assert name == f"skyline-{c.session.entry.id}.json"
+    assert read_entry(text).id == c.session.entry.id
 
 
 def test_the_replay_title_isolates_the_game_name():
@@ -547,13 +548,13 @@ def test_the_replay_title_isolates_the_game_name():
     c, _, _ = make_page(bots=False)
     start(c)
     play_here_both(c, 2)
-    gid = c.entry.id
+    gid = c.session.entry.id
     c.handle("click", "games", None)
     c.handle("click", "game-rename", gid)
     c.handle("submit", "game-rename-save", None, form={"id": gid, "name": "משחק 2"})
     c.handle("click", "games", None)
     c.handle("click", "game-replay", gid)
-    html = board_view.render(c.screen())["turn"]
+    html = board_view.render(c.renderer.screen())["turn"]
     assert "<bdi>משחק 2</bdi>" in html
 
 
@@ -571,23 +572,12 @@ def test_a_move_is_saved_with_its_render_and_no_crossing():
     assert stored.takes == "G" and stored.board.actions == c.board.actions
 
 
-class LateAnswers(FakeHost):
-    """Saves answered as the page answers them: after the render, as an event."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.waiting: list[tuple[Callable[[str], None], str]] = []
-
-    def storage_write_soon(self, key, expected, value, also, trouble) -> None:
-        super().storage_write_soon(key, expected, value, also,
-                                   lambda outcome: self.waiting.append((trouble, outcome)))
-
-
 def test_a_save_another_tab_refused_is_heard_after_the_render():
     """Another tab moved in the same game: this tab's move is drawn, then the page's
     answer (nothing written) makes this tab show the other tab's game, read-only, with
     the notice and its button; the stored game is the other tab's."""
-    host = LateAnswers()
+    host = FakeHost()
+    host.answers = []  # the page answers a save after the render, as an event
     c, host, _ = make_page(host=host, bots=False)
     start(c)
     key = game_key(c.session.entry.id)
@@ -596,10 +586,10 @@ def test_a_save_another_tab_refused_is_heard_after_the_render():
     theirs = entry_to_json(read_entry(host.storage[key])._replace(board=board))
     host.storage[key] = theirs  # the other tab's save
     c.handle("click", "take", "0")
-    assert not c.page.readonly and host.waiting  # drawn; the answer is on its way
-    trouble, outcome = host.waiting.pop()
+    assert not c.page.readonly and host.unsaved  # drawn; the answer is on its way
+    (save_id, outcome), = host.unsaved
     assert outcome == "conflict"
-    c.answer(lambda: trouble(outcome))
+    c.event(PageEvent("saved", save_id=save_id, outcome=outcome))
     assert c.page.readonly
     assert "notice.save_conflict" in [n.key for n in c.page.notices]
     assert host.storage[key] == theirs
@@ -647,12 +637,12 @@ def test_each_broken_link_is_named_by_its_own_cause(lang, link, key, part):
     host.fragment_cleared = False
     c.handle("hashchange", None, link)
     assert host.fragment_cleared and host.storage == before
-    text = c.screen().notices[-1].text
-    expected = c.t(key, limit=part, kind="foo")
+    text = c.renderer.screen().notices[-1].text
+    expected = c.session.t(key, limit=part, kind="foo")
     assert expected in text and part in text, text
-    assert c.t("error.option.link") not in text and "(?)" not in text
+    assert c.session.t("error.option.link") not in text and "(?)" not in text
     # the same link opening the page: said over the welcome or over the game
     fresh, fresh_host, _ = make_page(langs=(lang,), fragment=link, bots=False)
-    shown = fresh.screen()
+    shown = fresh.renderer.screen()
     said = " ".join([n.text for n in shown.notices] + [getattr(shown.dialog, "notice", "") or ""])
     assert fresh_host.fragment_cleared and expected in said, said

@@ -537,7 +537,7 @@ def parse(html: str) -> Page:
 def check_regions(c: Controller, where: str, shown: set[str]) -> None:
     """Every region as the page would render it now: nothing a name brought is markup;
     the accepted names seen as text are added to ``shown``."""
-    for region, html in board_view.render(c.screen()).items():
+    for region, html in board_view.render(c.renderer.screen()).items():
         context = f"{where}, {region}"
         for raw in ('"><script>', "<script", "<img", "<iframe"):
             assert raw not in html, f"{context}: raw {raw!r} in {html[:300]!r}"
@@ -619,7 +619,7 @@ def test_hostile_names_render_as_text(lang: str) -> None:
         check_regions(c, f"an imported game with {names}", shown)
     # a game's new name (up to 60 characters: the longest payload fits; the override
     # is the next test's), deleted and back, replayed
-    gid = c.entry.id
+    gid = c.session.entry.id
     for name in [n for n in HOSTILE if not BIDI.search(n)]:
         c.handle("click", "games", None)
         c.handle("click", "game-rename", gid)
@@ -643,7 +643,7 @@ def test_a_game_name_never_turns_the_text_around() -> None:
     the list, the replay's title, the notices of a deletion and of an import."""
     c, _, _ = make_page(bots=False)
     start_game(c, ("Ann", "Bo"), ("human", "human"), "bidi-game")
-    gid = c.entry.id
+    gid = c.session.entry.id
     name = "Bob\u202egnp.exe"
     c.handle("click", "games", None)
     c.handle("click", "game-rename", gid)

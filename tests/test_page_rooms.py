@@ -143,22 +143,8 @@ def test_the_core_has_no_import_cycle() -> None:
     assert core_cycles() == []
 
 
-#: Known to import the browser outside a host adapter, until that import moves.
-BROWSER_IMPORT_TO_MOVE = {
-    "app/computer/pacer.py": "the pacer's `resources` command imports js; it moves to the host",
-}
-
-
-def each_page_module() -> list:
-    """The page's modules by path, the known exceptions marked (strict: once the import
-    has moved the mark must go)."""
-    params = []
-    for path in page_modules():
-        rel = path.relative_to(WEB).as_posix()
-        reason = BROWSER_IMPORT_TO_MOVE.get(rel)
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        params.append(pytest.param(rel, marks=marks))
-    return params
+def each_page_module() -> list[str]:
+    return [path.relative_to(WEB).as_posix() for path in page_modules()]
 
 
 @pytest.mark.parametrize("module", each_page_module())

@@ -112,7 +112,7 @@ def test_every_reader_refuses_the_same_names():
 
 
 def last_notice(c) -> str:
-    return c.screen().notices[-1].text
+    return c.renderer.screen().notices[-1].text
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -123,9 +123,9 @@ def test_the_dialog_says_a_nul_is_refused_for_its_own_reason(lang):
                                                "name1": "Bo\x00", "seed": "s"})
     d = c.page.dialog
     assert isinstance(d, NewGameDialog)
-    why = c.t("error.name.control")
-    assert d.error == c.t("error.option.name", n=2, why=why)
-    assert c.t("error.option.names") not in d.error
+    why = c.session.t("error.name.control")
+    assert d.error == c.session.t("error.option.name", n=2, why=why)
+    assert c.session.t("error.option.names") not in d.error
     assert why in host.html["dialog"]
 
 
@@ -136,7 +136,7 @@ def test_the_dialog_refuses_hidden_and_reversing_names(name, key):
     c.handle("click", "newgame", None)
     c.handle("submit", "ng-start", None, form={"count": "1", "name0": name, "seed": "s"})
     assert isinstance(c.page.dialog, NewGameDialog)
-    assert c.page.dialog.error == c.t("error.option.name", n=1, why=c.t(key))
+    assert c.page.dialog.error == c.session.t("error.option.name", n=1, why=c.session.t(key))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -146,7 +146,8 @@ def test_a_share_link_with_a_refused_name_says_so(lang):
     before = c.board.record()
     c.handle("hashchange", None, "#play?p=Ann,Bob%E2%80%AEgnp.exe&seed=x")
     assert c.page.notices[-1].key == "notice.bad_link" and c.board.record() == before
-    assert c.t("error.option.name", n=2, why=c.t("error.name.bidi")) in last_notice(c)
+    t = c.session.t
+    assert t("error.option.name", n=2, why=t("error.name.bidi")) in last_notice(c)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -156,8 +157,9 @@ def test_a_game_link_whose_name_is_refused_says_the_name_is_refused(lang):
     c, _, _ = make_page(langs=(lang,), bots=False)
     c.handle("hashchange", None, "#" + pack(("hh \n" + record).encode()))
     text = last_notice(c)
-    assert c.t("error.option.game_record") not in text
-    assert c.t("error.option.game_name", n=2, why=c.t("error.name.invisible")) in text
+    assert c.session.t("error.option.game_record") not in text
+    t = c.session.t
+    assert t("error.option.game_name", n=2, why=t("error.name.invisible")) in text
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -170,8 +172,9 @@ def test_an_imported_game_whose_name_is_refused_says_so(lang):
     before = dict(host.storage)
     c.handle("click", "game-import-text", None, form={"text": json.dumps(data)})
     assert c.page.notices[-1].key == "games.import_failed" and host.storage == before
-    why = c.t("error.record.name", n=2, why=c.t("error.name.control"))
-    assert why in last_notice(c) and c.t("error.record.record_options") not in last_notice(c)
+    why = c.session.t("error.record.name", n=2, why=c.session.t("error.name.control"))
+    assert why in last_notice(c)
+    assert c.session.t("error.record.record_options") not in last_notice(c)
 
 
 # ---------------------------------------------------------------------------- isolation
@@ -246,7 +249,7 @@ def test_every_name_the_page_shows_is_isolated():
             c.session.board.push(get_bot("greedy")(board.state, rng))
             c.session.render()
         else:
-            c.dispatch(get_bot("greedy")(board.state, rng))
+            c.play.dispatch(get_bot("greedy")(board.state, rng))
         found.update(unisolated(host))
     assert c.board.is_game_over()
     c.session.notify("notice.stuck", name=RTL[1])

@@ -35,7 +35,13 @@ class TurnWatch:
         self.turns: list[tuple[int, int]] = []
         self._key = self._now()
         self._scores = c.board.scores()
-        c.listeners.append(self.after)
+        played = c.play.after  # the turn's end of every action pushed, its own or a computer's
+
+        def after(action, before, describe_log=True) -> None:
+            played(action, before, describe_log)
+            self.after(c, action)
+
+        c.play.after = after
 
     def _now(self) -> tuple[int, int]:
         state = self.c.board.state
@@ -65,15 +71,15 @@ def play_to_turn_starts(c, timer, seed: int, rounds: int):
         if state.phase is Phase.OVER or state.round > rounds:
             return
         if c.computer_turn():
-            assert c.screen().game.last_turns == ()  # nobody here to tell
-            c.wake_driver()
+            assert c.renderer.screen().game.last_turns == ()  # nobody here to tell
+            c.computer.wake()
             timer.run(until=lambda: not c.computer_turn() or c.board.is_game_over())
             continue
         if state.phase is Phase.TAKE and not c.page.takes and not first:
             c.session.render()
             yield
         first = False
-        assert c.dispatch(get_bot("greedy")(c.board.state, rng))
+        assert c.play.dispatch(get_bot("greedy")(c.board.state, rng))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -96,7 +102,7 @@ def test_each_person_here_reads_every_rival_since_their_own_last_turn(lang, seat
         want = watch.since(seat)
         if c.board.state.round > 1:
             assert [s for s, _ in want] == [(seat + k) % count for k in range(1, count)]
-        lines = c.screen().game.last_turns
+        lines = c.renderer.screen().game.last_turns
         assert [(line.seat, sum(bracketed(line.text))) for line in lines] == want
         for line, (rival, points) in zip(lines, want, strict=True):
             assert line.text.startswith(NAMES[rival]) or f" {NAMES[rival]} " in line.text
@@ -117,7 +123,7 @@ def test_each_person_here_reads_every_rival_since_their_own_last_turn(lang, seat
         looked += 1
         if looked == 3:  # once the player acts the lines go
             c.handle("click", "take", "0")
-            assert c.screen().game.last_turns == ()
+            assert c.renderer.screen().game.last_turns == ()
             assert 'data-testid="last-turn"' not in host.html["turn"]
             c.handle("click", "untake", "0")
     assert looked >= 8
@@ -148,7 +154,7 @@ def test_every_seat_has_its_colour_on_its_chip_skyline_and_log_lines(lang):
     # a solo game has no seat colours
     start_game(c, ("Ann",), ("human",), "colours1")
     assert "seat-" not in host.html["topbar"] + host.html["players"]
-    assert c.dispatch(get_bot("greedy")(c.board.state, random.Random(1)))
+    assert c.play.dispatch(get_bot("greedy")(c.board.state, random.Random(1)))
     c.session.render()
     assert "seat-" not in host.html["log"] and "sb-show" not in host.html["topbar"]
 
@@ -185,7 +191,7 @@ def test_a_scoreboard_chip_brings_that_skyline_into_view_until_the_next_turn(lan
     # the turn goes on: the seat to move is shown again
     rng = random.Random(2)
     while c.board.state.seat == 0:
-        assert c.dispatch(get_bot("greedy")(c.board.state, rng))
+        assert c.play.dispatch(get_bot("greedy")(c.board.state, rng))
     c.session.render()
     assert " shown" not in host.html["players"]
     # a computer's turn: looking is allowed

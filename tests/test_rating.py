@@ -122,7 +122,7 @@ def test_the_statistics_page_shows_the_rating_and_how_it_is_computed(lang):
                                            multi(2, ("expert", 1), ("human", 2)))}
     c, host, _ = make_page(storage=storage, langs=(lang,))
     c.handle("click", "stats", None)
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     t = texts(lang).t
     v = s.dialog.rating
@@ -144,7 +144,7 @@ def test_without_a_result_the_page_says_so_in_words(lang):
                       (SeatResult("Ann", "human", 60, 1),))
     c, host, _ = make_page(storage={KEY_HISTORY: stored_history(solo)}, langs=(lang,))
     c.handle("click", "stats", None)
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     v = s.dialog.rating
     assert v.value is None and v.none == texts(lang).t("stats.rating.none") and not v.rows
@@ -162,15 +162,16 @@ def test_the_daily_result_counts_once_the_expert_has_played():
 
     rng = random.Random(0)
     while not c.board.is_game_over():
-        c.dispatch(BOTS["greedy"](c.board.state, rng))
+        c.play.dispatch(BOTS["greedy"](c.board.state, rng))
     c.handle("click", "stats", None)
-    assert c.screen().dialog.rating.value is None
+    assert c.renderer.screen().dialog.rating.value is None
     c.handle("keydown", None, None, key="Escape")
     timer.run()
     c.handle("click", "stats", None)
-    r = elo.rating(c.history.results, json.loads(host.storage[KEY_RECORDS])["daily"])
+    r = elo.rating(c.session.history.results, json.loads(host.storage[KEY_RECORDS])["daily"])
     assert r is not None and len(r.results) == 1 and r.results[0].level == "expert"
-    assert c.screen().dialog.rating.value == texts("en").t("stats.rating.value", rating=r.shown)
+    rating = texts("en").t("stats.rating.value", rating=r.shown)
+    assert c.renderer.screen().dialog.rating.value == rating
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -189,7 +190,7 @@ def test_the_statistics_count_the_same_games_in_every_place(lang):
     c, host, _ = make_page(storage=storage, langs=(lang,))
     c.handle("click", "stats", None)
     t = texts(lang).t
-    rows = {row[0]: row[1:] for row in c.screen().dialog.rating.rows}
+    rows = {row[0]: row[1:] for row in c.renderer.screen().dialog.rating.rows}
     assert rows == {t("seat.level.greedy"): ("0", "0", "1"),
                     t("seat.level.expert"): ("1", "0", "1")}
     html = host.html["dialog"]

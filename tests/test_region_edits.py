@@ -59,7 +59,7 @@ def whole_game(names: tuple[str, ...], seats: tuple[str, ...], seed: str) -> Log
     for _ in range(3000):
         if c.board.is_game_over():
             break
-        c.dispatch(rng.choice(c.board.legal_actions()))
+        c.play.dispatch(rng.choice(c.board.legal_actions()))
         timer.run(limit=50)
         c.render()
     assert c.board.is_game_over()

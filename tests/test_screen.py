@@ -137,7 +137,7 @@ def test_first_visit_without_a_game(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_boot_opens_the_first_dialog_over_a_default_solo_game(lang):
     c, host, _ = make_page(langs=(lang,))
-    s = c.screen()
+    s = c.renderer.screen()
     assert s.lang == lang and s.game is not None and s.game.solo
     assert isinstance(s.dialog, NewGameView) and s.dialog.first
     assert host.html["dialog"] and 'data-testid="dialog-newgame"' in host.html["dialog"]
@@ -227,7 +227,7 @@ def test_tower_choice(lang):
     host.focused.clear()
     c.handle("click", "build", None)
     assert isinstance(c.page.choice, BuildChoice)
-    s = c.screen()
+    s = c.renderer.screen()
     # the first highlighted tower is scrolled into view, once per choice
     seat = c.board.state.seat
     first = next(col for p in s.players if p.active for col in p.columns if col.target)
@@ -235,7 +235,7 @@ def test_tower_choice(lang):
     c.render()
     assert sum(f.startswith("reveal:") for f in host.focused) == 1
     assert s.game.turn.phase == "choose" and s.game.turn.choosing
-    assert s.prompt == c.t("prompt.choose_tower")
+    assert s.prompt == c.session.t("prompt.choose_tower")
     assert all(cmd.reason_key == "why.choosing" for cmd in s.commands)
     assert all(not d.selectable for d in s.dice)
     assert [d.focus for d in s.dice].count(True) == 1
@@ -356,7 +356,7 @@ def test_computer_plays_through_the_controller(level):
     assert c.board.state.seat == 0 and c.board.actions
     assert "Robo" in host.html["log"]
     # the share link carries the seats, the save keeps them
-    assert c.share_link().endswith("&bots=1" + level[0])
+    assert c.links.share_link().endswith("&bots=1" + level[0])
     again = Controller(FakeHost(dict(host.storage)), TABLES)
     again.boot()
     assert again.page.seats == {1: Seat.computer(level)}
@@ -367,7 +367,7 @@ def test_live_region_narrates_rolls_computer_moves_turns_and_the_end(lang):
     """Screen.announce (the polite live region): each roll's faces, each computer move,
     whose turn it is, the end of the game; nothing new for a selection or a dialog."""
     c, host, timer = make_page(langs=(lang,))
-    t = c.t
+    t = c.session.t
     assert host.announced == []  # the default game behind the welcome dialog: no news
     c.handle("submit", "ng-start", None, form={
         "count": "2", "name0": "Ann", "name1": "Robo", "seat1": "greedy", "seed": "nar",
@@ -385,10 +385,10 @@ def test_live_region_narrates_rolls_computer_moves_turns_and_the_end(lang):
     c.handle("keydown", None, None, key="Escape")
     assert len(host.announced) == count
     while c.board.state.seat == 0:  # Ann plays her turn out
-        c.dispatch(BOTS["greedy"](c.board.state, random.Random(1)))
+        c.play.dispatch(BOTS["greedy"](c.board.state, random.Random(1)))
     c.render()
     assert host.announced[-1].endswith(t("announce.turn", name="Robo", round=1))
-    c.wake_driver()
+    c.computer.wake()
     moves = len(c.board.actions)
     timer.run(until=lambda: len(c.board.actions) > moves)  # one computer action
     assert host.announced[-1] == t("log.take", name="Robo", dice=", ".join(
@@ -402,12 +402,12 @@ def test_live_region_narrates_rolls_computer_moves_turns_and_the_end(lang):
     c2.session.set_board(Board(board.options))
     for action in board.actions[:-1]:
         c2.board.push(action)
-    c2.dispatch(board.actions[-1])
+    c2.play.dispatch(board.actions[-1])
     c2.render()
     assert c2.board.is_game_over()
     text = host2.announced[-1]
     assert t("log.game_over") in text
-    assert text.endswith(c2.screen().scoring.headline)
+    assert text.endswith(c2.renderer.screen().scoring.headline)
     assert sm.build_screen(c2.page, c2.board, c2.texts).announce == text
 
 
@@ -583,8 +583,8 @@ def test_stuck_roll_notice():
     rng = random.Random(0)
     while not any(n.key == "notice.stuck" for n in c.page.notices):
         assert c.board.state.phase is not Phase.OVER
-        c.dispatch(BOTS["random"](c.board.state, rng))
-    assert any(v.key == "notice.stuck" for v in c.screen().notices)
+        c.play.dispatch(BOTS["random"](c.board.state, rng))
+    assert any(v.key == "notice.stuck" for v in c.renderer.screen().notices)
 
 
 # ---------------------------------------------------------------------------- languages
@@ -593,9 +593,9 @@ def test_stuck_roll_notice():
 def test_language_switch_keeps_the_screen_and_translates_it():
     c, host, _ = make_page()
     c.handle("click", "close", None)
-    en = c.screen()
+    en = c.renderer.screen()
     c.handle("click", "lang", "de")
-    de = c.screen()
+    de = c.renderer.screen()
     assert de.lang == "de" and en.lang == "en" and host.lang == "de"
     assert de.prompt != en.prompt and de.labels["btn.rules"] != en.labels["btn.rules"]
     assert [cmd.enabled for cmd in de.commands] == [cmd.enabled for cmd in en.commands]
@@ -621,19 +621,19 @@ def test_hint_and_solo_review(lang):
     c, host, timer = make_page(langs=(lang,))
     c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Ann", "seed": "rv"})
     c.handle("click", "bot-hint", None)
-    s = c.screen()
+    s = c.renderer.screen()
     assert s.hint is not None and s.hint.best and 1 <= len(s.hint.options) <= 3
     assert 'data-testid="hint"' in host.html["turn"]  # beside the commands, in view
     for _ in range(3):  # the take is an action: the hint is for the position before it
         c.handle("click", "take", "0")
-    assert c.board.actions and c.screen().hint is None
+    assert c.board.actions and c.renderer.screen().hint is None
     rng = random.Random(3)
     c.page.takes = []
     while not c.board.is_game_over():
-        c.dispatch(BOTS["greedy"](c.board.state, rng))
+        c.play.dispatch(BOTS["greedy"](c.board.state, rng))
     c.handle("click", "dismiss", "0")
     timer.run(until=lambda: c.page.review is not None and c.page.review.done)
-    review = c.screen().review
+    review = c.renderer.screen().review
     assert review.done and review.accuracy and review.rows
     assert all(row.chosen and row.best for row in review.rows)
     html = host.html["players"]
@@ -670,16 +670,16 @@ def test_roll_is_marked_once(lang):
     c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Ann", "seed": "jr"})
     for _ in range(3):
         c.handle("click", "take", "0")
-    s = c.screen()
+    s = c.renderer.screen()
     assert s.game.turn.just_rolled == () and "art-rolling" not in host.html["turn"]
     c.handle("click", "roll", None)
     ids = tuple(d.id for d in c.board.state.dice)
-    turn = c.screen().game.turn
+    turn = c.renderer.screen().game.turn
     assert c.board.state.phase is not Phase.ROLL
     assert turn.just_rolled == ids and all(d.just_rolled for d in turn.tray)
     assert host.html["turn"].count("art-rolling") == len(ids)
     c.handle("click", "die", str(ids[0]))
-    turn = c.screen().game.turn
+    turn = c.renderer.screen().game.turn
     assert turn.just_rolled == () and not any(d.just_rolled for d in turn.tray)
     assert "art-rolling" not in host.html["turn"]
 
@@ -694,7 +694,7 @@ def test_reroll_marks_only_the_rerolled_dice():
         if state.phase is Phase.CONTINUE and len(state.dice) >= 2 and rolls:
             break
         c.page.takes = []
-        c.dispatch(BOTS["greedy"](state, rng))
+        c.play.dispatch(BOTS["greedy"](state, rng))
     else:  # pragma: no cover - the greedy bot rerolls within a game
         pytest.fail("no position with a reroll")
     first = c.board.state.dice[0].id
@@ -702,7 +702,7 @@ def test_reroll_marks_only_the_rerolled_dice():
     c.handle("click", "roll", None)
     assert c.board.actions[-1] == Roll((first,))
     expected = (first,) if c.board.state.phase in (Phase.RESOLVE, Phase.CONTINUE) else ()
-    assert c.screen().game.turn.just_rolled == expected
+    assert c.renderer.screen().game.turn.just_rolled == expected
     assert host.html["turn"].count("art-rolling") == len(expected)
 
 

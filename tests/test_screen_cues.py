@@ -126,8 +126,8 @@ def act(c, rng: random.Random) -> None:
         for t in action.types:
             c.handle("click", "take", str(t.value))
         return
-    c.dispatch(action)
-    c.wake_driver()
+    c.play.dispatch(action)
+    c.computer.wake()
     c.render()
 
 
@@ -261,7 +261,7 @@ def test_a_sound_setting_that_cannot_be_read_is_kept_aside_and_told(value):
         assert not c.page.sound and not c.page.notices
         return
     assert not c.page.sound
-    (note,) = [n for n in c.screen().notices if n.key == "notice.settings_broken"]
+    (note,) = [n for n in c.renderer.screen().notices if n.key == "notice.settings_broken"]
     copies = [k for k in host.storage if k.startswith(KEY_SETTINGS_BROKEN)]
     assert len(copies) == 1 and host.storage[copies[0]] == stored
     reason = TABLES["en"]["error.settings.settings_sound"].format(sound=json.loads(value))
@@ -288,7 +288,7 @@ def play_turn(c, rng: random.Random) -> str:
     link the send dialog offers once the turn went to the friend."""
     seat = c.board.state.seat
     while c.board.state.seat == seat and not c.board.is_game_over():
-        c.dispatch(rng.choice(c.board.legal_actions()))
+        c.play.dispatch(rng.choice(c.board.legal_actions()))
     c.render()
     link = c.page.dialog.link
     c.handle("click", "close", None)
@@ -321,7 +321,7 @@ def test_a_friends_turn_by_link_plays_on_the_board_action_by_action(lang):
     assert 0 < shown_from < playback.total
     name = "Bo"
     seen = len(host.cues)
-    screen = c.screen()
+    screen = c.renderer.screen()
     # the board shows the game as this device last saw it, with the friend's bar
     assert screen.status.turn == TABLES[lang]["status.turn_friend"].format(name=name)
     bar = screen.game.bot_bar
@@ -345,7 +345,7 @@ def test_a_friends_turn_by_link_plays_on_the_board_action_by_action(lang):
     played = [k for b in host.cues[first:] for k in kinds(b)]
     assert "take" in played and "roll" in played
     assert host.cues[-1]["cues"][-1]["kind"] == "your_turn"  # Ada's turn again: a chime
-    screen = c.screen()
+    screen = c.renderer.screen()
     assert screen.status.turn == TABLES[lang]["status.turn"].format(name="Ada")
     assert screen.game.bot_bar is None
     assert screen.notices[-1].text == TABLES[lang]["corr.updated"].format(state=your_turn)
@@ -368,7 +368,7 @@ def test_a_click_or_skip_shows_a_friends_turn_as_it_is_at_once(how):
     else:
         c.handle("keydown", None, None, key="Escape")
     assert c.page.playback is None
-    assert c.screen().status.turn == TABLES["en"]["status.turn"].format(name="Ada")
+    assert c.renderer.screen().status.turn == TABLES["en"]["status.turn"].format(name="Ada")
     timer.run(limit=50)
     assert len(host.cues) == seen, "nothing plays after the click"
 

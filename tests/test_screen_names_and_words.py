@@ -167,7 +167,7 @@ def test_hint_points_to_end_turn_when_every_die_is_used(lang):
     c.session.set_board(board)
     c.page.dialog = None
     c.handle("click", "bot-hint", None)
-    s = c.screen()
+    s = c.renderer.screen()
     assert s.hint is not None and s.hint.best is None
     assert s.hint.note == T(lang)("hint.only_end")
     assert T(lang)("btn.end_turn") in s.hint.note
@@ -184,12 +184,12 @@ def test_computer_seat_is_named_by_level_and_marked(lang, level):
     c, host, timer = make_page(langs=(lang,))
     c.handle("click", "newgame", None)
     c.handle("change", "ng-change", None, form={"count": "2", "seat1": level})
-    shown = c.screen().dialog.names
+    shown = c.renderer.screen().dialog.names
     assert shown[1].value == t("seat.level." + level)  # the dialog pre-fills the level
     form = {"count": "2", "name0": shown[0].value, "name1": shown[1].value, "seat1": level,
             "seed": "lv", "start": "1"}
     c.handle("submit", "ng-start", None, form=form)
-    s = c.screen()
+    s = c.renderer.screen()
     word = t("seat.level." + level)
     assert s.players[1].name == word and s.players[1].computer == t("seat.bot." + level)
     assert s.players[0].computer is None
@@ -202,7 +202,7 @@ def test_computer_seat_is_named_by_level_and_marked(lang, level):
     assert 'data-testid="bot-bar"' in host.html["turn"]
     other = "de" if lang == "en" else "en"
     c.handle("click", "lang", other)
-    assert c.screen().players[1].name == T(other)("seat.level." + level)
+    assert c.renderer.screen().players[1].name == T(other)("seat.level." + level)
 
 
 def test_two_computers_of_one_level_get_numbers():
@@ -210,7 +210,7 @@ def test_two_computers_of_one_level_get_numbers():
     c.handle("submit", "ng-start", None, form={
         "count": "3", "name0": "Ann", "name1": "Player 2", "name2": "Player 3",
         "seat1": "greedy", "seat2": "greedy", "seed": "gg"})
-    assert [p.name for p in c.screen().players] == ["Ann", "Greedy 2", "Greedy 3"]
+    assert [p.name for p in c.renderer.screen().players] == ["Ann", "Greedy 2", "Greedy 3"]
 
 
 # ------------------------------------------------------------ 6. no put-back on a computer's dice
@@ -236,26 +236,26 @@ def test_default_names_follow_the_language(lang):
     c.handle("click", "close", None)
     c.handle("click", "lang", other)
     t = T(other)
-    s = c.screen()
+    s = c.renderer.screen()
     assert s.players[0].name == t("newgame.default_name", n=1)
     assert s.players[0].label == t("player.label", name=t("newgame.default_name", n=1))
     c.handle("click", "newgame", None)
-    assert c.screen().dialog.names[0].value == t("newgame.default_name", n=1)
+    assert c.renderer.screen().dialog.names[0].value == t("newgame.default_name", n=1)
     # a typed name stays as typed
     c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Zoë", "seed": "n"})
     c.handle("click", "lang", lang)
-    assert c.screen().players[0].name == "Zoë"
+    assert c.renderer.screen().players[0].name == "Zoë"
 
 
 def test_default_names_arriving_by_link_or_save_are_localized():
     c, host, _ = make_page(langs=("en",))
     c.handle("click", "close", None)
     c.handle("hashchange", None, "#play?p=Spieler%201,Bo&seed=abc")
-    assert [p.name for p in c.screen().players] == ["Player 1", "Bo"]
+    assert [p.name for p in c.renderer.screen().players] == ["Player 1", "Bo"]
     again = Controller(FakeHost(dict(host.storage)), TABLES, ("de",))
     again.boot()
     again.handle("click", "lang", "de")
-    assert [p.name for p in again.screen().players] == ["Spieler 1", "Bo"]
+    assert [p.name for p in again.renderer.screen().players] == ["Spieler 1", "Bo"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -392,7 +392,7 @@ def test_the_glossary_check_finds_the_other_words():
 def test_bad_link_on_first_visit_is_shown_in_the_welcome_dialog(lang):
     t = T(lang)
     c, host, _ = make_page(fragment="#play?p=Ann&seed=bad!seed", langs=(lang,))
-    d = c.screen().dialog
+    d = c.renderer.screen().dialog
     assert isinstance(d, NewGameView) and d.first
     assert d.notice == t("error.option.seed")
     assert 'data-testid="dialog-notice"' in host.html["dialog"]
@@ -408,12 +408,12 @@ def test_bad_link_on_first_visit_is_shown_in_the_welcome_dialog(lang):
 def test_markup_and_non_links_are_reported_as_damaged_links(fragment):
     t = T("en")
     c, host, _ = make_page(fragment=fragment)
-    assert c.screen().dialog.notice == t("error.option.malformed")
+    assert c.renderer.screen().dialog.notice == t("error.option.malformed")
     # with a game in progress: a notice, the game unchanged
     c.handle("click", "close", None)
     c.handle("click", "take", "0")
     c.handle("hashchange", None, fragment)
-    texts = [n.text for n in c.screen().notices]
+    texts = [n.text for n in c.renderer.screen().notices]
     assert t("notice.bad_link", reason=t("error.option.malformed")) in texts
     assert c.page.takes
 
@@ -439,10 +439,10 @@ def test_the_start_player_menu_follows_the_names_as_they_are_typed(lang):
     html = host.html["dialog"]
     assert re.search(r'<input name="name0"[^>]*data-action="ng-change"', html)
     assert re.search(r'<select name="seat1"[^>]*data-action="ng-change"', html)
-    before = [o.label for o in c.screen().dialog.start_options]
+    before = [o.label for o in c.renderer.screen().dialog.start_options]
     assert before[1:] == [t("newgame.default_name", n=1), t("newgame.default_name", n=2)]
     c.handle("change", "ng-change", None, form={"count": "2", "name0": "Ada", "seat1": "expert"})
-    after = [o.label for o in c.screen().dialog.start_options]
+    after = [o.label for o in c.renderer.screen().dialog.start_options]
     assert after == [before[0], "Ada", t("seat.level.expert")]
     assert ">Ada</option>" in host.html["dialog"]
 

@@ -38,13 +38,13 @@ def play_out(c, bot: str) -> None:
     rng = random.Random(3)
     c.page.takes = []
     while not c.board.is_game_over():
-        c.dispatch(BOTS[bot](c.board.state, rng))
+        c.play.dispatch(BOTS[bot](c.board.state, rng))
     c.handle("click", "dismiss", "0")
 
 
 def reviewed(c, timer) -> ReviewView:
     timer.run(until=lambda: c.page.review is not None and c.page.review.done)
-    r = c.screen().review
+    r = c.renderer.screen().review
     assert r is not None and r.done
     return r
 
@@ -54,7 +54,7 @@ def test_scenario_hint_shows_the_chance_of_meeting_it_and_the_expected_score(lan
     t = T(lang)
     c, host, _ = start(lang, "tucson", "sc1")
     c.handle("click", "bot-hint", None)
-    h = c.screen().hint
+    h = c.renderer.screen().hint
     rows = hint(c.board.state, 3)  # the engine's scenario rows: p_success, expected_score
     assert h is not None and len(h.options) == len(rows) == 3
     assert all("p_success" in r for r in rows)
@@ -79,7 +79,7 @@ def test_plain_solo_hint_keeps_its_heading_and_values(lang):
     c, host, _ = make_page(langs=(lang,))
     c.handle("submit", "ng-start", None, form={"count": "1", "name0": "Ann", "seed": "sc1"})
     c.handle("click", "bot-hint", None)
-    h = c.screen().hint
+    h = c.renderer.screen().hint
     rows = hint(c.board.state, 3)
     assert "p_success" not in rows[0]
     assert h.heading == t("hint.options")
@@ -164,7 +164,7 @@ def test_scenario_failed_by_the_dice_names_no_decision(lang):
     verdict = dict(c.page.review.verdict)
     verdict.update(scenario_met=False, failed_scenario="dubai", failed_by=None)
     c.page.review.verdict = verdict
-    r = c.screen().review
+    r = c.renderer.screen().review
     assert r.scenario == (t("review.scenario_failed", scenario=t("scenario.dubai")),
                           t("review.scenario_dice"))
 

@@ -28,20 +28,20 @@ def play_out(c, timer, bot: str = "greedy") -> None:
         if b.state.phase is Phase.OVER:
             return
         if c.computer_turn():
-            c.wake_driver()  # as after every handled event (dispatch does not wake it)
+            c.computer.wake()  # as after every handled event (dispatch does not wake it)
             timer.run(until=lambda: not c.computer_turn() or c.board.is_game_over())
             continue
         rng = random.Random(len(b.actions))
-        assert c.dispatch(get_bot(bot)(b.state, rng))
+        assert c.play.dispatch(get_bot(bot)(b.state, rng))
     raise AssertionError("the game never ended")
 
 
 def review_done(c, timer) -> TableReviewView:
-    c.wake_driver()
+    c.computer.wake()
     timer.run(until=lambda: c.page.table_review is not None
               and c.page.table_review.result is not None)
     c.session.render()
-    view = c.screen().table_review
+    view = c.renderer.screen().table_review
     assert view is not None and view.done
     return view
 
@@ -68,13 +68,13 @@ def test_a_game_against_the_computer_reviews_the_person_only(lang, monkeypatch):
     # not finish the whole review in the first tick
     monkeypatch.setattr(bots_ui, "CHUNK_MS", 1)
     c, host, timer = make_page(langs=(lang,))
-    t = c.t
+    t = c.session.t
     start(c, ("Ann", "Robo"), ("human", "expert"), "trs1")
     play_out(c, timer)
     # at the end, before the review is through: the scoring and a "working" line
-    c.wake_driver()
+    c.computer.wake()
     timer.step()  # the first chunk (CHUNK_MS of grading) of a game of some 150 actions
-    first = c.screen().table_review
+    first = c.renderer.screen().table_review
     assert first is not None and not first.done and first.progress
     assert t("table_review.working", done=c.page.table_review.i,
              total=len(c.board.actions)) == first.progress
@@ -103,9 +103,9 @@ def test_a_game_against_the_computer_reviews_the_person_only(lang, monkeypatch):
     assert 'data-testid="table-review-row-0"' in html
     assert 'data-testid="table-review-seat-1"' not in html
     # the ranking rule in the rules' words, beside the ranked scores
-    scoring = c.screen().scoring
+    scoring = c.renderer.screen().scoring
     assert [r.rank for r in scoring.rows] == sorted(r.rank for r in scoring.rows)
-    tie = c.screen().game.scoring.lines
+    tie = c.renderer.screen().game.scoring.lines
     assert t("result.ranking_rule") in tie or t("result.tie_break") in tie
 
 
@@ -125,7 +125,7 @@ def test_pass_and_play_reviews_both_people(lang):
     # a new game leaves the old review behind
     start(c, ("Ann", "Bo"), ("human", "human"), "trs3")
     c.session.render()
-    assert c.screen().table_review is None
+    assert c.renderer.screen().table_review is None
     assert 'data-testid="table-review"' not in host.html["players"]
 
 
@@ -138,8 +138,8 @@ def test_three_players_with_a_computer_and_the_words_of_both_languages():
     english = host.html["players"]
     c.handle("click", "lang", "de")  # the other language: the same review, in German
     c.session.render()
-    german = c.screen().table_review
-    assert german is not None and german.done and c.screen().lang == "de"
+    german = c.renderer.screen().table_review
+    assert german is not None and german.done and c.renderer.screen().lang == "de"
     check_words(german, "de")
     assert german.title == TABLES["de"]["table_review.title"] != view.title
     assert len(german.turning) == len(view.turning)
@@ -152,7 +152,7 @@ def play_local(c, bot: str = "greedy") -> None:
         b = c.board
         if b.state.phase is Phase.OVER or not c.page.seat_kind(b.state.seat).is_here:
             return
-        assert c.dispatch(get_bot(bot)(b.state, random.Random(len(b.actions))))
+        assert c.play.dispatch(get_bot(bot)(b.state, random.Random(len(b.actions))))
     raise AssertionError("the turn never ended")
 
 
@@ -165,7 +165,7 @@ def test_a_game_with_a_friend_elsewhere_reviews_only_the_local_seat_on_each_devi
     a.handle("click", "close", None)
     b.handle("hashchange", None, "#" + link.split("#", 1)[1])
     b.handle("submit", "corr-claim", None, form={"seat1": "on"})
-    assert b.entry.seats == ("friend", "here")
+    assert b.session.entry.seats == ("friend", "here")
     while not a.board.is_game_over():
         for me, other in ((b, a), (a, b)):
             if me.board.is_game_over():

@@ -46,10 +46,10 @@ def play(c, timer=None, bot: str = "greedy", until=None, seed: int = 1) -> None:
             return
         if c.computer_turn():
             assert timer is not None
-            c.wake_driver()
+            c.computer.wake()
             timer.run(until=lambda: not c.computer_turn() or c.board.is_game_over())
             continue
-        assert c.dispatch(get_bot(bot)(c.board.state, rng))
+        assert c.play.dispatch(get_bot(bot)(c.board.state, rng))
     raise AssertionError("the game never ended")
 
 
@@ -69,7 +69,7 @@ def turn_starts(c, bot: str, seed: int) -> Iterator[None]:
         first = False
         action = (rng.choice(c.board.legal_actions()) if bot == "random"
                   else get_bot(bot)(state, rng))
-        assert c.dispatch(action)
+        assert c.play.dispatch(action)
 
 
 # ---------------------------------------------------------------------------- one count
@@ -84,7 +84,7 @@ def test_the_building_count_is_the_final_scorings_all_game(lang):
     start_game(c, ("Ann", "Bo"), ("human", "human"), "count2")
     lone = False
     for _ in turn_starts(c, "greedy", 2):
-        for view, player in zip(c.screen().players, c.board.state.players, strict=True):
+        for view, player in zip(c.renderer.screen().players, c.board.state.players, strict=True):
             assert view.buildings == completed_count(player)
             assert t("scoreboard.buildings", n=view.buildings) in view.summary
             lone |= view.buildings > len(player.buildings)
@@ -92,7 +92,7 @@ def test_the_building_count_is_the_final_scorings_all_game(lang):
         assert shown == [str(completed_count(p)) for p in c.board.state.players]
     assert lone, "no lone low-rise ground floor stood at a turn's start"
     c.session.render()
-    screen = c.screen()
+    screen = c.renderer.screen()
     final = {row.seat: row.completed for row in screen.scoring.rows}
     for view in screen.players:
         assert final[view.seat] == t("score.completed_n", n=view.buildings)
@@ -165,7 +165,7 @@ def test_the_last_turn_line_adds_up_to_the_score_change(lang):
         start_game(c, ("Ann", "Bo", "Cy", "Dee")[:count], ("human",) * count, f"sum{count}")
         for _ in turn_starts(c, bot, seed):
             reports = c.board.turns_since(c.board.state.seat)
-            lines = c.screen().game.last_turns
+            lines = c.renderer.screen().game.last_turns
             assert [line.seat for line in lines] == [r.seat for r in reports]
             if c.board.state.round > 1:
                 assert len(lines) == count - 1
@@ -201,13 +201,13 @@ def test_learn_to_play_names_the_colour_a_die_cannot_be_built_on(lang):
     click(c, "act-roll")
     state = c.board.state
     assert [col.kind.letter for col in state.players[0].columns] == ["o"]
-    blocked = blocked_dice(c.t, state)
+    blocked = blocked_dice(c.session.t, state)
     assert blocked and len(blocked) == len(state.dice)  # none of them is orange
     paragraphs = coach(c).paragraphs
     for reason in blocked:
         assert reason[:1].upper() + reason[1:] + "." in paragraphs
-    assert all(c.t("error.action.needs_column") not in p for p in paragraphs)
-    colour = c.t("dieword_the.Ub").split()[-2]  # "blue" / "blaue"
+    assert all(c.session.t("error.action.needs_column") not in p for p in paragraphs)
+    colour = c.session.t("dieword_the.Ub").split()[-2]  # "blue" / "blaue"
     assert any(colour in p for p in paragraphs)
 
 
@@ -240,20 +240,20 @@ def test_the_game_list_names_solo_games_by_what_they_are(lang):
     c.handle("click", "daily-accept", None)
     play(c)
     c.handle("click", "games", None)
-    rows = {row.name: row for row in c.screen().dialog.rows}
+    rows = {row.name: row for row in c.renderer.screen().dialog.rows}
     daily, solo = t("daily.title_day", day=DAY), t("games.solo")
     scenario = t("games.solo_scenario", scenario=t("scenario.dubai"))
     assert set(rows) == {"Ann, Bo", daily, solo, scenario}
     for name in (daily, solo):  # finished: the score and the level reached, no winner
         row = rows[name]
-        game = next(e for e in c.library.games.ordered() if e.id == row.id)
+        game = next(e for e in c.session.library.games.ordered() if e.id == row.id)
         summary = read_summary(game.board.state)
         score = summary.players[0].score
         level = (t("games.level", level=t("level." + summary.level)) if summary.level
                  else t("games.no_level"))
         assert row.finished and row.turn == t("games.solo_over", score=score, level=level)
     row = rows[scenario]
-    game = next(e for e in c.library.games.ordered() if e.id == row.id)
+    game = next(e for e in c.session.library.games.ordered() if e.id == row.id)
     assert row.turn == t("games.solo_so_far", score=game.board.scores()[0])
     assert rows["Ann, Bo"].turn.startswith(t("games.to_move").split("{")[0])
     html = host.html["dialog"]
@@ -277,7 +277,7 @@ def test_the_start_player_menu_follows_the_names_typed(lang):
     c.handle("change", "ng-change", None, target_id="ng-name0",
              form={"count": "3", "name0": "Ada", "name1": "Bo", "seat2": "expert",
                    "start": "0"})
-    menu = [o.label for o in c.screen().dialog.start_options]
+    menu = [o.label for o in c.renderer.screen().dialog.start_options]
     assert menu == [t("newgame.start_random"), "Ada", "Bo", t("seat.level.expert")]
     assert ">Ada</option>" in host.html["dialog"]
     assert host.focused == focused  # the focus stays where the player took it (Tab on)
@@ -287,10 +287,10 @@ def test_the_start_player_menu_follows_the_names_typed(lang):
 
 
 def reviewed(c, timer) -> TableReviewView:
-    c.wake_driver()
+    c.computer.wake()
     timer.run(until=lambda: c.page.table_review is not None
               and c.page.table_review.result is not None)
-    view = c.screen().table_review
+    view = c.renderer.screen().table_review
     assert view is not None and view.done
     return view
 
@@ -408,14 +408,14 @@ def test_no_text_the_hint_and_the_reviews_build_runs_two_parts_together(lang):
         rng = random.Random(4)
         while not c.board.is_game_over():
             c.handle("click", "bot-hint", None)
-            if c.screen().hint is not None:
+            if c.renderer.screen().hint is not None:
                 seen += check_separators(c, lang)
-                hint_words += c.screen().hint.lines
+                hint_words += c.renderer.screen().hint.lines
             c.page.takes = []
-            assert c.dispatch(get_bot("greedy")(c.board.state, rng))
-        c.wake_driver()
+            assert c.play.dispatch(get_bot("greedy")(c.board.state, rng))
+        c.computer.wake()
         timer.run(until=lambda c=c: c.page.review is not None and c.page.review.done)
-        assert c.screen().review.done
+        assert c.renderer.screen().review.done
         seen += check_separators(c, lang)
     completes = t("hint.build_completes").split("{die}")[0]
     assert any(completes in w for w in hint_words)  # a build that completes, in one text
@@ -473,8 +473,8 @@ def test_the_send_dialog_and_a_stale_link_say_what_they_mean(lang):
     send(b, a)
     send(a, b)
     a.handle("hashchange", None, first)  # an older link of the same game
-    (note,) = [n for n in a.screen().notices if n.key == "corr.stale"]
-    assert note.text == t("corr.stale", name=a.entry.name, round=1)
+    (note,) = [n for n in a.renderer.screen().notices if n.key == "corr.stale"]
+    assert note.text == t("corr.stale", name=a.session.entry.name, round=1)
     assert not re.search(r"\d+ (moves|Züge)", note.text)
 
 

@@ -81,7 +81,7 @@ def test_damaged_records_are_kept_aside_and_what_was_readable_stays(lang):
     c, host, _ = make_page(host=FakeHost({KEY_RECORDS: raw}), langs=(lang,))
     keys = aside(host)
     assert len(keys) == 1 and host.storage[keys[0]] == raw  # byte for byte
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     note = next(n for n in s.notices if n.key == "notice.records_broken")
     t = texts(lang).t
@@ -106,7 +106,7 @@ def test_records_of_a_newer_version_are_never_written_over(lang):
     raw = json.dumps({"v": 2, "best": {"-": 99}, "trophies": ["gold"]})
     c, host, _ = make_page(host=FakeHost({KEY_RECORDS: raw}), langs=(lang,))
     assert [host.storage[k] for k in aside(host)] == [raw]
-    s = c.screen()
+    s = c.renderer.screen()
     assert_translated(s, lang)
     note = next(n for n in s.notices if n.key == "notice.records_newer")
     assert texts(lang).t("error.records.records_version", version="2") in note.text

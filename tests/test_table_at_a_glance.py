@@ -65,7 +65,7 @@ def test_seats_never_move_and_the_scoreboard_shows_every_player(lang, names):
             assert (t["player.to_move"] in item) == (seat == state.seat and len(names) > 1)
             assert ("sb-star" in item) == (seat == state.start_seat and len(names) > 1)
         rng = random.Random(len(c.board.actions))
-        assert c.dispatch(get_bot("greedy")(state, rng))
+        assert c.play.dispatch(get_bot("greedy")(state, rng))
         c.session.render()  # as after a click
         turns += 1
     assert turns > 9 * len(names)
@@ -184,7 +184,7 @@ def test_the_last_turn_is_summarised_and_marked_until_the_player_acts(lang):
             rng = random.Random(len(c.board.actions))
             action = (rng.choice(c.board.legal_actions()) if seed == "demo0"
                       else get_bot("greedy")(state, rng))
-            assert c.dispatch(action)
+            assert c.play.dispatch(action)
             c.session.render()
             first = False
     assert seen == {*parts, "last.demolished"}, {*parts, "last.demolished"} - seen
@@ -204,7 +204,7 @@ def test_hint_marks_its_best_action_on_the_board(lang):
         if c.board.state.phase is Phase.OVER:
             break
         c.handle("click", "bot-hint", None)
-        hint = c.screen().hint
+        hint = c.renderer.screen().hint
         if hint is None or not hint.marks:
             break
         rows = c.page.hint.rows
@@ -223,7 +223,7 @@ def test_hint_marks_its_best_action_on_the_board(lang):
         if any(m.startswith("col-") for m in hint.marks):
             kinds.add("tower")
         c.page.hint = None
-        assert c.dispatch(best)
+        assert c.play.dispatch(best)
         c.session.render()
     assert {"Take", "Roll", "Build", "tower", "EndTurn"} <= kinds, kinds
 
@@ -242,7 +242,7 @@ def test_hint_after_taking_dice_in_a_scenario_says_roll(lang):
     assert c.board.state.phase is Phase.ROLL
     c.handle("click", "bot-hint", None)
     t = tables()[lang]
-    hint = c.screen().hint
+    hint = c.renderer.screen().hint
     assert hint.best == t["hint.best"].format(action=t["hint.roll"])
     assert hint.marks == frozenset({"act-roll"}) and "hinted" in host.html["turn"]
 
@@ -253,7 +253,7 @@ def test_statistics_after_one_game_label_it_once_and_put_the_download_last(lang)
     start(c, ("Ann",), seed="stats1")
     rng = random.Random(5)
     while c.board.state.phase is not Phase.OVER:
-        assert c.dispatch(get_bot("greedy")(c.board.state, rng))
+        assert c.play.dispatch(get_bot("greedy")(c.board.state, rng))
     c.session.record_result()
     c.handle("click", "stats", None)
     html = host.html["dialog"]

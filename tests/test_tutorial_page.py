@@ -32,7 +32,7 @@ def html(host) -> str:
 
 
 def coach(c):
-    view = c.screen().game.coach
+    view = c.renderer.screen().game.coach
     assert view is not None
     return view
 
@@ -157,17 +157,17 @@ def test_every_step_says_what_to_do_and_marks_it_in_both_languages(lang):
         assert "tutorial-leave" in {b.id for b in view.buttons}
         action = get_bot("greedy")(c.board.state, rng)
         play_solo_action(c, action)
-    hints = [w for w in words if w.startswith(c.t("tutorial.solo.hint", action="")[:8])]
+    hints = [w for w in words if w.startswith(c.session.t("tutorial.solo.hint", action="")[:8])]
     assert hints, words
     # a die that cannot be built is named with its colour, as the normal game names it
-    assert not any(c.t("error.action.needs_column") in w for w in words)
+    assert not any(c.session.t("error.action.needs_column") in w for w in words)
     assert any(" unfinished " in w and "building to go on." in w for w in words) or any(
-        c.t("tutorial.solo.all_fit") == w for w in words)
+        c.session.t("tutorial.solo.all_fit") == w for w in words)
     view = coach(c)
     assert view.step == "finish" and c.board.state.round == tut.SOLO_TURNS + 1
     assert [b.id for b in view.buttons] == ["tutorial-play", "tutorial-leave"]
     click(c, "tutorial-play")
-    assert c.session.tutorial is None and c.screen().game.coach is None
+    assert c.session.tutorial is None and c.renderer.screen().game.coach is None
     assert c.page.dialog is not None  # the welcome (new-game) dialog: a real game next
 
 
@@ -194,7 +194,7 @@ def test_a_wrong_click_gets_a_friendly_word_and_changes_nothing(lang):
     click(c, "yard-G")  # Eileen wants upper floors
     view = coach(c)
     assert view.step == "e_take" and view.oops
-    assert view.oops == c.t("tutorial.oops", what=c.t("tutorial.do.take"))
+    assert view.oops == c.session.t("tutorial.oops", what=c.session.t("tutorial.do.take"))
     assert 'data-testid="coach-oops"' in host.html["turn"]
     assert host.announced[-1] == view.oops  # said once by the live region
     assert (c.board.state, list(c.page.takes)) == before
@@ -209,10 +209,11 @@ def test_escape_backs_out_of_a_choice_and_the_step_asks_again():
     run_round(c, until="d_demolish")
     follow(c)
     follow(c)  # a purple die selected, then Demolish: the target is asked for
-    assert coach(c).paragraphs == (c.t("tutorial.step.d_demolish_target"),)
+    assert coach(c).paragraphs == (c.session.t("tutorial.step.d_demolish_target"),)
     c.handle("keydown", None, None, key="Escape")
     view = coach(c)
-    assert view.paragraphs == (c.t("tutorial.step.d_demolish"),) and view.marks == {"act-demolish"}
+    assert view.paragraphs == (c.session.t("tutorial.step.d_demolish"),)
+    assert view.marks == {"act-demolish"}
     follow(c)
     follow(c)
     assert coach(c).step == "d_reroll2"
@@ -221,8 +222,8 @@ def test_escape_backs_out_of_a_choice_and_the_step_asks_again():
 def test_the_terms_the_rules_give_two_names_are_explained_once():
     en = page("en")[0]
     de = page("de")[0]
-    assert "middle floor" in en.t("tutorial.card.intro.more")
-    more = de.t("tutorial.card.intro.more")
+    assert "middle floor" in en.session.t("tutorial.card.intro.more")
+    more = de.session.t("tutorial.card.intro.more")
     for word in ("Dach", "Penthouse", "Verlassen", "Aufgeben", "Stockwerk", "Obergeschoss"):
         assert word in more
     tables = {lang: {k: v for k, v in json.load(open(f"web/i18n/{lang}.json")).items()
@@ -230,9 +231,10 @@ def test_the_terms_the_rules_give_two_names_are_explained_once():
     assert sum("Aufgeben" in v for v in tables["de"].values()) == 1
     assert sum("middle floor" in v for v in tables["en"].values()) == 1
     # the words of the rules panel's string tables: the commands and the die names
-    assert "„Verlassen“" in de.t("tutorial.step.t_abandon")
-    assert "Stockwerk" in de.t("tutorial.step.e_take") and "Bauhof" in de.t("tutorial.step.e_take")
-    assert "Upper floor" in en.t("tutorial.step.e_take")
+    assert "„Verlassen“" in de.session.t("tutorial.step.t_abandon")
+    take = de.session.t("tutorial.step.e_take")
+    assert "Stockwerk" in take and "Bauhof" in take
+    assert "Upper floor" in en.session.t("tutorial.step.e_take")
 
 
 # ---------------------------------------------------------------------------- the game waiting
@@ -252,7 +254,7 @@ def played_game():
 def test_leaving_puts_the_game_back_exactly_and_nothing_was_written():
     c, host = played_game()
     stored = {k: v for k, v in host.storage.items() if k != STORE_KEY}
-    record, entry, state = c.board.record(), c.entry, c.board.state
+    record, entry, state = c.board.record(), c.session.entry, c.board.state
     page_before = c.page
     click(c, "btn-learn")
     run_round(c, until="t_abandon")
@@ -260,26 +262,26 @@ def test_leaving_puts_the_game_back_exactly_and_nothing_was_written():
     assert {k: v for k, v in host.storage.items() if k != STORE_KEY} == stored
     click(c, "tutorial-leave")
     assert c.session.tutorial is None
-    assert (c.board.record(), c.entry, c.board.state, c.page) == (record, entry, state,
+    assert (c.board.record(), c.session.entry, c.board.state, c.page) == (record, entry, state,
                                                                   page_before)
     assert {k: v for k, v in host.storage.items() if k != STORE_KEY} == stored
     assert "tutorial" not in json.loads(host.storage[STORE_KEY])
     assert host.focused[-1] == "btn-learn"
-    follow_game = c.screen()
+    follow_game = c.renderer.screen()
     assert follow_game.game.coach is None and follow_game.prompt
 
 
 def test_a_finished_tutorial_is_never_in_the_statistics_or_the_game_list():
     c, host = played_game()
-    games = set(c.library.games.entries)
+    games = set(c.session.library.games.entries)
     click(c, "btn-learn")
     run_round(c)
     rng = random.Random(5)
     while coach(c).step == "solo":
         play_solo_action(c, get_bot("greedy")(c.board.state, rng))
     click(c, "tutorial-play")
-    assert set(c.library.games.entries) == games
-    assert "skyline.history" not in host.storage and not c.history.results
+    assert set(c.session.library.games.entries) == games
+    assert "skyline.history" not in host.storage and not c.session.history.results
     assert c.page.dialog is not None and c.page.dialog.first is False  # the new-game form
 
 
@@ -339,7 +341,7 @@ def test_learn_to_play_is_in_the_top_bar_and_the_welcome_in_both_languages():
         c, host = page(lang)
         assert element(host, "btn-learn")["data-action"] == "tutorial"
         assert element(host, "ng-learn")["data-action"] == "tutorial"
-        assert c.t("btn.learn") in host.html["topbar"]
+        assert c.session.t("btn.learn") in host.html["topbar"]
 
 
 def test_the_language_can_change_at_any_step():
@@ -348,9 +350,9 @@ def test_the_language_can_change_at_any_step():
     run_round(c, until="t_reroll")
     click(c, "btn-lang")
     view = coach(c)
-    assert view.step == "t_reroll" and view.paragraphs == (c.t("tutorial.step.t_reroll"),)
+    assert view.step == "t_reroll" and view.paragraphs == (c.session.t("tutorial.step.t_reroll"),)
     assert c.texts.lang == "de" and "„Würfeln“" in view.paragraphs[0]
-    assert c.t("tutorial.leave") in host.html["turn"]
+    assert c.session.t("tutorial.leave") in host.html["turn"]
 
 
 def test_another_tabs_lock_is_about_the_game_waiting_not_the_tutorial():

@@ -58,11 +58,12 @@ def test_a_tab_that_watches_greys_every_game_command_and_says_why(lang):
     a, host_a, _ = make_page(langs=(lang,), bots=False)
     start_game(a, ("Ann",), ("human",), "watch1")
     mid_turn(a, host_a)
-    assert a.screen().command("end").enabled and a.screen().command("undo").enabled
+    screen = a.renderer.screen()
+    assert screen.command("end").enabled and screen.command("undo").enabled
     b, host_b, _ = make_page(storage=host_a.storage, langs=(lang,), bots=False)
     b.handle("tab", "busy", None)  # the other tab has the game
     assert b.page.readonly and b.board.state == a.board.state
-    screen = b.screen()
+    screen = b.renderer.screen()
     for cmd in screen.commands:
         assert not cmd.enabled and cmd.reason == t["why.readonly"], cmd
     html = host_b.html["turn"]
@@ -75,7 +76,7 @@ def test_a_tab_that_watches_greys_every_game_command_and_says_why(lang):
     # "Play here" is offered with the reason, and gives the commands back
     assert "notice.other_tab" in [n.key for n in b.page.notices]
     b.handle("click", "take-control", None)
-    assert b.screen().command("end").enabled
+    assert b.renderer.screen().command("end").enabled
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -91,8 +92,8 @@ def test_a_watching_tab_keeps_the_dialog_its_player_opened_while_the_other_tab_m
     rng = random.Random(2)
 
     def the_other_tab_moves() -> None:
-        a.dispatch(get_bot("greedy")(a.board.state, rng))
-        b.handle("tab", "saved", entry_key(a.entry.id))
+        a.play.dispatch(get_bot("greedy")(a.board.state, rng))
+        b.handle("tab", "saved", entry_key(a.session.entry.id))
         assert b.board.state == a.board.state  # followed
 
     for action, testid in (("games", "dialog-games"), ("rules", "dialog-rules"),
@@ -120,7 +121,7 @@ def test_a_tab_that_watches_a_computers_turn_leaves_it_to_the_other_tab():
     b.handle("tab", "busy", None)
     played = len(b.board.actions)
     timer_b.run(limit=40)
-    assert len(b.board.actions) == played and b.screen().bot_bar is not None
+    assert len(b.board.actions) == played and b.renderer.screen().bot_bar is not None
     assert b.think_ms == []  # not even thought about there
     assert "disabled" in buttons(host_b.html["turn"])["bot-skip"]
     timer_a.run(until=lambda: len(a.board.actions) > played)  # the other tab plays it
@@ -183,7 +184,7 @@ def test_a_reload_mid_turn_keeps_the_selected_dice():
     assert c.page.selected == set(dice[:2])
     again, host2, _ = make_page(storage=host.storage, bots=False)
     assert again.page.selected == set(dice[:2])
-    assert [d.selected for d in again.screen().dice] == [True, True, False]
+    assert [d.selected for d in again.renderer.screen().dice] == [True, True, False]
     assert re.findall(r'aria-pressed="(true|false)"', host2.html["turn"]) == ["true", "true",
                                                                            "false"]
     # one die put back: the reload shows that too; none selected: none after it
@@ -233,7 +234,7 @@ def test_one_notice_per_cause_closed_by_escape_or_its_button(lang):
     for fragment in BAD_LINKS:  # a few bad links of every kind: one notice, the latest
         c.handle("hashchange", None, fragment)
         assert len(c.page.notices) == 1, [n.key for n in c.page.notices]
-    (note,) = c.screen().notices
+    (note,) = c.renderer.screen().notices
     assert note.level == "error"
     c.handle("hashchange", None, BAD_LINKS[0])
     c.handle("hashchange", None, BAD_LINKS[0])
@@ -275,7 +276,7 @@ def test_unreadable_settings_are_kept_aside_and_the_player_told(stored, code):
     the browser's language (not silently English), says so and keeps the text aside."""
     c, host, _ = make_page(storage={KEY_SETTINGS: stored}, langs=("de",), bots=False)
     assert c.texts.lang == "de"
-    (note,) = [n for n in c.screen().notices if n.key == "notice.settings_broken"]
+    (note,) = [n for n in c.renderer.screen().notices if n.key == "notice.settings_broken"]
     copies = [k for k in host.storage if k.startswith(KEY_SETTINGS_BROKEN)]
     assert len(copies) == 1 and host.storage[copies[0]] == stored
     params = {"lang": "xx"} if code == "settings_lang" else {}

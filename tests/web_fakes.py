@@ -2,6 +2,9 @@
 
 ``FakeHost`` implements the host port of ``web/main.DomHost``: regions, storage (with
 switchable faults), the clock and the local date (``today``), the lock and the clipboard.
+Its late answers (a copy, a share, the QR library, a data file, the storage's persistence,
+the lock, a save not written) come at once, or, with ``answers`` a list, wait there until
+``answer_all()`` (as the browser's come after the event).
 ``FakeTimer`` replaces ``setTimeout`` for the computer players (``run()`` fires what is
 due, in order).
 ``make_page()`` boots a controller with the real string tables and the computer seats.
@@ -68,6 +71,22 @@ class FakeHost:
         self.persist_answer: str | None = "granted"  # None: the browser never answers
         self.persist_asked = 0
         self.cues: list[dict] = []  # the cue batches sent, oldest first
+        self.answers: list[Callable[[], None]] | None = None  # None: answered at once
+        self.saves = 0  # storage_write_soon calls, numbered as the page numbers them
+        self.unsaved: list[tuple[int, str]] = []  # (save id, outcome) to answer later
+        self._trouble: dict[int, Callable[[str], None]] = {}
+
+    def _answer(self, answer: Callable[[], None]) -> None:
+        if self.answers is None:
+            answer()
+        else:
+            self.answers.append(answer)
+
+    def answer_all(self) -> None:
+        """The late answers waiting, in order (as the browser gives them)."""
+        answers, self.answers = self.answers or [], []
+        for answer in answers:
+            answer()
 
     def set_html(self, name: str, html: str) -> None:
         self.html[name] = html
@@ -128,13 +147,25 @@ class FakeHost:
         """With the render's batch (web/js/render.js): no crossing; an outcome other
         than "written" is told to ``trouble`` (the page sends it back as an event)."""
         self.crossings -= 1  # storage_write_if counts one; this one is not a crossing
+        self.saves += 1
         try:
             outcome = self.storage_write_if(key, expected, value, also)
         except QuotaExceededError:
             outcome = "full"  # web/js/storage.js, refusedOutcome
         except Exception:
             outcome = "failed"
-        if outcome != "written":
+        if outcome == "written":
+            return
+        if self.answers is None:
+            trouble(outcome)
+        else:  # the page's "saved" event tells it (``saved``)
+            self._trouble[self.saves] = trouble
+            self.unsaved.append((self.saves, outcome))
+
+    def saved(self, save_id: int, outcome: str) -> None:
+        """The page's answer to a save it could not write (a "saved" page event)."""
+        trouble = self._trouble.pop(save_id, None)
+        if trouble is not None:
             trouble(outcome)
 
     def storage_later(self, key: str, value: str | None) -> None:
@@ -165,16 +196,16 @@ class FakeHost:
 
     def share(self, text: str, title: str, done: Callable[[bool], None]) -> None:
         self.shared.append(text)
-        done(bool(self.share_ok))
+        self._answer(lambda: done(bool(self.share_ok)))
 
     def fetch_data(self, path: str, done: Callable[[bool], None]) -> None:
         """The engine's data files are in the package here (the page fetches them)."""
         self.fetched.append(path)
-        done(True)
+        self._answer(lambda: done(True))
 
     def load_qr(self, done: Callable[[bool], None]) -> None:
         """segno is installed for the tests (the page loads its wheel on demand)."""
-        done(self.qr_ok)
+        self._answer(lambda: done(self.qr_ok))
 
     def storage_remove(self, key: str) -> None:
         self.crossings += 1
@@ -205,7 +236,8 @@ class FakeHost:
         self.focused.append("reveal:" + element_id)
 
     def take_lock(self, on_result: Callable[[str], None]) -> None:
-        on_result(self.lock_answer)
+        answer = self.lock_answer
+        self._answer(lambda: on_result(answer))
 
     def download_url(self, text: str) -> str:
         self.downloads.append(text)
@@ -222,12 +254,14 @@ class FakeHost:
 
     def persist_storage(self, done: Callable[[str], None]) -> None:
         self.persist_asked += 1
-        if self.persist_answer is not None:
-            done(self.persist_answer)
+        answer = self.persist_answer
+        if answer is not None:
+            self._answer(lambda: done(answer))
 
     def copy(self, text: str, done: Callable[[bool], None]) -> None:
         self.copied.append(text)
-        done(self.copy_ok)
+        ok = self.copy_ok
+        self._answer(lambda: done(ok))
 
 
 class FakeTimer:

@@ -8,11 +8,11 @@ Without SharedArrayBuffer (no such headers, WebKitGTK) web/js/python-path.js dro
 ``worker`` and this module runs on the main thread, where the calls are direct. In the
 worker a round trip costs 0.1-5 ms, so this module makes few:
 
-- web/js/events.js listens to the page's events (click, keydown, change, submit on the
-  document; hashchange and storage on the window), reduces each to JSON (its
-  data-action/data-arg, key, form values) and calls ``dispatch`` here; whatever must
-  happen during the event's dispatch (``preventDefault``, the Tab trap) happens there.
-- ``DomHost`` (the Controller's host port) queues the DOM commands of a render (the
+- web/js/events.js reduces each page event (click, keydown, change, submit; hashchange,
+  storage) to JSON and calls ``dispatch`` here, which reads it as a ``PageEvent``
+  (app.core.bridge) inside the Controller's crash path; whatever must happen during the
+  event's dispatch (``preventDefault``, the Tab trap) happens there.
+- ``DomHost`` (the Controller's host port) queues a render's ``DomCommand`` values (the
   regions' innerHTML, the dialog, the focus, the live region) and sends them in one
   batch, for an event as ``dispatch``'s result (no round trip), else in one call;
   web/js/render.js applies them and web/js/focus.js keeps the focus rules.
@@ -32,15 +32,19 @@ import importlib.util
 import json
 import re
 import sys
+from collections.abc import Callable
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, cast
 
 import js  # the worker's own globals (fetch, setTimeout, Date, navigator.locks)
-from app.controller import KEY_SAVE, Controller
+from app.controller import Controller
+from app.core.bridge import DomCommand, PageEvent, command_json
 from app.core.commands import HOST_COMMANDS
-from app.core.page_storage import PageStorage
+from app.core.host_port import Done
+from app.core.page_storage import PageCalls, PageStorage
 from app.core.region_edits import EDITED_REGIONS, latest_regions
-from app.core.store import KEY_GAME
 from app.games import ui as games_ui
 from pyodide.ffi import create_once_callable, create_proxy, jsnull
 from pyscript import window
@@ -49,7 +53,7 @@ import skyline
 from skyline.players import deferred
 
 
-def missing(value):
+def missing(value: object) -> bool:
     """JS null (jsnull) and undefined (None) both mean "not there"."""
     return value is None or value is jsnull
 
@@ -80,10 +84,11 @@ class EngineModules(importlib.abc.MetaPathFinder):
     site-packages yet is fetched from the site (a synchronous request, which a worker
     may make; a rare case: the idle prefetch usually came first) and written there."""
 
-    def __init__(self, host):
+    def __init__(self, host: "DomHost") -> None:
         self.host = host
 
-    def find_spec(self, name, path=None, target=None):
+    def find_spec(self, name: str, path: object = None,
+                  target: object = None) -> ModuleSpec | None:
         if not name.startswith("skyline."):
             return None
         member = name.replace(".", "/") + ".py"
@@ -99,7 +104,7 @@ class EngineModules(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(name, target_file)
 
 
-async def write_later_modules(host):
+async def write_later_modules(host: "DomHost") -> None:
     """In idle time after ready: the engine's modules not loaded at start, written into
     site-packages (nothing happens when they are there: the bytecode archive's visits)."""
     await asyncio.sleep(LATER_AFTER_S)
@@ -131,14 +136,14 @@ LOCK_NAME = "skyline.game"  # Web Locks: the tab holding it may move (see Contro
 _hold_forever = create_proxy(lambda resolve, reject: None)
 
 
-async def load_tables(host):
+async def load_tables(host: "DomHost") -> dict[str, dict[str, str]]:
     if hasattr(sys, "skyline_tables"):  # a restored interpreter has this build's tables
-        return sys.skyline_tables  # (web/snapshot-worker.mjs)
+        return cast(dict[str, dict[str, str]], sys.skyline_tables)  # web/snapshot-worker.mjs
 
-    async def get(lang):
+    async def get(lang: str) -> dict[str, str]:
         try:
             response = await js.fetch(host.url(f"./i18n/{lang}.json"))
-            return json.loads(await response.text())
+            return cast(dict[str, str], json.loads(await response.text()))
         except Exception:
             return {}
 
@@ -146,7 +151,7 @@ async def load_tables(host):
     return {"en": en, "de": de}
 
 
-async def add_qr_stdlib(url):
+async def add_qr_stdlib(url: Callable[[str], str]) -> None:
     """The standard-library modules segno needs beyond the page's cut library
     (scripts/stdlib_modules_qr.txt): an archive from this site put on sys.path."""
     if QR_STDLIB_PATH in sys.path:
@@ -169,7 +174,7 @@ async def add_qr_stdlib(url):
             package = importlib.import_module(folder)
             package.__path__.append(where)
 
-async def install_wheel(url, wheel):
+async def install_wheel(url: Callable[[str], str], wheel: dict[str, str]) -> None:
     """Fetch a pinned wheel from this site, check its sha256, unpack it into site-packages."""
     import hashlib
     import io
@@ -195,38 +200,38 @@ class DomHost(PageStorage):
     batch (``flush``) when the render ends (``focus``) or the entry point returns;
     web/js/render.js applies them and web/js/focus.js keeps the focus rules."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.page = window.skylineHost  # web/js/host.js
         # fetched once: reading a page object's attribute costs round trips of its own
         self._apply = self.page.apply
         page = self.page
-        super().__init__(SimpleNamespace(
+        super().__init__(cast(PageCalls, SimpleNamespace(
             get=page.storageGet, set=page.storageSet, write_if=page.storageWriteIf,
-            remove=page.storageRemove, keys=page.storageKeys), self._soon)
-        self.queue = []
-        self.shown = {}  # each region's HTML as last sent
+            remove=page.storageRemove, keys=page.storageKeys)), self._soon)
+        self.queue: list[DomCommand] = []
+        self.shown: dict[str, str] = {}  # each region's HTML as last sent
         self.event_fault = False  # the current event says a test set a fault
         self.in_event = False  # dispatch is running: its commands go back as its result
         self.lock_requests = 0  # only the latest request may report the lock as lost
         self.announce_seq = 0
         self._announce_flip = False
         self._flush_soon = False
-        self._can_share = None
+        self._can_share: bool | None = None
         self._page_base = str(page.pageAddress())  # one round trip, not five
         self.base = self._page_base.split("?")[0]  # the page's folder, for fetch()
         self.base = self.base[: self.base.rindex("/") + 1]
 
-    def command(self, *args):
+    def command(self, command: DomCommand) -> None:
         """Queue one DOM command for web/js/render.js, sent by the next flush."""
-        self.queue.append(args)
+        self.queue.append(command)
         self._soon()
 
-    def _soon(self):
+    def _soon(self) -> None:
         if not self._flush_soon:
             self._flush_soon = True
             asyncio.get_event_loop().call_soon(self.flush)
 
-    def flush(self):
+    def flush(self) -> None:
         """Send the queued commands to the page now (one round trip), unless an event is
         being handled: ``dispatch`` returns them instead (no round trip at all)."""
         self._flush_soon = False
@@ -234,16 +239,17 @@ class DomHost(PageStorage):
         if batch is not None:
             self._apply(batch)
 
-    def take(self):
+    def take(self) -> str | None:
         """The queued commands as JSON (None if there are none), for ``dispatch``."""
-        batch, self.queue = [*self.take_writes(), *latest_regions(self.queue)], []
-        return json.dumps(batch) if batch else None
+        batch: list[DomCommand] = [*self.take_writes(), *latest_regions(self.queue)]
+        self.queue = []
+        return command_json(batch) if batch else None
 
-    def url(self, path):
+    def url(self, path: str) -> str:
         """An absolute URL of a file of the site (the worker's own base is blob:)."""
         return self.base + path.removeprefix("./")
 
-    def set_html(self, name, html):
+    def set_html(self, name: str, html: str) -> None:
         """A region's new HTML; the log's and the skylines' as edits of what the page
         shows where they can be (app.core.region_edits), with the whole HTML for a page
         that shows otherwise."""
@@ -252,26 +258,26 @@ class DomHost(PageStorage):
         find_edits = EDITED_REGIONS.get(name)
         edits = find_edits(shown, html) if find_edits and shown is not None else None
         if edits is None:
-            self.command("html", name, html)
+            self.command(("html", name, html))
         else:
-            self.command("patch", name, html, [edit.as_list() for edit in edits])
+            self.command(("patch", name, html, [edit.as_list() for edit in edits]))
 
-    def focus(self, element_id):
+    def focus(self, element_id: str | None) -> None:
         """The end of a render: the focus settles (web/js/focus.js) and the batch goes."""
-        self.command("focus", element_id)
+        self.command(("focus", element_id))
         self.flush()
 
-    def settle_dialog_focus(self):
-        self.command("settle")
+    def settle_dialog_focus(self) -> None:
+        self.command(("settle",))
 
-    def ready(self):
+    def ready(self) -> None:
         """Contract with web/js/boot.js and the e2e tests: the app is usable from here on. Says
         how Python started: web/snapshot.mjs's status where the interpreter module tried
         a memory snapshot ("restored", or why not), else "boot"; and START_MARKS."""
-        self.command("ready", str(getattr(js, "skylineSnapshotStatus", None) or "boot"),
-                     json.dumps(START_MARKS))
+        self.command(("ready", str(getattr(js, "skylineSnapshotStatus", None) or "boot"),
+                      json.dumps(START_MARKS)))
 
-    def announce(self, seq, text):
+    def announce(self, seq: int, text: str) -> None:
         """The one polite live region (#announce in index.html): only its text changes,
         and only for news; a trailing no-break space alternates so that the same words
         twice in a row are spoken twice."""
@@ -279,23 +285,23 @@ class DomHost(PageStorage):
             return
         self.announce_seq = seq
         self._announce_flip = not self._announce_flip
-        self.command("announce", text + ("\u00a0" if self._announce_flip else ""))
+        self.command(("announce", text + ("\u00a0" if self._announce_flip else "")))
 
-    def tz_minutes(self):
+    def tz_minutes(self) -> int:
         return int(self.page.tzMinutes())
 
-    def download(self, filename, text):
+    def download(self, filename: str, text: str) -> None:
         """Save ``text`` as a file (web/js/files.js: a blob: URL on an <a download>)."""
-        self.command("download", filename, text)
+        self.command(("download", filename, text))
 
-    def can_share(self):
+    def can_share(self) -> bool:
         """The system share sheet exists (asked once: every render asks)."""
         if self._can_share is None:
             self._can_share = bool(self.page.canShare())
         return self._can_share
 
-    def share(self, text, title, done):
-        async def run():
+    def share(self, text: str, title: str, done: Done) -> None:
+        async def run() -> None:
             try:
                 ok = bool(await self.page.share(text, title))
             except Exception:
@@ -304,10 +310,10 @@ class DomHost(PageStorage):
 
         asyncio.ensure_future(run())
 
-    def persist_storage(self, done):
+    def persist_storage(self, done: Callable[[str], None]) -> None:
         """navigator.storage.persist(): "granted", "denied" or "unsupported"."""
 
-        async def run():
+        async def run() -> None:
             try:
                 answer = str(await self.page.persistStorage())
             except Exception:
@@ -316,13 +322,13 @@ class DomHost(PageStorage):
 
         asyncio.ensure_future(run())
 
-    def load_qr(self, done):
+    def load_qr(self, done: Done) -> None:
         """Make segno (the QR code library) importable: its wheel is fetched from this
         site the first time a QR code is asked for (the service worker has it for
         offline use), checked against the build's sha256 and unpacked into
         site-packages. ``done(ok)``."""
 
-        async def run():
+        async def run() -> None:
             ok = False
             try:
                 import importlib
@@ -342,34 +348,35 @@ class DomHost(PageStorage):
 
         asyncio.ensure_future(run())
 
-    def now_iso(self):
+    def now_iso(self) -> str:
         return str(js.Date.new().toISOString())
 
-    def local_date(self):
+    def local_date(self) -> str:
         """The player's calendar day by the page's clock, YYYY-MM-DD (one round trip)."""
         return str(self.page.localDate())
 
-    def page_base(self):
+    def page_base(self) -> str:
         return self._page_base
 
-    def clear_fragment(self):
-        self.command("clearFragment")
+    def clear_fragment(self) -> None:
+        self.command(("clearFragment",))
 
-    def set_lang(self, lang):
-        self.command("lang", lang)
+    def set_lang(self, lang: str) -> None:
+        self.command(("lang", lang))
 
-    def cue(self, cues_json):
+    def cue(self, cues_json: str) -> None:
         # before the regions' HTML: web/js/effects.js keeps a picture of what goes
-        self.command("cue", cues_json)
+        self.command(("cue", cues_json))
 
-    def scroll_to(self, element_id):
-        self.command("scroll", element_id)
+    def scroll_to(self, element_id: str) -> None:
+        self.command(("scroll", element_id))
 
-    def reveal(self, element_id):
+    def reveal(self, element_id: str) -> None:
         """Scroll just enough that the element is on screen (a build target)."""
-        self.command("reveal", element_id)
+        self.command(("reveal", element_id))
 
-    def request_lock(self, steal, on_result, wait_ms=0):
+    def request_lock(self, steal: bool, on_result: Callable[[str], None],
+                     wait_ms: int = 0) -> None:
         """Ask for the game lock; ``on_result`` gets "granted", "busy" (another tab
         has it; only without ``steal``) or later "lost" (another tab took it over).
         With ``wait_ms`` a held lock is waited for that long before "busy": the page
@@ -383,9 +390,9 @@ class DomHost(PageStorage):
         assert locks is not None  # missing() is true for None
         self.lock_requests += 1
         number = self.lock_requests
-        got = []
+        got: list[bool] = []
 
-        def granted(lock):
+        def granted(lock: object) -> object:
             if missing(lock):  # ifAvailable and held elsewhere
                 on_result("busy")
                 return None
@@ -393,7 +400,7 @@ class DomHost(PageStorage):
             on_result("granted")
             return js.Promise.new(_hold_forever)
 
-        def aborted(_error):
+        def aborted(_error: object) -> None:
             if not got:  # the wait ran out before the lock came
                 on_result("busy")
             elif number == self.lock_requests:
@@ -408,19 +415,19 @@ class DomHost(PageStorage):
             options.ifAvailable = True
         locks.request(LOCK_NAME, options, create_proxy(granted)).catch(create_proxy(aborted))
 
-    def take_lock(self, on_result):
+    def take_lock(self, on_result: Callable[[str], None]) -> None:
         self.request_lock(True, on_result)
 
-    def download_url(self, text):
+    def download_url(self, text: str) -> str:
         """A blob: URL of ``text`` for an <a download> link (made by the page)."""
         return str(self.page.blobURL(text))
 
-    def fetch_data(self, path, done):
+    def fetch_data(self, path: str, done: Done) -> None:
         """Fetch the package data file ``path`` (e.g. ``data/solo_values.bin``) from the
         site, write it into the package folder, then ``done(ok)``. The service worker
         has it cached once it has installed, so this works offline too."""
 
-        async def run():
+        async def run() -> None:
             ok = False
             try:
                 if not DATA_PATH.fullmatch(path):
@@ -435,17 +442,14 @@ class DomHost(PageStorage):
                 ok = True
             except Exception as exc:
                 window.console.warn(f"skyline: {path}: {type(exc).__name__}: {exc}")
-            try:
-                done(ok)
-            except Exception as exc:
-                window.console.error(f"skyline: {type(exc).__name__}: {exc}")
+            done(ok)
 
         asyncio.ensure_future(run())
 
-    def report(self, text):
+    def report(self, text: str) -> None:
         window.console.error(text)
 
-    def fault(self, where):
+    def fault(self, where: str) -> bool:
         """Test-only fault hook: True (once) if ``window.__skylineFault == where``.
 
         Only the e2e tests set that property (e.g. "action": an exception inside
@@ -453,8 +457,8 @@ class DomHost(PageStorage):
         set, so a page that never sets it makes no round trip for it."""
         return self.event_fault and bool(self.page.fault(where))
 
-    def copy(self, text, done):
-        async def run():
+    def copy(self, text: str, done: Done) -> None:
+        async def run() -> None:
             try:
                 ok = bool(await self.page.copy(text))
             except Exception:
@@ -464,57 +468,39 @@ class DomHost(PageStorage):
         asyncio.ensure_future(run())
 
 
-def dispatch(text):
-    """One page event, reduced to data by web/js/events.js (JSON), for the Controller.
-    Returns the render's DOM commands (JSON, or None), which web/js/render.js applies as
-    the answer arrives: a click costs no round trip for its render."""
-    handle(json.loads(text))
+def dispatch(text: str) -> str | None:
+    """One page event (web/js/bridge.js, PageEvent as JSON) for the Controller. Returns
+    the render's DOM commands (JSON, or None), which web/js/render.js applies as the
+    answer arrives: a click costs no round trip for its render."""
+    handle(text)
     return host.take()
 
 
-def handle(data):
-    """One page event (data) for the Controller; its render's commands stay queued."""
-    kind = data.get("kind")
-    host.event_fault = bool(data.get("fault"))
+def handle(sent: str | dict[str, object]) -> None:
+    """One page event as the page sent it (JSON, or parsed) for the Controller, read
+    inside its crash path too. Its render's commands stay queued."""
+
+    def run() -> None:
+        event = PageEvent.from_json(sent) if isinstance(sent, str) else PageEvent.from_data(sent)
+        host.event_fault = event.fault
+        controller.event(event)
+
     was_in_event, host.in_event = host.in_event, True
     try:
-        if kind == "hashchange":
-            controller.handle("hashchange", None, str(data.get("hash") or ""))
-        elif kind == "storage":
-            on_storage(str(data.get("key")))
-        elif kind == "saved":
-            controller.answer(lambda: host.saved(int(data["id"]), str(data["outcome"])))
-        elif kind == "submit":
-            controller.handle("submit", data["action"], None, form=data.get("form") or {})
-        elif kind == "keydown":
-            controller.handle("keydown", None, None, key=str(data.get("key")),
-                              in_field=bool(data.get("in_field")))
-        else:
-            controller.handle(kind, data["action"], data.get("arg"), form=data.get("form"),
-                              target_id=data.get("target_id"))
-    except Exception as exc:
-        host.report(f"skyline: {type(exc).__name__}: {exc}")
-        controller.notify("notice.error", "error")
-        controller.render()
+        controller.run(run)
     finally:
         host.event_fault = False
         host.in_event = was_in_event
 
 
-def on_storage(key):
-    """Another tab wrote a game: a read-only tab shows the new state, the list follows."""
-    if key == KEY_SAVE or key.startswith(KEY_GAME):
-        controller.handle("tab", "saved", key)
-
-
-def stats():
+def stats() -> str:
     return json.dumps(list(controller.timings))
 
 
-def _timer(set_timeout, ms, fn):
+def _timer(set_timeout: Any, ms: int, fn: Callable[[], None]) -> None:
     """``fn`` after ``ms`` by ``set_timeout``; what it renders is sent at its end."""
 
-    def run():
+    def run() -> None:
         try:
             fn()
         finally:
@@ -523,13 +509,13 @@ def _timer(set_timeout, ms, fn):
     set_timeout(create_once_callable(run), ms)
 
 
-def schedule(ms, fn):
+def schedule(ms: int, fn: Callable[[], None]) -> None:
     """The computer players' timer (app.computer.pacer): the page's setTimeout (one round
     trip a tick), so a hidden tab pauses them and the e2e tests can hold a turn."""
     _timer(window.setTimeout, ms, fn)
 
 
-def schedule_idle(ms, fn):
+def schedule_idle(ms: int, fn: Callable[[], None]) -> None:
     """The idle work's timer (reviews, the chances chart, the day's benchmark, decoding
     the value table): the worker's own setTimeout, so a click that kicks such work waits
     for no round trip to the page (about 10 ms while it is busy)."""
@@ -541,15 +527,15 @@ def schedule_idle(ms, fn):
 FIRST_LOCK_WAIT_MS = 2500
 
 
-async def first_lock(host):
+async def first_lock(host: DomHost) -> str:
     """Whether this tab may move, asked before the game is loaded (and saved)."""
-    answer = asyncio.get_event_loop().create_future()
+    answer: asyncio.Future[str] = asyncio.get_event_loop().create_future()
 
-    def on_result(result):
+    def on_result(result: str) -> None:
         if not answer.done():
             answer.set_result(result)
-        else:
-            controller.handle("tab", result, None)
+        else:  # a late answer: through the crash path, as every other one
+            controller.run(lambda: controller.handle("tab", result, None))
             host.flush()
 
     host.request_lock(False, on_result, FIRST_LOCK_WAIT_MS)
@@ -560,7 +546,7 @@ async def first_lock(host):
 
 
 START_MARKS: list[tuple[str, float]] = []  # moments of this start, sent by DomHost.ready
-start_mark = lambda name: START_MARKS.append((name, js.performance.timeOrigin + js.performance.now()))  # noqa: E501, E731
+start_mark: Callable[[str], None] = lambda name: START_MARKS.append((name, float(js.performance.timeOrigin + js.performance.now())))  # noqa: E501, E731
 start_mark("imported")  # main.py's imports (in a restored interpreter: nothing to do)
 # The value table is not in the wheel (the start-up path): it is fetched on first need
 # (DomHost.fetch_data), and the expert counts as available meanwhile.
@@ -586,12 +572,24 @@ controller.boot(_boot_hash)
 from app.computer import pacer as bots_ui  # noqa: E402
 
 bots = bots_ui.install(controller, schedule, schedule_idle)
-for _press in json.loads(str(host.page.takeEarly())):  # web/js/early.js: what the page
-    handle(_press)  # showed for them (web/js/preboard.js) is what this render shows
+
+
+def bots_api(command: str = "think", arg: str = "") -> str:
+    """pacer's ``js_api``; ``resources``: the worker's fetches (its Resource Timing)."""
+    if command != "resources":
+        return bots.js_api(command, arg)
+    return json.dumps([
+        {"url": str(e.name), "transfer": int(e.transferSize), "body": int(e.encodedBodySize)}
+        for e in js.performance.getEntriesByType("resource")
+    ])
+
+
+for _press in json.loads(str(host.page.takeEarly())):  # web/js/early.js: what the page showed
+    handle(_press)  # (web/js/preboard.js) is what this render draws
 host.in_event = False
 start_mark("booted")  # the first render made (sent with the ready command)
 host.set_lang(controller.texts.lang)
-host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots.js_api),
+host.page.connect(create_proxy(dispatch), create_proxy(stats), create_proxy(bots_api),
                   json.dumps(HOST_COMMANDS))
 host.ready()  # the page is shown from here on (body[data-ready]) ...
 host.settle_dialog_focus()  # ... so a dialog opened by the first render can take the focus

@@ -20,25 +20,26 @@ storage, notices; the command names; the host port) and one package per feature:
 Features import only the core and the engine; where one must make another act it
 emits an event (``app.core.events``) that :meth:`Controller.route` hands on. The
 controller talks to the browser only through the host port (``host_port.Host``), so it
-runs unchanged in CPython with a fake host (``tests/web_fakes.py``). Hooks for the code
-that paces computer play (``app.computer.pacer``): ``attach(driver)``
-(``driver.wake(delay)`` runs after every handled event and every computer step),
-``run(callback)`` (a timer's tick, through the same crash path as a click),
-``step_computer()`` and ``listeners`` (``f(controller, action)`` after every action).
+runs unchanged in CPython with a fake host (``tests/web_fakes.py``).
+
+One crash path: every entry from the browser (a page event, ``event``; a timer's tick
+and a host's late answer, ``run``) runs through it; a bug keeps the last good save, marks
+the page crashed and says so (``_crash``). Hooks for the code that paces computer play
+(``app.computer.pacer``): ``attach(driver)`` (``driver.wake(delay)`` runs after every
+handled event and every computer step), ``run(callback)`` and ``step_computer()``.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
-from app import screen as screen_model
 from app.computer.chances import Chances
 from app.computer.seats import Computer, ComputerDriver
+from app.core.bridge import PageEvent
 from app.core.commands import REPLAY_KEYS, Cmd, Command, Guard
+from app.core.dom import MENU_BUTTON
 from app.core.events import (
-    ActionPlayed,
     Event,
     OpenGameLink,
     OpenNewGame,
@@ -50,10 +51,10 @@ from app.core.events import (
     TookControl,
     TurnToFriend,
 )
-from app.core.host_port import Host
+from app.core.host_port import GuardedHost, Host
 from app.core.page_state import Level, NewGameDialog
 from app.core.session import Session, random_seed
-from app.core.store import KEY_SAVE
+from app.core.store import KEY_GAME, KEY_SAVE
 from app.daily.challenge import DailyChallenge
 from app.dialogs.newgame import NewGame
 from app.dialogs.page import PageCommands
@@ -67,7 +68,7 @@ from app.turn.playback import PlaybackSteps
 from app.turn.table import Table
 from app.tutorial.guide import Tutorial
 from app.tutorial.view import TutorialView
-from skyline import Action, Board
+from skyline import Board
 
 __all__ = ["KEY_SAVE", "Controller", "random_seed"]
 
@@ -87,7 +88,9 @@ class Controller:
                  browser_langs: tuple[str, ...] | list[str] = ("en",)) -> None:
         self.host = host
         self.browser_langs = tuple(browser_langs)
-        self.session = s = Session(host, tables)
+        self._entries = 0  # entries running (one inside another is that one's to catch)
+        # the features see the host with its late answers run through the crash path
+        self.session = s = Session(GuardedHost(host, self.run), tables)
         emit = self.route
         self.play = Play(s, emit)
         self.playback = PlaybackSteps(s)
@@ -104,14 +107,12 @@ class Controller:
         self.tutorial = Tutorial(s, emit)
         self.renderer = Renderer(s, TutorialView(s))
         s.renderer = self.renderer.render
-        s.guard = self.run
         #: every command the page offers, from the features that handle them
         self.commands: dict[Cmd, Command] = {}
         for feature in (self.play, self.computer, self.chances, self.links, self.friends,
                         self.library_ui, self.daily, self.newgame, self.page_commands,
                         self.tabs, self.tutorial, self.table):
             self.commands.update(feature.commands())
-        self.listeners: list[Callable[[Controller, Action], None]] = []
         self.timings: list[float] = []
 
     # ------------------------------------------------------------------ the session's state
@@ -122,30 +123,11 @@ class Controller:
 
     # the session's parts, as the features' ports name them
     page = property(lambda self: self.session.page)
-    entry = property(lambda self: self.session.entry)
     texts = property(lambda self: self.session.texts)
-    store = property(lambda self: self.session.store)
-    library = property(lambda self: self.session.library)
-    history = property(lambda self: self.session.history)
-
-    @property
-    def think_ms(self) -> list[float]:
-        return self.computer.think_ms
-
-    def t(self, key: str, /, **params: object) -> str:
-        return self.session.t(key, **params)
-
-    def screen(self) -> screen_model.Screen:
-        return self.renderer.screen()
+    think_ms = property(lambda self: self.computer.think_ms)
 
     def render(self) -> None:
         self.session.render()
-
-    def notify(self, message: str, level: str | Level = Level.INFO, **kwargs: Any) -> None:
-        self.session.notify(message, level, **kwargs)
-
-    def dispatch(self, action: Action) -> bool:
-        return self.play.dispatch(action)
 
     # ------------------------------------------------------------------ events between features
 
@@ -154,9 +136,6 @@ class Controller:
         match event:
             case PlayAction(action):
                 return self.play.dispatch(action)
-            case ActionPlayed(action):
-                for listener in self.listeners:
-                    listener(self, action)
             case TurnToFriend():
                 self.friends.open_send_dialog()
             case TabLock(result):
@@ -175,16 +154,10 @@ class Controller:
                 self.library_ui.replay_open_game(step)
         return None
 
-    def share_link(self) -> str:
-        return self.links.share_link()
-
     # ------------------------------------------------------------------ computer seats
 
     def attach(self, driver: ComputerDriver) -> None:
         self.computer.attach(driver)
-
-    def wake_driver(self, delay: int | None = None) -> None:
-        self.computer.wake(delay)
 
     def computer_turn(self) -> bool:
         return self.computer.turn()
@@ -234,21 +207,44 @@ class Controller:
 
     # ------------------------------------------------------------------ events
 
+    def event(self, event: PageEvent) -> None:
+        """One page event from the browser (``main.dispatch``), through the crash path."""
+        self.run(lambda: self._event(event))
+
+    def _event(self, event: PageEvent) -> None:
+        match event.kind:
+            case "hashchange":
+                self.handle("hashchange", None, event.hash)
+            case "storage":  # another tab wrote a game: a read-only tab shows it, the list too
+                if event.key == KEY_SAVE or event.key.startswith(KEY_GAME):
+                    self.handle("tab", "saved", event.key)
+            case "saved":  # the page's answer about a save (refused: another tab wrote, full)
+                self.host.saved(event.save_id, event.outcome)
+                self.session.render()
+            case "submit":
+                self.handle("submit", event.action, None, form=event.form or {})
+            case "keydown":
+                self.handle("keydown", None, None, key=event.key, in_field=event.in_field)
+            case _:
+                self.handle(event.kind, event.action, event.arg, form=event.form,
+                            target_id=event.target_id)
+
     def handle(
         self,
         kind: str,
         action: str | None,
         arg: str | None,
         key: str = "",
-        form: dict | None = None,
+        form: dict[str, str] | None = None,
         target_id: str | None = None,
         in_field: bool = False,
     ) -> None:
-        """One DOM event, already reduced to its data-action / data-arg (see main.py)."""
+        """One DOM event, already reduced to its data-action / data-arg (``event``)."""
         started = time.perf_counter()
         s = self.session
         s.focus_id = target_id
         s.page.rolled = ()  # a roll animates (and is announced) once, not on every render
+        self._entries += 1
         try:
             if kind == "keydown":
                 if not self._key(key, in_field):
@@ -271,26 +267,29 @@ class Controller:
                 return
         except Exception as exc:  # a bug must not cost the saved game
             self._crash(exc)
+        finally:
+            self._entries -= 1
         self.computer.wake()
         s.render()
         self.timings.append((time.perf_counter() - started) * 1000)
         del self.timings[:-500]
 
     def run(self, callback: Callable[[], object]) -> None:
-        """A timer's tick or a host's late answer (a fetch, a lock): run like a click,
-        through the same crash path, then render."""
+        """The crash path of every entry from the browser that is not a DOM event of
+        ``handle``: a timer's tick, a host's late answer (``GuardedHost``), a page event
+        as a whole. Inside another entry it is that entry's to catch."""
+        if self._entries:
+            callback()
+            return
+        self._entries += 1
         try:
             callback()
         except Exception as exc:  # a bug must not cost the saved game
             self.session.page.skipping = False
             self._crash(exc)
             self.session.render()
-
-    def answer(self, callback: Callable[[], object]) -> None:
-        """The page's late answer about a save (refused: another tab wrote, the store is
-        full): through the crash path, then drawn."""
-        self.run(callback)
-        self.session.render()
+        finally:
+            self._entries -= 1
 
     def _crash(self, exc: Exception) -> None:
         """An unexpected exception inside an action: the game in memory may be half
@@ -306,7 +305,7 @@ class Controller:
         if key == "Escape":
             if page.menu_open:
                 page.menu_open = False
-                self.session.focus_id = "btn-menu"
+                self.session.focus_id = MENU_BUTTON
                 return True
             if page.dialog is not None:
                 self.page_commands.close_dialog()
@@ -324,7 +323,7 @@ class Controller:
         if in_field or page.dialog is not None:
             return False
         if page.replay is not None and key in REPLAY_KEYS:
-            self.library_ui.replay_step(REPLAY_KEYS[key], {})
+            self.command(REPLAY_KEYS[key], None, {})  # by its rule, like its button
             return True
         if key in ("?", "h", "H"):
             self.command(Cmd.RULES, None, {})

@@ -61,7 +61,7 @@ import { site } from "./site.js";
  *   DomCommand[] as JSON out (or None when nothing changed)
  * @property {() => unknown} stats the controller's timings as JSON
  * @property {(command: string, arg: string) => unknown} bots the computer players' test
- *   hooks (web/app/computer/pacer.py, js_api)
+ *   hooks (main.py bots_api: web/app/computer/pacer.py js_api, the worker's Resource Timing)
  */
 /**
  * The command names the page's JS needs (web/app/core/commands.py, HOST_COMMANDS).

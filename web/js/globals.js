@@ -11,7 +11,7 @@
  * @property {() => Promise<unknown[]>} [skylineStats] the controller's timings, for the
  *   tests and benches
  * @property {(command: string, arg?: string) => Promise<string>} [skylineBots] the
- *   computer players' test hooks (web/app/computer/pacer.py, js_api)
+ *   computer players' test hooks (main.py bots_api; web/app/computer/pacer.py, js_api)
  * @property {Promise<ServiceWorkerRegistration | undefined>} [skylineSW] the service
  *   worker's registration, once the app is ready
  * @property {import("./snapshot-maker.js").SnapshotMade} [skylineSnapshotMade] how

@@ -17,6 +17,7 @@ A point of the chart (or its row in the chart's table) replays the game from tha
 
 from __future__ import annotations
 
+from app.computer.chances_view import CHANCES_SWITCH
 from app.core.commands import Cmd, Command, number_arg, text_arg
 from app.core.events import Emit, OpenReplay
 from app.core.session import Session
@@ -32,7 +33,7 @@ class Chances:
 
     def commands(self) -> dict[Cmd, Command]:
         return {
-            Cmd.CHANCES_SHOW: text_arg(self.show, focus="chances-switch"),
+            Cmd.CHANCES_SHOW: text_arg(self.show, focus=CHANCES_SWITCH),
             Cmd.CHANCES_OPEN: number_arg(self.open),
         }
 

@@ -26,6 +26,9 @@ WIDTH, HEIGHT = 320, 150
 CURRENT = ' aria-current="step"'  # the row of the turn the replay shows
 LEFT, RIGHT, TOP, BOTTOM = 34, 312, 8, 131
 
+#: The chart's On/Off switch (focused after it is pressed).
+CHANCES_SWITCH = "chances-switch"
+
 
 @dataclass(frozen=True)
 class ChanceLine:
@@ -190,7 +193,7 @@ def render_chances(v: ChancesView | None, names: tuple[str, ...]) -> str:
     if v is None:
         return ""
     switch = (
-        f'<button type="button" class="chances-switch" id="chances-switch" role="switch" '
+        f'<button type="button" class="chances-switch" id="{CHANCES_SWITCH}" role="switch" '
         f'aria-checked="{"true" if v.shown else "false"}" data-action="{Cmd.CHANCES_SHOW}" '
         f'data-arg="{"off" if v.shown else "on"}" data-testid="chances-switch">'
         f'<span class="knob" aria-hidden="true"></span>{esc(v.switch)}'

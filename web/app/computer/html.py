@@ -26,7 +26,7 @@ def turn_helpers(L: Labels, bot_bar: BotBar | None, hint_available: bool,
         options = "".join(f'<option value="{v}"{" selected" if chosen else ""}>{esc(label)}</option>'
                           for v, label, chosen in bot_bar.pace)
         pace = (f'<label class="pace"><span>{esc(bot_bar.pace_label)}</span>'
-                f'<select id="bot-pace" data-action="{Cmd.BOT_PACE}">{options}</select></label>')
+                f'<select id="{Cmd.BOT_PACE}" data-action="{Cmd.BOT_PACE}">{options}</select></label>')
         parts.append(f'<div class="bot-bar" data-testid="bot-bar"><p>{esc_names(bot_bar.text, names)}</p>{skip}{pace}</div>')
     if hint_available:
         parts.append(

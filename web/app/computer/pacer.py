@@ -325,9 +325,8 @@ class BotsUI:
     def js_api(self, command: str = "think", arg: str = "") -> str:
         """JSON text for the e2e tests and scripts/bench_bot_browser.py.
 
-        ``think``: the bot/hint thinking times so far (ms). ``resources``: what the
-        worker has fetched (its Resource Timing: URL, bytes transferred, body bytes). ``table``:
-        load the solo table now, with the time it took. ``bench``: play ``arg`` =
+        ``think``: the bot/hint thinking times so far (ms). ``table``: load the solo
+        table now, with the time it took. ``bench``: play ``arg`` =
         "games,seed,players" scripted expert games and time every expert decision (blocks
         the worker while it runs)."""
         if command == "table":
@@ -366,14 +365,6 @@ class BotsUI:
             return json.dumps({"decisions_ms": times})
         if command == "modules":
             return json.dumps(exercise_imports(arg.split(",") if arg else []))
-        if command == "resources":  # the worker's own downloads (its Resource Timing)
-            import js  # the worker's globals (main.py runs in a Web Worker)
-
-            return json.dumps([
-                {"url": str(e.name), "transfer": int(e.transferSize),
-                 "body": int(e.encodedBodySize)}
-                for e in js.performance.getEntriesByType("resource")
-            ])
         return json.dumps({"think_ms": self.think_ms})
 
 

@@ -36,7 +36,7 @@ class Computer:
     def commands(self) -> dict[Cmd, Command]:
         return {
             Cmd.BOT_SKIP: plain(self.skip),
-            Cmd.BOT_PACE: form_arg(self.set_pace, focus="bot-pace"),
+            Cmd.BOT_PACE: form_arg(self.set_pace, focus=Cmd.BOT_PACE),
             Cmd.BOT_HINT: plain(self.ask_hint),
         }
 
@@ -145,7 +145,7 @@ class Computer:
                 callback()
 
         # the answer comes later, outside any click: through the controller's crash path
-        self.s.host.fetch_data(path, lambda ok: self.s.guard(lambda: arrived(ok)))
+        self.s.host.fetch_data(path, arrived)  # the answer runs through the crash path
 
 
 def value_table_ready(options: Options, fetch_table: Callable[[LookupError], None]) -> bool:

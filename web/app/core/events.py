@@ -26,13 +26,6 @@ class PlayAction:
 
 
 @dataclass(frozen=True)
-class ActionPlayed:
-    """An action was pushed (for the controller's listeners)."""
-
-    action: Action
-
-
-@dataclass(frozen=True)
 class TurnToFriend:
     """The turn went to a friend elsewhere, or the game ended: offer the link."""
 
@@ -82,7 +75,7 @@ class OpenReplay:
     step: int
 
 
-Event = (PlayAction | ActionPlayed | TurnToFriend | TabLock | TookControl | OpenGameLink
+Event = (PlayAction | TurnToFriend | TabLock | TookControl | OpenGameLink
          | StartDaily | OpenNewGame | ShowHint | OpenReplay)
 
 #: How a feature emits an event; the answer is the route's (only PlayAction has one).

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.core.page_state import COMPUTER_LEVELS, HUMAN, Seat
-from skyline import SCENARIOS, SOLO_LEVELS, Board, game_summary
+from app.core.page_state import HUMAN
+from skyline import COMPUTER_LEVELS, SCENARIOS, SOLO_LEVELS, Board, Seat, game_summary
 from skyline.records.daily import daily_day
 
 HISTORY_VERSION = 1

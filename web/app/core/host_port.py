@@ -1,6 +1,12 @@
 """The host port: everything the page's Python needs from the browser, as a typed
 ``Protocol``. ``main.DomHost`` implements it in the browser (through ``web/js/``),
-``tests/web_fakes.FakeHost`` in memory for CPython."""
+``tests/web_fakes.FakeHost`` in memory for CPython.
+
+The browser answers some calls later (a copy, a share, the QR library, a data file, the
+storage's persistence, the game lock, a save the page could not write): the session
+holds the host as ``GuardedHost``, which runs each answer through the controller's crash
+path, as a click is run.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +45,9 @@ class Host(Protocol):
     def storage_write_soon(self, key: str, expected: str | None, value: str,
                            also: tuple[tuple[str, str], ...],
                            trouble: Callable[[str], None]) -> None: ...
+    # the page's answer to a save of ``storage_write_soon`` it could not write (a
+    # "saved" page event): its ``trouble`` is told ``outcome``
+    def saved(self, save_id: int, outcome: str) -> None: ...
 
     # the clock and the player's calendar
     def now_iso(self) -> str: ...
@@ -66,3 +75,119 @@ class Host(Protocol):
     # faults: report a bug; the e2e tests' fault hook
     def report(self, text: str) -> None: ...
     def fault(self, where: str) -> bool: ...
+
+
+Guard = Callable[[Callable[[], object]], None]
+
+
+class GuardedHost:
+    """``host`` with every late answer run through ``guard`` (the controller's crash
+    path): a bug in a feature's callback costs no saved game, as in a click."""
+
+    def __init__(self, host: Host, guard: Guard) -> None:
+        self.host = host
+        self.guard = guard
+
+    def _answer(self, callback: Callable[[bool], None]) -> Done:
+        return lambda ok: self.guard(lambda: callback(ok))
+
+    def _told(self, callback: Callable[[str], None]) -> Callable[[str], None]:
+        return lambda text: self.guard(lambda: callback(text))
+
+    # the calls answered later
+    def storage_write_soon(self, key: str, expected: str | None, value: str,
+                           also: tuple[tuple[str, str], ...],
+                           trouble: Callable[[str], None]) -> None:
+        self.host.storage_write_soon(key, expected, value, also, self._told(trouble))
+
+    def take_lock(self, on_result: Callable[[str], None]) -> None:
+        self.host.take_lock(self._told(on_result))
+
+    def copy(self, text: str, done: Done) -> None:
+        self.host.copy(text, self._answer(done))
+
+    def share(self, text: str, title: str, done: Done) -> None:
+        self.host.share(text, title, self._answer(done))
+
+    def load_qr(self, done: Done) -> None:
+        self.host.load_qr(self._answer(done))
+
+    def fetch_data(self, path: str, done: Done) -> None:
+        self.host.fetch_data(path, self._answer(done))
+
+    def persist_storage(self, done: Callable[[str], None]) -> None:
+        self.host.persist_storage(self._told(done))
+
+    # the rest, as the host has them
+    def set_html(self, name: str, html: str) -> None:
+        self.host.set_html(name, html)
+
+    def focus(self, element_id: str | None) -> None:
+        self.host.focus(element_id)
+
+    def announce(self, seq: int, text: str) -> None:
+        self.host.announce(seq, text)
+
+    def scroll_to(self, element_id: str) -> None:
+        self.host.scroll_to(element_id)
+
+    def reveal(self, element_id: str) -> None:
+        self.host.reveal(element_id)
+
+    def set_lang(self, lang: str) -> None:
+        self.host.set_lang(lang)
+
+    def cue(self, cues_json: str) -> None:
+        self.host.cue(cues_json)
+
+    def storage_get(self, key: str) -> str | None:
+        return self.host.storage_get(key)
+
+    def storage_set(self, key: str, value: str) -> None:
+        self.host.storage_set(key, value)
+
+    def storage_write_if(self, key: str, expected: str | None, value: str,
+                         also: tuple[tuple[str, str], ...] = ()) -> str:
+        return self.host.storage_write_if(key, expected, value, also)
+
+    def storage_remove(self, key: str) -> None:
+        self.host.storage_remove(key)
+
+    def storage_keys(self) -> list[str]:
+        return self.host.storage_keys()
+
+    def storage_later(self, key: str, value: str | None) -> None:
+        self.host.storage_later(key, value)
+
+    def saved(self, save_id: int, outcome: str) -> None:
+        self.host.saved(save_id, outcome)
+
+    def now_iso(self) -> str:
+        return self.host.now_iso()
+
+    def local_date(self) -> str:
+        return self.host.local_date()
+
+    def tz_minutes(self) -> int:
+        return self.host.tz_minutes()
+
+    def page_base(self) -> str:
+        return self.host.page_base()
+
+    def clear_fragment(self) -> None:
+        self.host.clear_fragment()
+
+    def can_share(self) -> bool:
+        return self.host.can_share()
+
+    def download(self, filename: str, text: str) -> None:
+        self.host.download(filename, text)
+
+    def download_url(self, text: str) -> str:
+        return self.host.download_url(text)
+
+    def report(self, text: str) -> None:
+        self.host.report(text)
+
+    def fault(self, where: str) -> bool:
+        return self.host.fault(where)

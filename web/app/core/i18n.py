@@ -58,7 +58,7 @@ class MissingText(KeyError):
         return str(self.args[0])
 
 
-class _Params(dict):
+class _Params(dict[str, object]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
@@ -90,7 +90,8 @@ class Texts:
         return key in self.tables.get(self.lang, {}) or key in self.tables.get("en", {})
 
 
-def pick_language(preferred: list[str] | tuple[str, ...], available=LANGS) -> str:
+def pick_language(preferred: list[str] | tuple[str, ...],
+                  available: tuple[str, ...] = LANGS) -> str:
     """First of the browser's languages (navigator.languages) we have, else English."""
     for tag in preferred:
         base = str(tag).lower().split("-")[0]

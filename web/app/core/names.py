@@ -7,15 +7,15 @@ dialog, a save, a link); a typed name is shown as typed. A name the engine refus
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 
 from app.core.i18n import Text, Texts
-from app.core.page_state import PageState, Seat, seat_of_form
-from skyline import COMPUTER_LEVELS
+from app.core.page_state import PageState, seat_of_form
+from skyline import COMPUTER_LEVELS, Seat
 
 
-def default_name(t: Callable[..., str], seat: int, kind: Seat, kinds) -> str:
+def default_name(t: Callable[..., str], seat: int, kind: Seat, kinds: Sequence[Seat]) -> str:
     """The name of a seat whose player typed none: "Player 2" (a person here or a
     friend elsewhere), or a computer seat's level ("Expert"; "Expert 3" when several
     seats play that level)."""
@@ -68,15 +68,16 @@ def esc_names(text: object, names: Iterable[str]) -> str:
     return "".join(out)
 
 
-def player_names(page: PageState, names, texts: Texts, kinds=None) -> tuple[str, ...]:
+def player_names(page: PageState, names: Sequence[str | None], texts: Texts,
+                 kinds: Sequence[Seat | str] | None = None) -> tuple[str, ...]:
     """The names as shown: defaults in the player's language, typed names as typed.
     ``kinds``: the seats (default: the page's), or the new-game form's values."""
     if kinds is None:
         kinds = [page.seat_kind(i) for i in range(len(names))]
-    kinds = [k if isinstance(k, Seat) else seat_of_form(k) for k in kinds]
+    seats = [k if isinstance(k, Seat) else seat_of_form(k) for k in kinds]
     return tuple(
-        default_name(texts.t, i, kinds[i], kinds) if is_default_name(texts, n, i, kinds[i])
-        else n
+        default_name(texts.t, i, seats[i], seats)
+        if n is None or is_default_name(texts, n, i, seats[i]) else n
         for i, n in enumerate(names)
     )
 

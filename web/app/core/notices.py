@@ -94,7 +94,7 @@ class Notices:
 
     def error_text(self, exc: Exception) -> str:
         """The error's explanation in the player's language now (for a dialog's line)."""
-        return translate(self.t, self.error(exc))
+        return str(translate(self.t, self.error(exc)))
 
 
     def dismiss(self, index: int) -> None:

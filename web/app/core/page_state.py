@@ -191,7 +191,7 @@ class DialogContext:
     page: PageState
     texts: Texts
     board: Board | None = None
-    games: tuple = ()  # the game list, newest first
+    games: tuple[Any, ...] = ()  # the game list, newest first
     current: str | None = None  # the open game's id
     can_share: bool = False  # the browser has a share sheet
 
@@ -204,25 +204,25 @@ class HintResult:
     """The expert's best actions for the position after ``actions`` actions."""
 
     actions: int
-    rows: tuple[dict, ...]  # skyline.expert.hint rows: {"action", "value", ...}
+    rows: tuple[dict[str, Any], ...]  # skyline.expert.hint rows: {"action", "value", ...}
 
 
 @dataclass
 class ReviewProgress:
     """The review of a finished solo game, graded decision by decision in ticks."""
 
-    key: tuple
+    key: tuple[Any, ...]
     state: Any  # the GameState reached so far
     start: float  # the optimum's expected score (scenario: objective) from the first position
     i: int = 0
-    decisions: list[dict] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
     done: bool = False
     total: float = 0.0
     accuracy: float = 100.0
     # a scenario game, once done: skyline.expert.scenario_verdict (scenario_met, failed_by,
     # start_p_success, p_loss_total, ...); the values above are then on the scenario's
     # objective (expected score + SUCCESS_WEIGHT * P(met))
-    verdict: dict | None = None
+    verdict: dict[str, Any] | None = None
 
 
 @dataclass
@@ -232,7 +232,7 @@ class TableReviewProgress:
     ``seats`` the seats graded (the people at this device), ``i`` of ``total`` actions
     replayed so far; ``result`` (a ``TableReview``) once done."""
 
-    key: tuple
+    key: tuple[Any, ...]
     seats: tuple[int, ...]
     total: int
     i: int = 0
@@ -257,7 +257,7 @@ class ChancesProgress:
 
     key: Any
     kind: str
-    points: tuple = ()
+    points: tuple[Any, ...] = ()
     done: bool = False
 
 
@@ -272,7 +272,7 @@ class Narration:
     actions read the same."""
 
     seq: int
-    events: tuple[dict, ...]  # skyline.board.describe() events of the latest action
+    events: tuple[dict[str, Any], ...]  # skyline.board.describe() events of the latest action
     turn_changed: bool  # another seat (or round) is to move now
     new_game: bool = False  # a game was just started
 

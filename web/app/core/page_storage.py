@@ -13,6 +13,8 @@ import json
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from app.core.bridge import SaveCommand, StoreCommand
+
 Trouble = Callable[[str], None]
 
 
@@ -49,20 +51,20 @@ class PageStorage:
     def __init__(self, page: PageCalls, queued: Callable[[], None]) -> None:
         self.calls = page
         self.queued = queued  # a write is waiting: send a batch soon
-        self.writes: list[tuple[Any, ...]] = []
+        self.writes: list[StoreCommand | SaveCommand] = []
         self._saves = 0
         self._trouble: dict[int, Trouble] = {}  # save number -> told if not written
 
-    def take_writes(self) -> list[tuple[Any, ...]]:
+    def take_writes(self) -> list[StoreCommand | SaveCommand]:
         """The queued writes as DOM commands, for the batch being sent."""
         writes, self.writes = self.writes, []
         return writes
 
     def _in_order(self) -> None:
         """Before a call that waits for its answer: the queued writes, made now."""
-        for command, *args in self.take_writes():
-            if command == "store":
-                key, text = args
+        for command in self.take_writes():
+            if command[0] == "store":
+                _, key, text = command
                 try:
                     if text is None:
                         self.calls.remove(key)
@@ -71,7 +73,7 @@ class PageStorage:
                 except Exception:
                     pass  # what may be lost without harm (as web/js/render.js does)
                 continue
-            save_id, key, expected, value, also = args
+            _, save_id, key, expected, value, also = command
             try:
                 outcome = str(self.calls.write_if(key, expected, value, also))
             except Exception:

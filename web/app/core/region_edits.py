@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.core.bridge import DomCommand
 from app.core.dom import LOG, PLAYERS
 
 #: The log's list (``app.turn.html.log_list``) and the region that holds it.
@@ -207,7 +208,7 @@ def players_edits(old: str, new: str) -> list[Splice] | None:
     return [Splice(PLAYER_LIST, same_start, deleted, "".join(added), len(was))]
 
 
-def latest_regions(commands: Sequence[tuple]) -> list[tuple]:
+def latest_regions(commands: Sequence[DomCommand]) -> list[DomCommand]:
     """A batch of several renders (the first one, with the presses made before it) as
     the page needs it: a region's whole HTML makes its earlier HTML and edits in the
     batch moot, so the page draws each region once, as it ends (a dialog closed and
@@ -219,7 +220,8 @@ def latest_regions(commands: Sequence[tuple]) -> list[tuple]:
     """
     last = {command[1]: i for i, command in enumerate(commands) if command[0] == "html"}
     return [command for i, command in enumerate(commands)
-            if command[0] not in ("html", "patch") or last.get(command[1], i) <= i]
+            if not (command[0] == "html" or command[0] == "patch")
+            or last.get(command[1], i) <= i]
 
 
 #: The regions sent as edits where they can be, and how their edits are found.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import string
 from collections.abc import Callable
+from typing import Any
 
 from app.core.commands import Cmd
 from app.core.game_stats import result_of
@@ -46,10 +47,6 @@ from skyline import (
 SEED_ALPHABET = string.ascii_letters + string.digits
 
 
-def _run(callback: Callable[[], object]) -> None:
-    callback()
-
-
 def random_seed() -> str:
     """8-10 characters [A-Za-z0-9]; ``secrets`` uses crypto.getRandomValues in Pyodide."""
     length = 8 + secrets.randbelow(3)
@@ -82,11 +79,8 @@ class Session(Notices):
         self.focus_id: str | None = None
         #: draws the page from this state: installed by the controller (app.render)
         self.renderer: Callable[[], None] = lambda: None
-        #: runs a late callback (a timer, a host's answer) through the controller's crash
-        #: path, as a click is
-        self.guard: Callable[[Callable[[], object]], None] = _run
         # game log events, one list per action (kept in step with board.actions)
-        self.log: list[list[dict]] | None = None
+        self.log: list[list[dict[str, Any]]] | None = None
         self.log_version = 0  # changes whenever the log does
         self.narrations = 0  # Narration.seq: grows across games, so no news is missed
         # a guided lesson while it runs (app.tutorial): the open game waits in it, and
@@ -303,7 +297,8 @@ class Session(Notices):
 
     # ------------------------------------------------------------------ news and render
 
-    def narrate(self, events: list[dict], before: GameState, new_game: bool = False) -> None:
+    def narrate(self, events: list[dict[str, Any]], before: GameState,
+                new_game: bool = False) -> None:
         """The live region's news: the latest action's events and whether the turn
         changed (the screen words it)."""
         state = self.game.state
@@ -315,7 +310,7 @@ class Session(Notices):
     def narrate_new_game(self) -> None:
         self.narrate([], self.game.state, new_game=True)
 
-    def log_events(self) -> list[dict]:
+    def log_events(self) -> list[dict[str, Any]]:
         """Board.log(), kept incrementally: one describe() per new action, not a replay."""
         assert self.board is not None
         if self.log is None or len(self.log) != len(self.board.actions):

@@ -325,7 +325,8 @@ class Records:
 
     @property
     def best(self) -> dict[str, Any]:
-        return self.data["best"]
+        best: dict[str, Any] = self.data["best"]
+        return best
 
     def load(self, store: Store) -> None:
         raw = store.get(KEY_RECORDS)

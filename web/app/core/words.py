@@ -4,14 +4,15 @@ language."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from app.core.i18n import Texts
 from skyline import (
     DIE_LETTERS,
-    FACE_LETTERS,
     Abandon,
+    Action,
     Board,
     Build,
     Demolish,
@@ -26,12 +27,13 @@ from skyline import (
     build_blocker,
     game_summary,
 )
+from skyline import FACE_LETTERS as FACE_LETTERS  # the page's word for it too
 from skyline.rules import describe
 
 TYPE_LETTERS = DIE_LETTERS
 
 
-def turn_words(t, events) -> str:
+def turn_words(t: Callable[..., str], events: Sequence[dict[str, Any]]) -> str:
     """What a turn did, from its engine events, in the player's words: "built 3 floors,
     completed a building 2 high (+4), built on a lone low-rise ground floor (-1),
     abandoned a die" (the last turn's line, the review's turning points). Every die
@@ -48,7 +50,7 @@ def turn_words(t, events) -> str:
     return ", ".join(parts)
 
 
-def _build_points(t: Callable[..., str], builds: list[dict]) -> list[str]:
+def _build_points(t: Callable[..., str], builds: list[dict[str, Any]]) -> list[str]:
     """The points a turn's builds gained (each completion, lone low-rise ground floors
     started) and lost (lone low-rise ground floors built on: their point is gone)."""
     done = [e for e in builds if "completed" in e]
@@ -67,7 +69,7 @@ def _build_points(t: Callable[..., str], builds: list[dict]) -> list[str]:
     return words
 
 
-def _demolition_words(t: Callable[..., str], demolished: list[dict]) -> list[str]:
+def _demolition_words(t: Callable[..., str], demolished: list[dict[str, Any]]) -> list[str]:
     """Each completed building demolished with the points it took, lone low-rise ground
     floors with theirs, then the other unfinished buildings (they scored nothing)."""
     words = [t("last.demolished_tile", height=e["height"], lost=-e["score"])
@@ -165,7 +167,7 @@ def die_word(t: Callable[..., str], code: str) -> str:
     return t("dieword." + code)
 
 
-def event_text(t: Callable[..., str], e: dict, names) -> str:
+def event_text(t: Callable[..., str], e: dict[str, Any], names: Sequence[str]) -> str:
     name = names[e["seat"]] if e["seat"] < len(names) else "?"
     kind = e["event"]
     if kind == "take":
@@ -195,7 +197,7 @@ def event_text(t: Callable[..., str], e: dict, names) -> str:
         return t("log.round_end", round=e["round"])
     if kind == "game_over":
         return t("log.game_over")
-    return kind
+    return str(kind)
 
 
 #: the log's events that are the table's, not one player's (no seat colour)
@@ -204,10 +206,10 @@ TABLE_EVENTS = frozenset({"round_end", "game_over"})
 
 #: the log's lines already worded, by language, names and event: a click adds one or
 #: two events to a log of hundreds, and the page words the log again after every click
-_worded: dict[tuple, LogEntry] = {}
+_worded: dict[tuple[object, str], LogEntry] = {}
 
 
-def log_view(events: list[dict], names, texts: Texts) -> LogView:
+def log_view(events: list[dict[str, Any]], names: Sequence[str], texts: Texts) -> LogView:
     """The game log, newest first (the last 300 events); with rivals each player's
     lines carry the seat (its colour)."""
     table = len(names) > 1
@@ -226,7 +228,7 @@ def log_view(events: list[dict], names, texts: Texts) -> LogView:
     return LogView(tuple(entries))
 
 
-def action_text(t: Callable[..., str], state: GameState, action) -> str:
+def action_text(t: Callable[..., str], state: GameState, action: Action) -> str:
     """An action as an instruction in the player's language (no future faces shown)."""
     if isinstance(action, Take):
         return t("hint.take", dice=", ".join(t("log.type." + d.letter) for d in action.types))

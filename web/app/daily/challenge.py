@@ -4,7 +4,7 @@ statistics page (the history and records of this device, and their export)."""
 from __future__ import annotations
 
 from app.core.commands import Cmd, Command, Guard, plain
-from app.core.dom import DIALOG_FIRST, yard_id
+from app.core.dom import DIALOG_CLOSE, DIALOG_FIRST, yard_id
 from app.core.game_stats import export_json
 from app.core.names import is_default_name
 from app.core.page_state import HERE, Level, StatsDialog
@@ -44,7 +44,7 @@ class DailyChallenge:
             Cmd.DAILY: plain(self.start_today, guards=starts),
             Cmd.DAILY_ACCEPT: plain(self.accept, guards=starts),
             Cmd.DAILY_COPY: plain(self.copy),
-            Cmd.STATS: plain(self.open_stats, focus="dlg-close"),
+            Cmd.STATS: plain(self.open_stats, focus=DIALOG_CLOSE),
         }
 
     def today(self) -> str | None:

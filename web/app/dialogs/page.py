@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from app.core.commands import Cmd, Command, number_arg, plain, text_arg
 from app.core.cues import Cue, CueKind
+from app.core.dom import DIALOG_FIRST
 from app.core.i18n import LANGS
 from app.core.page_state import ExportDialog, RulesDialog
 from app.core.session import Session
+from app.dialogs.ui import EXPORT_TEXT
 
 
 class PageCommands:
@@ -18,7 +20,7 @@ class PageCommands:
 
     def commands(self) -> dict[Cmd, Command]:
         return {
-            Cmd.RULES: plain(self.open_rules, focus="dlg-first"),
+            Cmd.RULES: plain(self.open_rules, focus=DIALOG_FIRST),
             Cmd.RULES_GOTO: text_arg(self.rules_goto),
             Cmd.MENU: plain(self.toggle_menu),
             Cmd.LANG: text_arg(self.set_lang),
@@ -26,7 +28,7 @@ class PageCommands:
             Cmd.CLOSE: plain(self.close_dialog),
             Cmd.DISMISS: number_arg(self.s.dismiss),
             Cmd.RELOAD_SAVED: plain(self.reload_after_crash),
-            Cmd.EXPORT_SAVE: text_arg(self.export_save, focus="export-text"),
+            Cmd.EXPORT_SAVE: text_arg(self.export_save, focus=EXPORT_TEXT),
         }
 
     def toggle_menu(self) -> None:

@@ -26,10 +26,9 @@ from app.core.page_state import (
     NewGameDialog,
     PageState,
     RulesDialog,
-    Seat,
     ShareDialog,
 )
-from skyline import COMPUTER_LEVELS, SCENARIOS
+from skyline import COMPUTER_LEVELS, SCENARIOS, Seat
 
 # The rules panel's texts: every key with one of these prefixes.
 #: The export dialog's text (focused when it opens).

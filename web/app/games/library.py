@@ -15,10 +15,11 @@ from app.core.commands import (
     plain,
     text_arg,
 )
+from app.core.dom import DIALOG_FIRST, GAMES_BUTTON
 from app.core.page_state import GamesDialog, Level, ReplayState, seats_of_entry
 from app.core.session import Session
 from app.core.store import SaveWrite, entry_key
-from app.games.ui import GAMES_UNDO, entry_title, open_refusal, replay_refusal
+from app.games.ui import GAME_NAME, GAMES_UNDO, entry_title, open_refusal, replay_refusal
 from skyline import (
     GameEntry,
     GameLink,
@@ -40,12 +41,12 @@ class GameLibrary:
     def commands(self) -> dict[Cmd, Command]:
         writes = Guard.WRITES
         return {
-            Cmd.GAMES: plain(self.open, focus="dlg-first"),
-            Cmd.GAME_OPEN: text_arg(self.open_game, writes, "btn-games",
+            Cmd.GAMES: plain(self.open, focus=DIALOG_FIRST),
+            Cmd.GAME_OPEN: text_arg(self.open_game, writes, GAMES_BUTTON,
                                     rule=lambda page, board, entry_id: open_refusal(
                                         entry_id, self.s.entry.id if self.s.entry else None)),
-            Cmd.GAME_REPLAY: text_arg(self.replay, focus="replay-next"),
-            Cmd.GAME_RENAME: text_arg(self.rename_start, focus="game-name"),
+            Cmd.GAME_REPLAY: text_arg(self.replay, focus=Cmd.REPLAY_NEXT),
+            Cmd.GAME_RENAME: text_arg(self.rename_start, focus=GAME_NAME),
             Cmd.GAME_RENAME_CANCEL: plain(self.rename_cancel),
             Cmd.GAME_RENAME_SAVE: form_arg(self.rename, writes),
             Cmd.GAME_DELETE: text_arg(self.delete, writes),
@@ -58,7 +59,7 @@ class GameLibrary:
             Cmd.REPLAY_NEXT: self._replay_command(Cmd.REPLAY_NEXT),
             Cmd.REPLAY_LAST: self._replay_command(Cmd.REPLAY_LAST),
             Cmd.REPLAY_ROUND: self._replay_command(Cmd.REPLAY_ROUND),
-            Cmd.REPLAY_CLOSE: plain(self.replay_close, focus="btn-games"),
+            Cmd.REPLAY_CLOSE: plain(self.replay_close, focus=GAMES_BUTTON),
         }
 
     def _replay_command(self, name: Cmd) -> Command[Form]:

@@ -18,7 +18,7 @@ from enum import Enum
 from typing import Any
 
 from app.core.commands import Cmd, Command, Guard, plain
-from app.core.dom import DIALOG_FIRST
+from app.core.dom import DIALOG_FIRST, SHARE_LINK
 from app.core.events import Emit, StartDaily
 from app.core.i18n import Text
 from app.core.page_state import ConfirmLinkDialog, Level, ShareDialog
@@ -125,7 +125,7 @@ class LinkRouter:
     def commands(self) -> dict[Cmd, Command]:
         return {
             Cmd.LINK_ACCEPT: plain(self.accept, guards=Guard.STARTS | Guard.WRITES),
-            Cmd.SHARE: plain(self.share, focus="share-link"),
+            Cmd.SHARE: plain(self.share, focus=SHARE_LINK),
         }
 
     def open(self, fragment: str, quiet: bool = False) -> Text | None:

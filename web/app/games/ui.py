@@ -27,9 +27,9 @@ from app.core.dom import DIALOG_FIRST
 from app.core.html import esc
 from app.core.i18n import Texts
 from app.core.names import esc_names
-from app.core.page_state import COMPUTER_LEVELS, GamesDialog, PageState, ReplayState
+from app.core.page_state import GamesDialog, PageState, ReplayState
 from app.games.state import ClaimDialog, SendDialog
-from skyline import Board, Phase, Seat, apply_action, game_summary
+from skyline import COMPUTER_LEVELS, Board, Phase, Seat, apply_action, game_summary
 from skyline.records.daily import daily_day
 from skyline.records.game_list import GameEntry, default_name
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.core.commands import Cmd, Command, Guard, number_arg, plain
-from app.core.events import ActionPlayed, Emit, TurnToFriend
+from app.core.events import Emit, TurnToFriend
 from app.core.page_state import BuildChoice, DemolishChoice, Level
 from app.core.session import Session
 from app.turn.cues import action_cues, last_pick_cue, pick_cue
@@ -127,7 +127,6 @@ class Play:
         ):
             self.emit(TurnToFriend())  # the turn went to a friend: send the link
         page.hint = None
-        self.emit(ActionPlayed(action))
 
     def fault_point(self, where: str) -> None:
         """Test hook: raise here if the host says so (main.DomHost.fault reads the

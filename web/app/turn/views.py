@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.core.commands import Cmd
-from app.core.page_state import (
-    Seat,
-)
+from skyline import Seat
 
 
 @dataclass(frozen=True)
