@@ -145,9 +145,10 @@ def test_an_id_with_a_name_is_never_spelled_out() -> None:
 def test_an_id_spelled_out_beside_its_constant_is_caught(tmp_path: Path) -> None:
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "a.py").write_text(
-        'BOX = "box"\nHTML = f\'<p id="{BOX}">\'\n', encoding="utf-8")
-    (tmp_path / "app" / "b.py").write_text('FOCUS = "box"\nTEXT = "box"\n', encoding="utf-8")
-    assert ids_written_out(tmp_path) == ["app/b.py:2: 'box' (that is BOX)"]
+        'BOX = "the-box"\nHTML = f\'<p id="{BOX}">\'\n', encoding="utf-8")
+    (tmp_path / "app" / "b.py").write_text('def focus():\n    return "the-box"\n',
+                                           encoding="utf-8")
+    assert ids_written_out(tmp_path) == ["app/b.py:2: 'the-box' (that is BOX)"]
 
 
 def test_no_command_name_is_written_out() -> None:
