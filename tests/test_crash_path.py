@@ -22,6 +22,7 @@ from app.computer.pacer import BotsUI
 from app.controller import Controller
 from app.core.bridge import PageEvent
 from app.core.commands import Cmd
+from app.core.dom import RULES_BUTTON
 from app.core.store import KEY_SAVE, entry_key
 from web_fakes import FakeHost, FakeTimer, make_page, start_game
 
@@ -48,8 +49,8 @@ def fail_command(c: Controller, name: Cmd, boom: Boom) -> None:
 
 def click(page: Page, boom: Boom) -> Fire:
     c = page.c
-    fail_command(c, Cmd.ROLL, boom)
-    return lambda: c.event(PageEvent("click", action=Cmd.ROLL, target_id="btn-roll"))
+    fail_command(c, Cmd.RULES, boom)  # a command the page always accepts
+    return lambda: c.event(PageEvent("click", action=Cmd.RULES, target_id=RULES_BUTTON))
 
 
 def change(page: Page, boom: Boom) -> Fire:

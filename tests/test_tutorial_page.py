@@ -154,7 +154,7 @@ def test_every_step_says_what_to_do_and_marks_it_in_both_languages(lang):
     while coach(c).step == "solo":
         view = coach(c)
         words += view.paragraphs
-        assert "tutorial-leave" in {b.id for b in view.buttons}
+        assert "tutorial-leave" in {b.action for b in view.buttons}
         action = get_bot("greedy")(c.board.state, rng)
         play_solo_action(c, action)
     hints = [w for w in words if w.startswith(c.session.t("tutorial.solo.hint", action="")[:8])]
@@ -165,7 +165,7 @@ def test_every_step_says_what_to_do_and_marks_it_in_both_languages(lang):
         c.session.t("tutorial.solo.all_fit") == w for w in words)
     view = coach(c)
     assert view.step == "finish" and c.board.state.round == tut.SOLO_TURNS + 1
-    assert [b.id for b in view.buttons] == ["tutorial-play", "tutorial-leave"]
+    assert [b.action for b in view.buttons] == ["tutorial-play", "tutorial-leave"]
     click(c, "tutorial-play")
     assert c.session.tutorial is None and c.renderer.screen().game.coach is None
     assert c.page.dialog is not None  # the welcome (new-game) dialog: a real game next
