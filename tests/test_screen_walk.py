@@ -19,7 +19,10 @@ when a computer seat is to move). Every output is checked:
 * in German, no text that is an English table value (one that differs from German);
 * a friend elsewhere is never called a computer (scoreboard, status, log, prompts);
 * every region a picture keeps holds only what a picture may (app.core.dom's
-  allow-list), so the next visit paints it.
+  allow-list), so the next visit paints it;
+* at each state swept, in each language, and in each dialog, list or replay a view
+  command opens, every control the page shows is set against the controller's refusal
+  (``tests/control_check.py``): enabled is accepted, greyed is refused for the reason shown.
 
 The page is driven only through ``web_fakes.make_page`` and ``Controller.handle``; the
 state is read from ``host.html`` (and ``c.board`` / ``c.page`` for whose turn it is).
@@ -39,6 +42,7 @@ from app.controller import Controller
 from app.core import i18n
 from app.core.commands import Guard
 from app.core.dom import SNAPSHOT_REGIONS
+from control_check import ControlCheck
 from page_html import FORM, TAG, enabled_controls, form_values, outside_picture
 from web_fakes import FakeHost, make_page, start_game, tables
 
@@ -373,6 +377,8 @@ class Walk:
         self.missing: list[tuple[str, str]] = []  # i18n.ON_MISSING: (key, lang)
         self.counts = Counter()
         self.shape = ""
+        #: what the page greys against what the controller refuses (tests/control_check.py)
+        self.controls = ControlCheck(self.fail)
 
     # -------------------------------------------------------------- checking outputs
 
@@ -444,6 +450,7 @@ class Walk:
                 other = next(lang for lang in LANGS if lang != dev.c.texts.lang)
                 self.main(dev, Command("click", "lang", other), self.where(dev, state, "lang"))
             self.counts["renders"] += 1
+            self.controls.look(dev.c, dev.host.html, self.where(dev, state, "-"))
             if not full:
                 continue
             self.counts["swept"] += 1
@@ -457,6 +464,8 @@ class Walk:
         label = " > ".join(str(x) for x in (*before, cmd))
         if cmd.action in VIEW_ACTIONS and not before and not dev.host.html.get("dialog"):
             ok = self.run(dev, cmd, self.where(dev, state, label))
+            if ok:
+                self.controls.look(dev.c, dev.host.html, self.where(dev, state, label))
             dialog = dev.host.html.get("dialog", "")
             inner = []
             if ok and depth == 1 and dialog and self.new_dialog(dev, dialog):
@@ -636,9 +645,12 @@ def test_every_screen_of_every_shape_in_both_languages(monkeypatch, shape):
         walk.fail(f"[{shape.label}]", f"walk stopped by {type(exc).__name__}: {exc}")
     seconds = time.perf_counter() - started
     n = walk.counts
+    controls = walk.controls.checked
     summary = (f"1 game, {n['states']} states ({n['swept']} state×language sweeps "
                f"of every command), {n['renders']} state×language renders, {n['commands']} "
-               f"commands, {n['outputs']} outputs checked, {seconds:.1f} s")
+               f"commands, {n['outputs']} outputs checked, {controls['screens']} screens' "
+               f"{controls['commands']} controls set against the controller's refusal, "
+               f"{seconds:.1f} s")
     print(summary)
     grouped: dict[tuple[str, str], list[str]] = {}
     for shape, where, what in walk.failures:
@@ -647,6 +659,7 @@ def test_every_screen_of_every_shape_in_both_languages(monkeypatch, shape):
              for (shape, what), v in grouped.items()]
     assert not walk.failures, (f"{len(walk.failures)} problems ({len(grouped)} distinct) in "
                                f"{summary}:\n" + "\n".join(lines[:80]))
+    assert controls["screens"] > 20 and controls["commands"] > 200
 
 
 def test_the_walk_finds_a_friend_called_a_computer_in_a_skyline() -> None:
