@@ -18,6 +18,7 @@ A point of the chart (or its row in the chart's table) replays the game from tha
 from __future__ import annotations
 
 from app.computer.chances_view import CHANCES_SWITCH
+from app.computer.state import chances_of
 from app.core.commands import Cmd, Command, number_arg, text_arg
 from app.core.events import Emit, OpenReplay
 from app.core.session import Session
@@ -62,7 +63,7 @@ class Chances:
         """A point of the chart: the open game replayed from ``step`` actions in (a
         point's turn end); anything else (an old point, a bad number) does nothing."""
         s = self.s
-        progress = s.page.chances
+        progress = chances_of(s.page)
         if (s.board is None or s.tutorial is not None or progress is None
                 or progress.key != s.board.options or s.page.dialog is not None
                 or not any(p.step == step for p in progress.points)

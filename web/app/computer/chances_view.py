@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from app.computer.state import chances_of
 from app.core.commands import Cmd
 from app.core.html import esc
 from app.core.names import esc_names
@@ -114,7 +115,7 @@ def chances_view(page: PageState, board: Board, t: Callable[..., str], lang: str
     if not shown:
         note = t("chances.off_humans") if game_kind(page, board) == "humans" else ""
         return ChancesView(title, t("chances.switch"), False, note, None)
-    progress = page.chances
+    progress = chances_of(page)
     points = progress.points if progress is not None and progress.key == board.options else ()
     if len(points) < 2:
         note = t("chances.waiting")

@@ -42,13 +42,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from app.computer.daily_bench import BenchJob
 from app.computer.seats import value_table_ready
-from app.core.page_state import (
-    PACES,
+from app.computer.state import (
     ChancesProgress,
-    PageState,
     ReviewProgress,
     TableReviewProgress,
+    chances_of,
+    review_of,
+    table_review_of,
 )
+from app.core.page_state import PACES, PageState
 from skyline import Board, Options, Phase, apply_action, new_game
 from skyline.players.bots import BOTS
 
@@ -246,7 +248,8 @@ class BotsUI:
             self.table_review_kick()
             return
         key = (b.options, len(b.actions))
-        if c.page.review is not None and c.page.review.key == key:
+        review = review_of(c.page)
+        if review is not None and review.key == key:
             return
         from skyline.players import solo_value as sv
         from skyline.players.expert import position
@@ -267,7 +270,7 @@ class BotsUI:
     def review_step(self) -> None:
         self.review_job = False
         c = self.c
-        r = c.page.review
+        r = review_of(c.page)
         b = c.board
         run = self.review_run
         if r is None or b is None or r.key != (b.options, len(b.actions)) or run is None:
@@ -291,7 +294,8 @@ class BotsUI:
         b = c.board
         assert b is not None  # review_kick asks only for a finished game
         key = (b.options, tuple(b.actions))
-        if c.page.table_review is not None and c.page.table_review.key == key:
+        review = table_review_of(c.page)
+        if review is not None and review.key == key:
             return
         if not value_table_ready(b.options, self.fetch_table):
             return
@@ -306,7 +310,7 @@ class BotsUI:
     def table_review_step(self) -> None:
         self.review_job = False
         c = self.c
-        r = c.page.table_review
+        r = table_review_of(c.page)
         b = c.board
         run = self.table_run
         if r is None or b is None or run is None or r.key != (b.options, tuple(b.actions)):
@@ -391,7 +395,7 @@ class ChancesWork:
             return
         if not self._first_turn_over(b):
             return  # nothing to draw yet: the engine's chances stay off the start path
-        progress = c.page.chances
+        progress = chances_of(c.page)
         run = self.run
         if progress is None or progress.key != b.options or run is None or run.options != b.options:
             from skyline.players.chances import ChancesRun
@@ -416,7 +420,7 @@ class ChancesWork:
         c = self.c
         b = c.board
         run = self.run
-        progress = c.page.chances
+        progress = chances_of(c.page)
         if (b is None or run is None or progress is None or progress.key != b.options
                 or not c.chances_wanted()):
             return

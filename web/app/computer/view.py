@@ -8,15 +8,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.computer.state import ReviewProgress, review_of, table_review_of
 from app.core.commands import Cmd
 from app.core.dom import TAKE_DISTRICT, column_id, command_id, die_id, tile_id, yard_id
 from app.core.i18n import Texts
 from app.core.names import is_default_name
-from app.core.page_state import (
-    PACES,
-    PageState,
-    ReviewProgress,
-)
+from app.core.page_state import PACES, PageState
 from app.core.whose_turn import computer_turn
 from skyline import (
     Abandon,
@@ -240,7 +237,7 @@ COSTLY_SHOWN = 5  # the review lists at most this many costly decisions up front
 
 
 def review_view(page: PageState, board: Board, t, lang: str) -> ReviewView | None:
-    r = page.review
+    r = review_of(page)
     if r is None or not board.is_game_over() or not board.state.solo:
         return None
     if not r.done:
@@ -343,7 +340,7 @@ def table_review_view(page: PageState, board: Board, t, lang: str,
     """The review of a finished game of 2-4 players: for each person at this device the
     decisions that cost the most chance of winning (graded by the expert that plays), the
     game's turning points and a line on the seats not reviewed."""
-    r = page.table_review
+    r = table_review_of(page)
     state = board.state
     if (r is None or state.solo or not board.is_game_over()
             or r.key != (board.options, tuple(board.actions))):

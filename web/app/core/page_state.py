@@ -207,36 +207,15 @@ class HintResult:
     rows: tuple[dict[str, Any], ...]  # skyline.expert.hint rows: {"action", "value", ...}
 
 
-@dataclass
-class ReviewProgress:
-    """The review of a finished solo game, graded decision by decision in ticks."""
-
-    key: tuple[Any, ...]
-    state: Any  # the GameState reached so far
-    start: float  # the optimum's expected score (scenario: objective) from the first position
-    i: int = 0
-    decisions: list[dict[str, Any]] = field(default_factory=list)
-    done: bool = False
-    total: float = 0.0
-    accuracy: float = 100.0
-    # a scenario game, once done: skyline.expert.scenario_verdict (scenario_met, failed_by,
-    # start_p_success, p_loss_total, ...); the values above are then on the scenario's
-    # objective (expected score + SUCCESS_WEIGHT * P(met))
-    verdict: dict[str, Any] | None = None
+class ReviewState:
+    """The review of a finished solo game while the computer grades it
+    (``PageState.review``): the computer's ``ReviewProgress`` (``app.computer.state``)."""
 
 
-@dataclass
-class TableReviewProgress:
-    """The review of a finished game of 2-4 players (``skyline.players.table_review``),
-    replayed in ticks by ``bots_ui``: ``key`` is the game reviewed (options and actions),
-    ``seats`` the seats graded (the people at this device), ``i`` of ``total`` actions
-    replayed so far; ``result`` (a ``TableReview``) once done."""
-
-    key: tuple[Any, ...]
-    seats: tuple[int, ...]
-    total: int
-    i: int = 0
-    result: Any = None
+class TableReviewState:
+    """The review of a finished game of 2-4 players while the computer grades it
+    (``PageState.table_review``): the computer's ``TableReviewProgress``
+    (``app.computer.state``)."""
 
 
 @dataclass(frozen=True)
@@ -248,17 +227,9 @@ class DailyBench:
     day: str
     round: int = 1
 
-@dataclass
-class ChancesProgress:
-    """The chances as the game goes (``skyline.players.chances``), valued in idle ticks by
-    the pacer: ``key`` is the game followed (its options), ``kind`` what a point holds
-    (``table``, ``score``, ``scenario``), ``points`` every turn valued so far (kept: a
-    turn is valued once), ``done`` every turn of the game so far has its point."""
-
-    key: Any
-    kind: str
-    points: tuple[Any, ...] = ()
-    done: bool = False
+class ChancesState:
+    """The chances chart's values as the game goes (``PageState.chances``): the
+    computer's ``ChancesProgress`` (``app.computer.state``)."""
 
 
 # ---------------------------------------------------------------------------- narration
@@ -345,8 +316,8 @@ class PageState:
     skipping: bool = False  # the computer plays its turn out without the pace
     pace: str = "normal"  # the computer's pace: normal, fast, instant (PACES; remembered)
     hint: HintResult | None = None
-    review: ReviewProgress | None = None
-    table_review: TableReviewProgress | None = None  # a game of 2-4 players
+    review: ReviewState | None = None
+    table_review: TableReviewState | None = None  # a game of 2-4 players
     rolled: tuple[int, ...] = ()  # dice the last action rolled, until the next event
     daily_copied: bool | None = None  # the daily result line: copied, failed, not yet
     daily_bench: DailyBench | None = None  # the expert playing a daily challenge's dice
@@ -363,7 +334,7 @@ class PageState:
     cues: list[Cue] = field(default_factory=list)
     sound: bool = False  # the page's sounds (off until the player turns them on; remembered)
     shown_seat: ShownSeat | None = None  # the skyline a scoreboard chip asked for
-    chances: ChancesProgress | None = None  # the chart beside the log (app.computer.chances)
+    chances: ChancesState | None = None  # the chart beside the log (app.computer.chances)
     # the computer's help on or off, by game kind (solo, computers, humans; remembered)
     help_on: dict[str, bool] = field(default_factory=dict)
 
