@@ -21,7 +21,6 @@ from app.controller import Controller
 from app.core.i18n import Texts
 from app.core.labels import LABEL_KEYS
 from app.core.page_state import (
-    BuildChoice,
     ConfirmLinkDialog,
     DemolishChoice,
     ExportDialog,
@@ -35,6 +34,7 @@ from app.core.page_state import (
 )
 from app.core.words import die_word
 from app.dialogs.ui import NewGameView
+from app.turn.state import BuildChoice
 from web_fakes import FakeHost, FakeTimer, make_page, tables
 
 from skyline import Board, DieType, Options, Phase, Roll, Seat, plan_build

@@ -79,20 +79,14 @@ class Notice:
 # ---------------------------------------------------------------------------- choices
 
 
-@dataclass(frozen=True)
-class BuildChoice:
-    """A build waits for the player to pick the column ``die`` goes onto.
-
-    ``choices``: the engine's representative targets (column index, ``None`` = a new
-    building); ``remaining``: the selected dice still to build, ``die`` among them."""
-
-    die: int
-    choices: tuple[int | None, ...]
-    remaining: tuple[int, ...]
+class Choice:
+    """A tower or demolition choice waits for its target (``PageState.choice``): the
+    demolition's below (the tutorial reads it besides the turn), the tower's is the
+    turn's own (``app.turn.state.BuildChoice``)."""
 
 
 @dataclass(frozen=True)
-class DemolishChoice:
+class DemolishChoice(Choice):
     """A demolition waits for its target; ``queue``: the dice still to use, first next."""
 
     queue: tuple[int, ...]
@@ -101,8 +95,6 @@ class DemolishChoice:
     def die(self) -> int:
         return self.queue[0]
 
-
-Choice = BuildChoice | DemolishChoice
 
 
 # ---------------------------------------------------------------------------- dialogs
@@ -273,14 +265,9 @@ class ReplayState:
     seats: dict[int, Seat] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class ShownSeat:
-    """A tap on a scoreboard chip: show ``seat``'s skyline (the phone's strip turns to
-    it) during the turn ``turn`` (round, seat to move). Page state only, never saved:
-    the next turn shows the player to move again."""
-
-    seat: int
-    turn: tuple[int, int]
+class ShownSeatState:
+    """The skyline a tap on a scoreboard chip asked for (``PageState.shown_seat``): the
+    turn's ``ShownSeat`` (``app.turn.state``)."""
 
 
 # ---------------------------------------------------------------------------- page state
@@ -333,7 +320,7 @@ class PageState:
     # once and drops them (app.core.cues); never saved
     cues: list[Cue] = field(default_factory=list)
     sound: bool = False  # the page's sounds (off until the player turns them on; remembered)
-    shown_seat: ShownSeat | None = None  # the skyline a scoreboard chip asked for
+    shown_seat: ShownSeatState | None = None  # the skyline a scoreboard chip asked for
     chances: ChancesState | None = None  # the chart beside the log (app.computer.chances)
     # the computer's help on or off, by game kind (solo, computers, humans; remembered)
     help_on: dict[str, bool] = field(default_factory=dict)

@@ -9,10 +9,11 @@ from collections.abc import Callable
 
 from app.core.commands import Cmd, Command, Guard, number_arg, plain
 from app.core.events import Emit, TurnToFriend
-from app.core.page_state import BuildChoice, DemolishChoice, Level
+from app.core.page_state import DemolishChoice, Level
 from app.core.session import Session
 from app.turn.cues import action_cues, last_pick_cue, pick_cue
 from app.turn.rules import RULES
+from app.turn.state import BuildChoice
 from app.turn.view import build_choice_for
 from skyline import (
     Abandon,

@@ -6,8 +6,8 @@ turn shows the player to move again."""
 from __future__ import annotations
 
 from app.core.commands import Cmd, Command, number_arg
-from app.core.page_state import ShownSeat
 from app.core.session import Session
+from app.turn.state import ShownSeat
 
 
 class Table:

@@ -8,13 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from app.core.commands import TURN_COMMANDS, Cmd
-from app.core.page_state import (
-    BuildChoice,
-    DemolishChoice,
-    PageState,
-)
+from app.core.page_state import DemolishChoice, PageState
 from app.core.words import TYPE_LETTERS, die_label, read_summary, turn_words, unbuildable_reasons
 from app.turn.rules import RULES, panel
+from app.turn.state import BuildChoice, shown_seat_of
 from app.turn.views import (
     ColumnView,
     Command,
@@ -68,7 +65,7 @@ def shown_seat(page: PageState, board: Board) -> int | None:
     """The seat whose skyline a tap on its scoreboard chip asked for, while it holds:
     in the same turn, with no tower or demolition choice pending (its targets are on
     the skyline of the player to move)."""
-    shown = page.shown_seat
+    shown = shown_seat_of(page)
     state = board.state
     if (shown is None or page.choice is not None
             or shown.turn != (state.round, state.seat)
@@ -171,7 +168,7 @@ def can_take_district(page: PageState, board: Board) -> bool:
 def _tray(page: PageState, board: Board, t) -> tuple[DieView, ...]:
     state = board.state
     choice = page.choice
-    focus = choice.die if choice is not None else None
+    focus = choice.die if isinstance(choice, BuildChoice | DemolishChoice) else None
     items: list[DieView] = []
     if state.phase is Phase.TAKE:
         for i, dtype in enumerate(page.takes):
