@@ -5,12 +5,30 @@ pending tower or demolition choice, the open dialog, the notices, the computer s
 the computer helpers' results (hint, review). ``app.screen`` reads it (with the board)
 to decide what the player sees; the features' commands change it.
 
-A type lives here when the core names it: the type of a field of ``PageState`` (the
-core imports no feature, so the page state's fields are typed from the core) and what
-several rooms share. A feature's own state lives in the feature, on a base named here
-where the page state holds it: a dialog's state on ``DialogState`` (the daily
-challenge's question in ``app.daily.state``, the game link's Send and Claim in
-``app.games.state``), a lesson on ``Lesson`` (``app.tutorial.guide.TutorialState``).
+A type lives here when the core reads it or several features do: the hint (the
+computer and the tutorial), the demolition choice (the turn and the tutorial), the
+day's benchmark (the computer plays it, the daily panel shows it), a replay (the game
+list and the chances chart), a friend's turn played back (the game links start it, the
+turn plays it). A type one feature alone reads lives in that feature
+(``<feature>/state.py``); the core imports no feature, so the field of ``PageState``
+that holds it is typed by an empty base named here, which the feature's type extends,
+and the feature reads the field back through one typed accessor that narrows it by
+``isinstance``. So mypy still checks every value put into a field and every read of
+it, the core needs no feature, and a field holds only its own kind:
+
+- ``PageState.dialog``: ``DialogState`` (the daily challenge's question in
+  ``app.daily.state``, the game link's Send and Claim in ``app.games.state``);
+- ``Session.tutorial``: ``Lesson`` (``app.tutorial.guide.TutorialState``);
+- ``review``, ``table_review``, ``chances``: ``ReviewState``, ``TableReviewState``,
+  ``ChancesState`` (``app.computer.state``: ``review_of``, ``table_review_of``,
+  ``chances_of``);
+- ``choice``: ``Choice`` (the demolition's is shared, below; the tower's is
+  ``app.turn.state.BuildChoice``); ``shown_seat``: ``ShownSeatState``
+  (``app.turn.state``: ``shown_seat_of``).
+
+A base is an empty class rather than a ``Protocol`` of the feature's fields: what a
+feature's state holds is the feature's business, and the core only asks whether a
+field is set.
 """
 
 from __future__ import annotations
@@ -210,6 +228,11 @@ class TableReviewState:
     (``app.computer.state``)."""
 
 
+class ChancesState:
+    """The chances chart's values as the game goes (``PageState.chances``): the
+    computer's ``ChancesProgress`` (``app.computer.state``)."""
+
+
 @dataclass(frozen=True)
 class DailyBench:
     """The expert playing the dice of the daily challenge of ``day`` in idle ticks
@@ -218,10 +241,6 @@ class DailyBench:
 
     day: str
     round: int = 1
-
-class ChancesState:
-    """The chances chart's values as the game goes (``PageState.chances``): the
-    computer's ``ChancesProgress`` (``app.computer.state``)."""
 
 
 # ---------------------------------------------------------------------------- narration
