@@ -20,8 +20,8 @@ when a computer seat is to move). Every output is checked:
 * a friend elsewhere is never called a computer (scoreboard, status, log, prompts);
 * every region a picture keeps holds only what a picture may (app.core.dom's
   allow-list), so the next visit paints it;
-* at each state swept, in each language, and in each dialog, list or replay a view
-  command opens, every control the page shows is set against the controller's refusal
+* at each state (in both languages at the full sweeps), and in each dialog, list or
+  replay a view command opens, every control the page shows is set against the controller's refusal
   (``tests/control_check.py``): enabled is accepted, greyed is refused for the reason shown.
 
 The page is driven only through ``web_fakes.make_page`` and ``Controller.handle``; the
@@ -450,7 +450,8 @@ class Walk:
                 other = next(lang for lang in LANGS if lang != dev.c.texts.lang)
                 self.main(dev, Command("click", "lang", other), self.where(dev, state, "lang"))
             self.counts["renders"] += 1
-            self.controls.look(dev.c, dev.host.html, self.where(dev, state, "-"))
+            if full or not switch:  # the other language's reasons at the full sweeps
+                self.controls.look(dev.c, dev.host.html, self.where(dev, state, "-"))
             if not full:
                 continue
             self.counts["swept"] += 1
