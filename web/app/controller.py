@@ -15,7 +15,8 @@ storage, notices; the command names; the host port) and one package per feature:
   elsewhere, the game list and the replay, the game lock between tabs;
 - ``app.daily``: the daily challenge and the statistics;
 - ``app.dialogs``: the new-game dialog, the small dialogs, the page's own commands;
-- ``app.tutorial``: the guided first game.
+- ``app.tutorial``: the guided first game;
+- ``app.topbar``: the top bar and the scoreboard.
 
 Features import only the core and the engine; where one must make another act it
 emits an event (``app.core.events``) that :meth:`Controller.route` hands on. The
