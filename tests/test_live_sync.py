@@ -177,10 +177,12 @@ def test_a_device_that_reloads_catches_up() -> None:
         net.apply(name, net.tables[name].left("d1"))
     net.tables["d1"] = LiveTable.start(Board.from_record(old), [1])
     assert net.tables["d1"].agreed < net.tables["d0"].agreed
+    assert not net.tables["d1"].may_move()  # it catches up before it plays
     for name in ("d0", "d2"):
         net.apply("d1", net.tables["d1"].joined(name))
         net.apply(name, net.tables[name].joined("d1"))
-    net.settle()
+    while net.flight:  # the hellos alone bring it up to date
+        net.deliver(lossy=False)
     assert len(net.records()) == 1
     assert ("d1", "adopted") in net.events
     net.play(bot_rng)
@@ -205,7 +207,9 @@ def test_a_device_offline_for_a_turn_catches_up() -> None:
     net.offline.discard("d2")
     for name in ("d0", "d1"):  # the connections open again
         net.apply(name, net.tables[name].joined("d2"))
-    net.settle()
+        net.apply("d2", net.tables["d2"].joined(name))
+    while net.flight:  # the hellos alone bring it up to date
+        net.deliver(lossy=False)
     assert len(net.records()) == 1 and net.tables["d2"].agreed > behind
     net.play(bot_rng)
     net.settle()
@@ -289,6 +293,22 @@ def test_an_illegal_action_is_refused() -> None:
     assert step.table.agreed == 0 and step.table.board.actions == ()
 
 
+def test_actions_that_are_not_committed_are_refused() -> None:
+    ann, bo = pair()
+    step = bo.receive("ann", "L1 A 1 tGGU")  # a take that could still be undone
+    assert [(e.kind, e.detail) for e in step.events] == [("illegal", "uncommitted")]
+    assert step.table.board.actions == () and step.send[0].to == "ann"
+
+
+def test_a_device_whose_hello_was_lost_is_synced_by_a_ping() -> None:
+    ann = LiveTable.start(new_board(2), [0])
+    bo = LiveTable.start(new_board(2), [1])
+    assert not ann.may_move()
+    ann = ann.joined("bo").table  # its hello is lost
+    ann = ann.receive("bo", bo.ping().send[0].text).table
+    assert ann.may_move() and ann.act("tGGU").table.act("r0.1.2").table.agreed == 2
+
+
 def test_a_forged_seat_is_refused() -> None:
     ann, bo = pair(3)
     cy = LiveTable.start(new_board(3), [2])
@@ -300,6 +320,9 @@ def test_a_forged_seat_is_refused() -> None:
         assert step.table.board.actions == ()
     step = bo.receive("cy", "L1 A 1 tGGU r0.1.2")  # Bo's device has no hello from Cy
     assert [e.kind for e in step.events] == ["unknown_peer"]
+    bo = bo.receive("cy", cy.joined("bo").send[0].text).table
+    step = bo.receive("cy", "L1 A 1 tGGU r0.1.2")  # Cy's device moves for Ann, seen by Bo
+    assert [(e.kind, e.detail) for e in step.events] == [("forged", "0")]
     # a whole game that plays Ann's turn for her, once she has moved herself
     ann, _ = ann_turn(ann)
     forged = ann.game
@@ -346,7 +369,10 @@ def test_a_diverging_game_follows_the_order_of_games() -> None:
         while len(board.actions) < length or committed_length(board) != len(board.actions):
             board.push(BOT(board.state, rng))
         games.append(board)
-    for one, two in [(games[0], games[1]), (games[1], games[2]), (games[2], games[0])]:
+    games += [Board.from_record(f"{new_board(2).record()}{take} r0.1.2")
+              for take in ("tGGG", "tUUU")]  # the same length: the text decides
+    for one, two in [(games[0], games[1]), (games[1], games[2]), (games[2], games[0]),
+                     (games[3], games[4]), (games[4], games[3])]:
         assert one.actions[0] != two.actions[0]
         a, b = LiveTable.start(one, []), LiveTable.start(two, [])
         step = a.receive("b", make_state(two, [], hello=True))

@@ -29,10 +29,12 @@ The rules:
   that loses is answered with this device's. Since every device applies the same order,
   and any device that is behind asks or is answered, the devices that can reach each
   other end with the same game.
-- A received game is refused when it holds moves for this device's seats that this
-  device did not make: once it has moved in this session, every move of its seats is in
-  its own record. (Before its first move, after a reload, it adopts its own moves that it
-  sent before it closed.)
+- A device moves only once it has compared its game with a peer's since it started, so
+  a device that reloads an older save catches up before it plays.
+- A received game that continues this device's is refused when it holds moves for this
+  device's seats that this device did not make: once it has moved in this session, every
+  move of its seats is in its own record. (Before its first move, after a reload, it
+  adopts its own moves that it sent before it closed.)
 
 >>> from skyline import Board
 >>> ann = LiveTable.start(Board.new(["Ann", "Bo"], seed="demo"), [0])
@@ -166,6 +168,7 @@ class LiveTable:
     peers: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     connected: frozenset[str] = frozenset()
     moved: bool = False
+    synced: bool = False
 
     @classmethod
     def start(cls, board: Board, mine: Iterable[int]) -> LiveTable:
@@ -193,15 +196,22 @@ class LiveTable:
             seat in seats and peer in self.connected for peer, seats in self.peers.items())
 
     def may_move(self) -> bool:
-        """Whether this device may move now: the game is on and the seat to move is its."""
-        return not self.board.is_game_over() and self.board.state.seat in self.mine
+        """Whether this device may move now: it has compared its game with a peer's since
+        it started (a device that reloads an old save first catches up), the game is on
+        and the seat to move is its."""
+        return (self.synced and not self.board.is_game_over()
+                and self.board.state.seat in self.mine)
 
     # ------------------------------------------------------------------ this device
 
     def act(self, action: Action | str) -> Step:
         """This device made ``action``: it is played (an illegal one or another seat's
         raises :class:`~skyline.IllegalActionError`) and sent once it is committed."""
-        if not self.may_move():
+        if not self.synced:
+            raise IllegalActionError("not_synced", "no peer's game has been compared yet")
+        if self.board.is_game_over():
+            raise IllegalActionError("game_over", "the game is over")
+        if self.board.state.seat not in self.mine:
             raise IllegalActionError(
                 "not_your_seat", f"seat {self.board.state.seat} is not played on this device")
         board = self.board.copy()
@@ -306,7 +316,7 @@ class LiveTable:
             return self._answer(peer)
         if message.length > self.agreed:
             return Step(self, (Outgoing(peer, make_have(self.game)),))
-        return Step(self)
+        return Step(replace(self, synced=True))  # the same game as the peer's
 
     def _claim(self, peer: str, seats: tuple[int, ...]) -> tuple[LiveTable, tuple[Event, ...]]:
         taken = set(self.mine) | {s for p, claimed in self.peers.items()
@@ -330,20 +340,21 @@ class LiveTable:
         ours = self.game
         if theirs.options != ours.options:
             return Step(self, (), (Event("refused", peer, 0, "other_game"),))
+        table = replace(self, synced=True)
         relation = compare(ours, theirs).value
         if relation == "same":
-            return Step(self)
+            return Step(table)
         if not _wins(theirs, ours):
-            return self._answer(peer, Event("refused", peer, len(theirs.actions), relation))
+            return table._answer(peer, Event("refused", peer, len(theirs.actions), relation))
         start = _common(ours.actions, theirs.actions)
-        if self.moved:
+        if self.moved and relation == "continues":
             replay = theirs.at(start)
             for offset, action in enumerate(theirs.actions[start:]):
                 if replay.state.seat in self.mine:
-                    return Step(self, (), (Event("forged", peer, start + offset + 1,
-                                                 str(replay.state.seat)),))
+                    return Step(table, (), (Event("forged", peer, start + offset + 1,
+                                                  str(replay.state.seat)),))
                 replay.push(action)
-        table, events = self._take(theirs)
+        table, events = table._take(theirs)
         adopted = Event("adopted", peer, start + 1,
                         " ".join(str(a) for a in theirs.actions[start:]))
         return Step(table, (), (adopted, *events))
