@@ -326,6 +326,9 @@ class LiveTable:
         return replace(self, peers=peers, connected=self.connected | {peer}), events
 
     def _game(self, peer: str, message: LiveMessage) -> Step:
+        assert message.board is not None
+        if message.board.options != self.board.options:
+            return Step(self, (), (Event("refused", peer, 0, "other_game"),))
         table, events = self._claim(peer, message.seats)
         step = table._compare(peer, message)
         send = step.send
@@ -338,8 +341,6 @@ class LiveTable:
         theirs = message.board
         theirs = theirs.at(committed_length(theirs))
         ours = self.game
-        if theirs.options != ours.options:
-            return Step(self, (), (Event("refused", peer, 0, "other_game"),))
         table = replace(self, synced=True)
         relation = compare(ours, theirs).value
         if relation == "same":
