@@ -218,14 +218,18 @@ def test_a_device_offline_for_a_turn_catches_up() -> None:
     while net.tables["d0"].board.state.seat != 1:  # Bo is to move
         net.move(bot_rng)
         net.settle()
-    net.offline.add("d2")
+    net.offline.add("d2")  # Cy's connections close
+    for name in ("d0", "d1"):
+        net.apply(name, net.tables[name].left("d2"))
+        net.apply("d2", net.tables["d2"].left(name))
+    assert not net.tables["d0"].seat_connected(2) and net.tables["d0"].seat_connected(1)
     while net.tables["d0"].board.state.seat == 1:  # Bo plays a whole turn; Cy is away
-        net.move(bot_rng)
+        assert net.move(bot_rng)
         while net.flight:
             net.deliver(lossy=False)
     behind = net.tables["d2"].agreed
     assert behind < net.tables["d0"].agreed
-    assert not net.tables["d0"].seat_connected(2) or "d2" in net.tables["d0"].connected
+    assert not net.move(bot_rng)  # Cy is to move: the table waits for her
     net.offline.discard("d2")
     for name in ("d0", "d1"):  # the connections open again
         net.apply(name, net.tables[name].joined("d2"))
@@ -233,6 +237,7 @@ def test_a_device_offline_for_a_turn_catches_up() -> None:
     while net.flight:  # the hellos alone bring it up to date
         net.deliver(lossy=False)
     assert len(net.records()) == 1 and net.tables["d2"].agreed > behind
+    assert net.tables["d0"].seat_connected(2)
     net.play(bot_rng)
     net.settle()
     assert_same_legal_game(net)
