@@ -277,6 +277,18 @@ def test_actions_are_sent_once_committed_and_played_by_the_engine() -> None:
     assert received.table.board.record() == step.table.board.record()
 
 
+def test_a_device_that_reloads_mid_turn_keeps_its_undoable_steps() -> None:
+    ann, bo = pair()
+    saved = ann.act("tGGU").table.board.record()  # saved after the take, then reloaded
+    ann = LiveTable.start(Board.from_record(saved), [0])
+    assert len(ann.board.actions) == 1 and ann.agreed == 0 and not ann.may_move()
+    ann = ann.receive("bo", bo.ping().send[0].text).table
+    assert ann.act("r0.1.2").send[0].text == "L1 A 1 tGGU r0.1.2"
+    assert ann.undo().table.board.actions == ()
+    # another seat's undoable steps in a save are not the game
+    assert LiveTable.start(Board.from_record(saved), [1]).board.actions == ()
+
+
 def test_a_duplicate_is_ignored() -> None:
     ann, bo = pair()
     ann, texts = ann_turn(ann)
