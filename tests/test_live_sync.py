@@ -436,6 +436,57 @@ def test_other_games_and_malformed_messages_are_refused() -> None:
         assert [e.kind for e in step.events] == ["malformed"] and step.table is ann
 
 
+def mutated(text: str, rng: random.Random) -> str:
+    """``text`` truncated, with a character changed, inserted or deleted, or a field
+    doubled or dropped."""
+    way = rng.randrange(5)
+    at = rng.randrange(len(text) + 1)
+    if way == 0:
+        return text[:at]
+    if way == 1:
+        return text[:at] + rng.choice("L1AHSN0123456789 |@.xterbpGUPD\x00é\n") + text[at:]
+    if way == 2:
+        return text[:at] + text[at + 1:]
+    fields = text.split(" ")
+    index = rng.randrange(len(fields))
+    if way == 3:
+        return " ".join(fields[:index] + [fields[index]] + fields[index:])
+    return " ".join(fields[:index] + fields[index + 1:])
+
+
+@given(st.text(max_size=80))
+def test_any_text_is_a_message_or_a_live_error(text: str) -> None:
+    try:
+        parse_live_message(text)
+    except LiveError as error:
+        assert error.code.startswith("live_")
+
+
+def test_mutated_messages_never_break_a_table_or_its_game() -> None:
+    """Thousands of damaged messages: each is read or refused with a LiveError, and a
+    table that receives it never raises and always holds a legal game."""
+    rng = random.Random(48)
+    ann, bo = pair(3)
+    ann, texts = ann_turn(ann)
+    board = bot_game(3, moves=60)
+    valid = texts + [make_state(board.at(committed_length(board)), [1]),
+                     make_state(board.at(committed_length(board)), [2], hello=True),
+                     make_have(board), "L1 A 3 b0 b1@0 e"]
+    outcomes = set()
+    for _ in range(3_000):
+        text = mutated(rng.choice(valid), rng)
+        try:
+            parse_live_message(text)
+            outcomes.add("read")
+        except LiveError as error:
+            outcomes.add(error.code)
+        step = bo.receive("ann", text)
+        game = step.table.game
+        assert Board.from_record(game.record()).record() == game.record()
+        assert all(isinstance(out.text, str) for out in step.send)
+    assert {"read", "live_field", "live_action", "live_record", "live_format"} <= outcomes
+
+
 @pytest.mark.parametrize(("text", "code", "params"), [
     (3, "live_type", {}),
     ("x" * (MAX_LIVE_CHARS + 1), "live_size", {"limit": MAX_LIVE_CHARS}),
