@@ -3,7 +3,9 @@ clock, no network: the page passes times in and stores what these modules write)
 
 Modules: :mod:`.seats` (seat kinds as a type), :mod:`.links` (share links,
 ``#play?``), :mod:`.saves` (the save envelope), :mod:`.game_links` (game links of
-correspondence play, ``#game?``), :mod:`.daily` (the daily challenge, ``#daily?``) and
+correspondence play, ``#game?``), :mod:`.live` (the messages of a live table),
+:mod:`.live_table` (their synchronisation, a pure state machine), :mod:`.daily` (the
+daily challenge, ``#daily?``) and
 :mod:`.game_list` (the game list's entries and index) and :mod:`.solo_records` (the
 solo records the page keeps). The game's own record (options
 and actions in notation, :meth:`skyline.Board.record`) is written and read by
