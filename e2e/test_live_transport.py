@@ -2,7 +2,8 @@
 library bundled in) between headless Chromium contexts, through a real Nostr relay on
 the loopback (scripts/live_relay.py): devices find each other, messages cross in both
 directions, a device's leave is seen, the relay stopped leaves the open channels
-working while a new join finds nobody, and a bad secret is refused.
+working while a new join finds nobody, a bad secret is refused, and a Firefox ESR
+device (e2e/engines.py's driver, default prefs) meets a Chromium one.
 
 The module is served from a plain server of dist/js (no CSP): the page's own CSP, which
 names the public relays, is not what is tested here. No sync protocol, no UI.
@@ -20,6 +21,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import engines
 import pytest
 from conftest import serve
 from playwright.sync_api import Browser, Page
@@ -164,3 +166,30 @@ def test_nothing_connects_before_join(live_browser: Browser, js_url: str) -> Non
     assert sockets == []
     assert relays[0] == relays[1] and all(url.startswith("wss://") for url in relays[0])
     page.context.close()
+
+
+def test_firefox_meets_chromium(live_browser: Browser, js_url: str, relay: Any) -> None:
+    why = engines.available("firefox")
+    if why:
+        pytest.skip(why)
+    secret = secrets.token_urlsafe(16)
+    chromium = device(live_browser, js_url)
+    firefox = engines.PuppeteerDriver()
+    try:
+        firefox.goto(f"{js_url}/")
+        chromium_id = chromium.evaluate(JOIN, [relay.url, secret])
+        firefox_id = firefox.run(f"return await ({JOIN})({json.dumps([relay.url, secret])});")
+        assert wait(chromium, "window.seen.joined.length === 1 && window.seen.joined") == [
+            firefox_id]
+        engines.wait_for(firefox, "window.seen.joined.length === 1", timeout=20,
+                         what="Firefox's channel to Chromium")
+        firefox.run("window.table.send('from Firefox')")
+        chromium.evaluate("window.table.send('from Chromium')")
+        assert wait(chromium, "window.seen.got.length === 1 && window.seen.got") == [
+            ["from Firefox", firefox_id]]
+        engines.wait_for(firefox, "window.seen.got.length === 1", timeout=20,
+                         what="Chromium's message in Firefox")
+        assert firefox.run("return window.seen.got") == [["from Chromium", chromium_id]]
+    finally:
+        firefox.close()
+        chromium.context.close()
