@@ -22,6 +22,9 @@ has them all join the same new room at once and measures:
 * **what the relay sees**: every message a client sent it (its ``--log``): count and
   bytes per join, whether the room secret, the room id, a game message or a plain
   IP address (an SDP's ICE candidate) ever appears in it;
+* **message size**: bytes on device 0's data channels per message sent (the library's
+  framing and its handshake included, from ``RTCPeerConnection.getStats``) against
+  the message's own JSON;
 * the size of the strategy's browser bundle (minified, and gzip -9).
 
 The last stdout line is one JSON object with every figure, per strategy and table size.
@@ -214,6 +217,18 @@ def one_round(devices: list[Device], base: str, strategy: str, relay: str,
         if all(len(g) >= messages for g in got):
             break
         time.sleep(0.1)
+    # bytes on the data channels per message sent (the library's framing included),
+    # against the message's own JSON
+    result["wire"] = devices[0].run("""
+      let bytes = 0, count = 0;
+      for (const pc of Object.values(live.room.getPeers())) {
+        (await pc.getStats()).forEach((s) => {
+          if (s.type === "data-channel") { bytes += s.bytesSent; count += s.messagesSent; }
+        });
+      }
+      return [bytes, count];""")
+    sample = {"i": 0, "at": 1.0e12, "body": body + "-" + "x" * 160}
+    result["payload_bytes"] = len(json.dumps(sample, separators=(",", ":")))
     result["latency_ms"] = [row[0] for g in got for row in g]
     result["received"] = sum(len(g) for g in got)
     result["sent"] = messages * want
@@ -304,6 +319,10 @@ def main() -> None:
                         "latency_ms_p95": round(percentile(latency, 0.95), 2) if latency else None,
                         "delivered": f"{sum(r['received'] for r in ok)}/"
                                      f"{sum(r['sent'] for r in ok)}",
+                        "channel_bytes_per_message": round(
+                            sum(r["wire"][0] for r in ok) / max(1, sum(r["wire"][1] for r in ok)),
+                            1) if ok else None,
+                        "message_json_bytes": ok[0]["payload_bytes"] if ok else None,
                     }
             finally:
                 relay.stop()
