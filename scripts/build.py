@@ -884,8 +884,10 @@ def first_paint_templates() -> str:
 # render-blocking, host.js before PyScript).
 PAGE_ENTRIES = ("js/boot.js", "js/host.js")
 # js/paint.js is an entry of its own too, so that its check of a stored picture can be
-# imported by itself (e2e/test_start_paint.py).
-JS_ENTRIES = (*PAGE_ENTRIES, "js/paint.js")
+# imported by itself (e2e/test_start_paint.py); so is js/live.js, the live tables'
+# transport with its npm library (@trystero-p2p/torrent) bundled in: no entry imports it
+# statically, so no visit loads it until a player opens a live table.
+JS_ENTRIES = (*PAGE_ENTRIES, "js/paint.js", "js/live.js")
 # Loaded by URL, not bundled: the page imports it after a restored start and the
 # interpreter module imports it in the worker (the same file, so one cache entry).
 JS_EXTERNAL = ("../snapshot.mjs",)

@@ -20,6 +20,8 @@
  *   memory snapshot (web/snapshot.mjs)
  * @property {string} [__skylineFault] test-only: where the next event raises in Python
  * @property {number} [__skylineStallMs] test-only: a shorter stall limit at start-up
+ * @property {string[]} [__skylineLiveRelays] test-only: the live tables' relays (a relay
+ *   on the loopback) instead of the public ones (web/js/live.js)
  */
 
 /** `window`, with the page's own properties typed. */

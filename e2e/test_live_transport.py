@@ -1,0 +1,195 @@
+"""The live tables' transport as built (dist/js/live.js: web/js/live.js with its npm
+library bundled in) between headless Chromium contexts, through a real Nostr relay on
+the loopback (scripts/live_relay.py): devices find each other, messages cross in both
+directions, a device's leave is seen, the relay stopped leaves the open channels
+working while a new join finds nobody, a bad secret is refused, and a Firefox ESR
+device (e2e/engines.py's driver, default prefs) meets a Chromium one.
+
+The module is served from a plain server of dist/js (no CSP): the page's own CSP, which
+names the public relays, is not what is tested here. No sync protocol, no UI.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import engines
+import pytest
+from conftest import serve
+from playwright.sync_api import Browser, Page
+
+ROOT = Path(__file__).resolve().parent.parent
+LoopbackRelay = serve.load_script("live_relay").LoopbackRelay  # scripts/live_relay.py
+# Plain host addresses instead of mDNS names: quicker between contexts (docs/dependencies.md)
+LIVE_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
+
+# Joins the table of `secret` through `relay` and records what arrives.
+JOIN = """async ([relay, secret]) => {
+  window.__skylineLiveRelays = [relay];
+  const live = await import("/live.js");
+  const t = live.join(secret);
+  const seen = (window.seen = { joined: [], left: [], got: [], errors: [] });
+  t.onPeerJoin((p) => seen.joined.push(p));
+  t.onPeerLeave((p) => seen.left.push(p));
+  t.onMessage((m, from) => seen.got.push([m, from]));
+  t.onError((e) => seen.errors.push(e));
+  window.table = t;
+  return t.self;
+}"""
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def js_url() -> Iterator[str]:
+    folder = ROOT / "dist" / "js"
+    if not (folder / "live.js").is_file():
+        pytest.skip("dist/js/live.js not built (python3 scripts/build.py)")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def live_browser(playwright: Any, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
+    args = {**browser_type_launch_args}
+    args["args"] = [*args.get("args", []), *LIVE_ARGS]
+    browser = playwright.chromium.launch(**args)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def relay(tmp_path: Path) -> Iterator[Any]:
+    with LoopbackRelay(log=tmp_path / "relay.jsonl") as running:
+        yield running
+
+
+def device(browser: Browser, js_url: str) -> Page:
+    page = browser.new_context().new_page()
+    page.goto(f"{js_url}/")
+    return page
+
+
+def wait(page: Page, predicate: str, timeout: float = 20.0) -> Any:
+    page.wait_for_function(predicate, timeout=timeout * 1000)
+    return page.evaluate(predicate)
+
+
+def test_three_devices_meet_and_talk(live_browser: Browser, js_url: str, relay: Any) -> None:
+    secret = secrets.token_urlsafe(16)
+    pages = [device(live_browser, js_url) for _ in range(3)]
+    ids = [p.evaluate(JOIN, [relay.url, secret]) for p in pages]
+    for page, me in zip(pages, ids, strict=True):
+        wait(page, "window.seen.joined.length === 2")
+        assert sorted(page.evaluate("window.table.peers()")) == sorted(set(ids) - {me})
+    pages[0].evaluate("window.table.send('{\"n\": 1, \"to\": \"all\"}')")
+    pages[2].evaluate(f"window.table.send('just to the first', {json.dumps(ids[0])})")
+    for page in pages[1:]:
+        got = wait(page, "window.seen.got.length >= 1 && window.seen.got")
+        assert got[0] == ['{"n": 1, "to": "all"}', ids[0]]
+    assert wait(pages[0], "window.seen.got.length >= 1 && window.seen.got") == [
+        ["just to the first", ids[2]]]
+    time.sleep(0.3)
+    assert len(pages[1].evaluate("window.seen.got")) == 1  # the targeted message went to one
+    pages[2].evaluate("window.table.leave()")
+    for page in pages[:2]:
+        assert wait(page, "window.seen.left.length === 1 && window.seen.left") == [ids[2]]
+    # what the relay saw: never the secret, never a message
+    log = (relay.log.read_text() if relay.log else "")
+    assert log and secret not in log and "just to the first" not in log
+    for page in pages:
+        assert page.evaluate("window.seen.errors") == []
+        page.context.close()
+
+
+def test_relay_stopped_keeps_open_channels(live_browser: Browser, js_url: str,
+                                          relay: Any) -> None:
+    secret = secrets.token_urlsafe(16)
+    a, b = device(live_browser, js_url), device(live_browser, js_url)
+    a.evaluate(JOIN, [relay.url, secret])
+    b.evaluate(JOIN, [relay.url, secret])
+    wait(a, "window.seen.joined.length === 1")
+    wait(b, "window.seen.joined.length === 1")
+    assert a.evaluate("window.table.relays()") == [{"url": relay.url, "open": True}]
+    relay.stop()
+    wait(a, "!window.table.relays()[0].open")
+    for i in range(5):
+        a.evaluate(f"window.table.send('move {i}')")
+    got = wait(b, "window.seen.got.length === 5 && window.seen.got.map((g) => g[0])")
+    assert got == [f"move {i}" for i in range(5)]
+    # a newcomer finds nobody, and can tell why: no relay is open
+    c = device(live_browser, js_url)
+    c.evaluate(JOIN, [relay.url, secret])
+    time.sleep(3)
+    assert c.evaluate("window.seen.joined") == []
+    assert c.evaluate("window.table.relays()") == [{"url": relay.url, "open": False}]
+    for page in (a, b, c):
+        page.context.close()
+
+
+def test_bad_secret_and_no_relay_are_refused(live_browser: Browser, js_url: str) -> None:
+    page = device(live_browser, js_url)
+    for secret, relays in (("short", "['ws://127.0.0.1:9']"), ("x" * 22 + "!", "['ws://x']"),
+                           (secrets.token_urlsafe(16), "[]")):
+        error = page.evaluate(f"""async () => {{
+          const live = await import("/live.js");
+          try {{ live.join({json.dumps(secret)}, {relays}); return ""; }}
+          catch (e) {{ return String(e.message); }}
+        }}""")
+        assert error.startswith("live: "), (secret, error)
+    page.context.close()
+
+
+def test_nothing_connects_before_join(live_browser: Browser, js_url: str) -> None:
+    page = device(live_browser, js_url)
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    relays = page.evaluate("""async () => {
+      const live = await import("/live.js");
+      return [live.RELAYS, live.relayList()];
+    }""")
+    time.sleep(1)
+    assert sockets == []
+    assert relays[0] == relays[1] and all(url.startswith("wss://") for url in relays[0])
+    page.context.close()
+
+
+def test_firefox_meets_chromium(live_browser: Browser, js_url: str, relay: Any) -> None:
+    why = engines.available("firefox")
+    if why:
+        pytest.skip(why)
+    secret = secrets.token_urlsafe(16)
+    chromium = device(live_browser, js_url)
+    firefox = engines.PuppeteerDriver()
+    try:
+        firefox.goto(f"{js_url}/")
+        chromium_id = chromium.evaluate(JOIN, [relay.url, secret])
+        firefox_id = firefox.run(f"return await ({JOIN})({json.dumps([relay.url, secret])});")
+        assert wait(chromium, "window.seen.joined.length === 1 && window.seen.joined") == [
+            firefox_id]
+        engines.wait_for(firefox, "window.seen.joined.length === 1", timeout=20,
+                         what="Firefox's channel to Chromium")
+        firefox.run("window.table.send('from Firefox')")
+        chromium.evaluate("window.table.send('from Chromium')")
+        assert wait(chromium, "window.seen.got.length === 1 && window.seen.got") == [
+            ["from Firefox", firefox_id]]
+        engines.wait_for(firefox, "window.seen.got.length === 1", timeout=20,
+                         what="Chromium's message in Firefox")
+        assert firefox.run("return window.seen.got") == [["from Chromium", chromium_id]]
+    finally:
+        firefox.close()
+        chromium.context.close()
