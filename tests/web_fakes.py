@@ -75,6 +75,8 @@ class FakeHost:
         self.saves = 0  # storage_write_soon calls, numbered as the page numbers them
         self.unsaved: list[tuple[int, str]] = []  # (save id, outcome) to answer later
         self._trouble: dict[int, Callable[[str], None]] = {}
+        self.live_secret: str | None = None  # the live table joined (live_join)
+        self.live_sent: list[tuple[str, str]] = []  # (to, text) sent to the live table
 
     def _answer(self, answer: Callable[[], None]) -> None:
         if self.answers is None:
@@ -242,6 +244,15 @@ class FakeHost:
     def download_url(self, text: str) -> str:
         self.downloads.append(text)
         return "blob:fake/" + str(len(text))
+
+    def live_join(self, secret: str) -> None:
+        self.live_secret = secret
+
+    def live_send(self, to: str, text: str) -> None:
+        self.live_sent.append((to, text))
+
+    def live_leave(self) -> None:
+        self.live_secret = None
 
     def report(self, text: str) -> None:
         self.reports.append(text)

@@ -446,6 +446,11 @@ class DomHost(PageStorage):
 
         asyncio.ensure_future(run())
 
+    # live tables (web/js/live-page.js): sent with the render's batch
+    def live_join(self, secret: str) -> None: self.command(("liveJoin", secret))
+    def live_send(self, to: str, text: str) -> None: self.command(("liveSend", to, text))
+    def live_leave(self) -> None: self.command(("liveLeave",))
+
     def report(self, text: str) -> None:
         window.console.error(text)
 
@@ -562,10 +567,8 @@ if await first_lock(host) == "busy":  # noqa: F704
 _boot_hash = str(window.location.hash or "")
 # web/js/paint.js may have painted the last render's snapshot, inert: the page is live from the
 # first render on (focus and showModal() there need it); the render replaces it.
-_boot_js = getattr(window, "skylineBoot", None)
-if not missing(_boot_js):
-    assert _boot_js is not None  # missing() is true for None
-    _boot_js.live()
+if not missing(_boot_js := getattr(window, "skylineBoot", None)):
+    cast(Any, _boot_js).live()
 host.in_event = True  # the first render and the presses made before it: one batch
 controller.boot(_boot_hash)
 # Computer players, hint, solo review (app.computer.pacer); window.skylineBots for the e2e tests.

@@ -11,8 +11,8 @@ storage, notices; the command names; the host port) and one package per feature:
 
 - ``app.turn``: the turn's commands, views and HTML;
 - ``app.computer``: computer seats, Hint, data fetches, the reviews, the pacing timer;
-- ``app.games``: links (``#play?``, ``#game?``, ``#daily?``) and sharing, friends
-  elsewhere, the game list and the replay, the game lock between tabs;
+- ``app.games``: links (``#play?``, ``#game?``, ``#live?``, ``#daily?``) and sharing,
+  friends elsewhere (by link, or live), the game list and the replay, the game lock between tabs;
 - ``app.daily``: the daily challenge and the statistics;
 - ``app.dialogs``: the new-game dialog, the small dialogs, the page's own commands;
 - ``app.tutorial``: the guided first game;
@@ -42,6 +42,7 @@ from app.core.commands import REPLAY_KEYS, Cmd, Command, Guard
 from app.core.dom import MENU_BUTTON
 from app.core.events import (
     Event,
+    InviteLive,
     OpenGameLink,
     OpenNewGame,
     OpenReplay,
@@ -61,6 +62,7 @@ from app.dialogs.newgame import NewGame
 from app.dialogs.page import PageCommands
 from app.games.friends import Friends
 from app.games.library import GameLibrary
+from app.games.live import Live
 from app.games.links import LinkRouter, link_kind
 from app.games.tabs import Tabs
 from app.render import Renderer
@@ -102,7 +104,9 @@ class Controller:
         self.links = LinkRouter(s, emit, self.tabs, self.friends)
         self.library_ui = GameLibrary(s)
         self.daily = DailyChallenge(s)
-        self.newgame = NewGame(s)
+        self.newgame = NewGame(s, emit)
+        self.live = Live(s)
+        s.before_render = self.live.follow
         self.page_commands = PageCommands(s)
         self.table = Table(s)
         self.tutorial = Tutorial(s, emit)
@@ -112,7 +116,7 @@ class Controller:
         self.commands: dict[Cmd, Command] = {}
         for feature in (self.play, self.computer, self.chances, self.links, self.friends,
                         self.library_ui, self.daily, self.newgame, self.page_commands,
-                        self.tabs, self.tutorial, self.table):
+                        self.tabs, self.tutorial, self.table, self.live):
             self.commands.update(feature.commands())
         self.timings: list[float] = []
 
@@ -145,6 +149,8 @@ class Controller:
                 self.links.open_pending()
             case OpenGameLink(fragment, link):
                 self.friends.open_game_link(fragment, link)
+            case InviteLive():
+                self.live.invite()
             case StartDaily(day):
                 self.daily.start(day)
             case OpenNewGame():
@@ -219,6 +225,10 @@ class Controller:
             case "storage":  # another tab wrote a game: a read-only tab shows it, the list too
                 if event.key == KEY_SAVE or event.key.startswith(KEY_GAME):
                     self.handle("tab", "saved", event.key)
+            case "live":  # the live table: a message, a device came or went, a tick
+                self.live.event(event)
+                self.computer.wake()
+                self.session.render()
             case "saved":  # the page's answer about a save (refused: another tab wrote, full)
                 self.host.saved(event.save_id, event.outcome)
                 self.session.render()

@@ -51,7 +51,9 @@ DialogView = (NewGameView | RulesView | ConfirmLinkView | stats_ui.ConfirmDailyV
 
 
 def _send_view(d: SendDialog, c: DialogContext) -> games_ui.SendView | None:
-    return games_ui.send_view(d, c.board, c.texts, c.can_share) if c.board is not None else None
+    if c.board is None:
+        return None
+    return games_ui.send_view(d, c.board, c.texts, c.can_share, c.page.seat_codes(len(c.board.options.names)))
 
 
 

@@ -308,7 +308,9 @@ def build_screen(
             daily=daily_view(page, board, t, base, _daily_figure(daily, board, "best"),
                              _daily_figure(daily, board, "expert")),
             replay=games_ui.replay_view(page.replay, board, texts) if page.replay else None,
-            corr=games_ui.corr_view(page, board, texts) if page.playback is None else None,
+            # a live table's state stays while a friend's moves play (the board keeps still)
+            corr=(games_ui.corr_view(page, board, texts)
+                  if page.playback is None or page.live is not None else None),
             last_turns=since,
             table_review=table_review_view(page, board, t, lang, names),
             chances=chances_view(page, board, t, lang, names, current),

@@ -27,7 +27,7 @@ Form = dict[str, str]
 @dataclass(frozen=True)
 class PageEvent:
     """One page event (web/js/bridge.js, PageEvent): ``kind`` is "click", "change",
-    "submit", "keydown", "hashchange", "storage" or "saved"; the other fields are
+    "submit", "keydown", "hashchange", "storage", "saved" or "live"; the other fields are
     those of its kind (the rest keep their defaults). ``fault``: the test-only hint
     that ``window.__skylineFault`` is set (``main.DomHost.fault``)."""
 
@@ -41,6 +41,12 @@ class PageEvent:
     hash: str = ""  # hashchange: the page's new fragment
     save_id: int = 0  # saved: which save the page could not write
     outcome: str = ""  # saved: why ("conflict", "partial", "failed", "full")
+    # live: what happened at the live table (web/js/live-page.js): "joined", "left",
+    # "message", "tick", "relays", "offline", "online" or "error"; from which peer; the
+    # message's text (relays: "open" or "closed"; error: why)
+    what: str = ""
+    peer: str = ""
+    text: str = ""
     fault: bool = False
 
     @classmethod
@@ -65,6 +71,9 @@ class PageEvent:
             hash=text("hash") or "",
             save_id=save_id if isinstance(save_id, int) else 0,
             outcome=text("outcome") or "",
+            what=text("what") or "",
+            peer=text("peer") or "",
+            text=text("text") or "",
             fault=bool(data.get("fault")),
         )
 
@@ -99,6 +108,9 @@ DomCommand = (
     | tuple[Literal["download"], str, str]
     | tuple[Literal["ready"], str, str]
     | tuple[Literal["cue"], str]
+    | tuple[Literal["liveJoin"], str]
+    | tuple[Literal["liveSend"], str, str]
+    | tuple[Literal["liveLeave"]]
     | StoreCommand
     | SaveCommand
 )

@@ -94,6 +94,8 @@ class Cmd(StrEnum):
     CORR_SHARE = "corr-share"
     CORR_QR = "corr-qr"
     CORR_CLAIM = "corr-claim"
+    # live tables (app.games.live)
+    LIVE_INVITE = "live-invite"
     # the guided first game (app.tutorial)
     TUTORIAL = "tutorial"  # Learn to play: start it
     TUTORIAL_NEXT = "tutorial-next"

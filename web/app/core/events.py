@@ -52,6 +52,11 @@ class OpenGameLink:
 
 
 @dataclass(frozen=True)
+class InviteLive:
+    """Make the open game a live table and show its invitation."""
+
+
+@dataclass(frozen=True)
 class StartDaily:
     """A ``#daily?`` link: the challenge of ``day`` (ISO date)."""
 
@@ -75,7 +80,7 @@ class OpenReplay:
     step: int
 
 
-Event = (PlayAction | TurnToFriend | TabLock | TookControl | OpenGameLink
+Event = (PlayAction | TurnToFriend | TabLock | TookControl | OpenGameLink | InviteLive
          | StartDaily | OpenNewGame | ShowHint | OpenReplay)
 
 #: How a feature emits an event; the answer is the route's (only PlayAction has one).

@@ -72,6 +72,13 @@ class Host(Protocol):
     # ask the browser to keep this site's storage: done("granted" | "denied" | "unsupported")
     def persist_storage(self, done: Callable[[str], None]) -> None: ...
 
+    # live tables (web/js/live-page.js): join the table of a room secret, send a message
+    # to one peer (``to``) or to every connected one (``to`` ""), leave; what arrives
+    # comes back as "live" page events
+    def live_join(self, secret: str) -> None: ...
+    def live_send(self, to: str, text: str) -> None: ...
+    def live_leave(self) -> None: ...
+
     # faults: report a bug; the e2e tests' fault hook
     def report(self, text: str) -> None: ...
     def fault(self, where: str) -> bool: ...
@@ -185,6 +192,15 @@ class GuardedHost:
 
     def download_url(self, text: str) -> str:
         return self.host.download_url(text)
+
+    def live_join(self, secret: str) -> None:
+        self.host.live_join(secret)
+
+    def live_send(self, to: str, text: str) -> None:
+        self.host.live_send(to, text)
+
+    def live_leave(self) -> None:
+        self.host.live_leave()
 
     def report(self, text: str) -> None:
         self.host.report(text)

@@ -19,7 +19,7 @@ LABEL_KEYS = (
     "review.round", "review.chosen", "review.best", "review.lost", "review.costly",
     "review.no_costly", "review.rounds", "art.unfinished_cap",
     "newgame.count", "newgame.names", "newgame.start", "newgame.scenario", "newgame.nine",
-    "newgame.help",
+    "newgame.help", "newgame.live", "newgame.live_note",
     "newgame.seed", "newgame.seed_placeholder", "newgame.intro", "newgame.start_btn",
     "newgame.play_default", "link.question", "link.accept", "link.keep", "share.explain",
     "share.link", "export.text", "export.download", "btn.daily", "btn.stats", "daily.welcome",

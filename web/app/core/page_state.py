@@ -143,6 +143,7 @@ class NewGameDialog(DialogState):
     # was set for: a change of kind shows that kind's own setting again
     help: bool = True
     help_kind: str = ""
+    live: bool = False  # a live table for the friends elsewhere (offered when there are some)
 
 
 @dataclass(frozen=True)
@@ -271,6 +272,22 @@ class Playback:
     total: int
 
 
+@dataclass(frozen=True)
+class LiveStatus:
+    """The open game is at a live table (``app.games.live``): what the rest of the page
+    reads of it. ``moves_here``: the seats this device moves for (its own and, on the
+    device of the game's first human seat, the computers'); ``away``: the seats whose
+    device is not connected now; ``synced``: this device has compared its game with a
+    peer's since it joined, so it may move; ``network``: "connecting", "open" (a relay
+    is reachable), "closed" (none is), "offline" (the device has no network) or
+    "unavailable" (live play could not start in this browser)."""
+
+    moves_here: frozenset[int]
+    away: frozenset[int] = frozenset()
+    synced: bool = False
+    network: str = "connecting"
+
+
 @dataclass
 class ReplayState:
     """A game of the list replayed move by move: ``step`` actions of ``record`` are
@@ -329,6 +346,7 @@ class PageState:
     daily_bench: DailyBench | None = None  # the expert playing a daily challenge's dice
     replay: ReplayState | None = None
     playback: Playback | None = None  # a friend's turn from a link, played on the board
+    live: LiveStatus | None = None  # the open game is at a live table
     tz_minutes: int = 0  # the player's offset from UTC, for the list's times
     # the browser's answer to "keep this site's storage": None (not asked), "asked" (no
     # answer yet, e.g. a prompt left open), "granted", "denied", "unsupported"
@@ -350,3 +368,7 @@ class PageState:
 
     def seat_kind(self, seat: int) -> Seat:
         return self.seats.get(seat, HERE)
+
+    def seat_codes(self, count: int) -> tuple[str, ...]:
+        """The ``count`` seats' kinds as the game list keeps them (``Seat.code``)."""
+        return tuple(self.seat_kind(i).code for i in range(count))

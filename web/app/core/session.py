@@ -79,6 +79,8 @@ class Session(Notices):
         self.focus_id: str | None = None
         #: draws the page from this state: installed by the controller (app.render)
         self.renderer: Callable[[], None] = lambda: None
+        #: runs before each render: the live table follows the game (app.games.live)
+        self.before_render: Callable[[], None] = lambda: None
         # game log events, one list per action (kept in step with board.actions)
         self.log: list[list[dict[str, Any]]] | None = None
         self.log_version = 0  # changes whenever the log does
@@ -145,7 +147,7 @@ class Session(Notices):
 
     def entry_seats(self, count: int) -> tuple[str, ...]:
         """The open game's seats as the list keeps them (``Seat.code``)."""
-        return tuple(self.page.seat_kind(i).code for i in range(count))
+        return self.page.seat_codes(count)
 
     def entry_now(self) -> GameEntry:
         """The open game as a game-list entry, as it is now."""
@@ -159,7 +161,7 @@ class Session(Notices):
         return make_entry(
             board, e.seats, nonce=e.nonce, name=e.name, created=e.created,
             updated=self.host.now_iso(), diverged_from=e.diverged_from, entry_id=e.id,
-            beat=page.beat, takes="".join(t.letter for t in page.takes),
+            beat=page.beat, takes="".join(t.letter for t in page.takes), live=e.live,
         )
 
     def open_entry(self, entry: GameEntry) -> None:
@@ -326,4 +328,5 @@ class Session(Notices):
 
     def render(self) -> None:
         """Draw the page (the controller's renderer)."""
+        self.before_render()
         self.renderer()

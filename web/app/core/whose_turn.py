@@ -51,14 +51,28 @@ def computer_turn(page: PageState, board: Board | None) -> bool:
         board is not None and board.state.phase is not Phase.OVER and page.replay is None
         and page.playback is None
         and page.seat_kind(board.state.seat).is_computer
+        and (page.live is None or (page.live.synced and board.state.seat in page.live.moves_here))
     )
 
 
 def friend_turn(page: PageState, board: Board | None) -> bool:
-    """A friend elsewhere is to move: this device refuses moves until a link comes."""
+    """A friend elsewhere is to move: this device refuses moves until a link comes (or,
+    at a live table, until the move arrives; a computer seat played on another device of
+    the table counts as that device's)."""
+    if board is None or board.state.phase is Phase.OVER:
+        return False
+    seat = board.state.seat
+    if page.live is not None:
+        return seat not in page.live.moves_here
+    return page.seat_kind(seat).is_friend
+
+
+def live_waiting(page: PageState, board: Board | None) -> bool:
+    """At a live table, this device's seat is to move but it has not yet compared its
+    game with another device's (it may be behind): it waits for the table."""
     return (
-        board is not None and board.state.phase is not Phase.OVER
-        and page.seat_kind(board.state.seat).is_friend
+        board is not None and page.live is not None and not page.live.synced
+        and board.state.phase is not Phase.OVER and board.state.seat in page.live.moves_here
     )
 
 

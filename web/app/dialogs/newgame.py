@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.core.commands import Cmd, Command, Guard, form_arg, plain
 from app.core.dom import DIALOG_FIRST, command_id
+from app.core.events import Emit, InviteLive
 from app.core.names import is_default_name, player_names
 from app.core.page_state import HUMAN, NewGameDialog, PageState, form_value, seat_of_form
 from app.core.session import Session, random_seed
@@ -14,8 +15,9 @@ from skyline import SCENARIOS, Options, validate_options
 class NewGame:
     """Opening, editing and submitting the new-game dialog."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, emit: Emit) -> None:
         self.s = session
+        self.emit = emit
 
     def commands(self) -> dict[Cmd, Command]:
         starts = Guard.STARTS | Guard.WRITES
@@ -85,6 +87,7 @@ class NewGame:
                 d.seats[i] = form_value(seat_of_form(seat))
         d.start = str(form.get("start", d.start))
         d.nine = form.get("nine") in ("on", "1", True)
+        d.live = form.get("live") in ("on", "1", True)
         d.scenario = str(form.get("scenario", d.scenario) or "")
         d.seed = str(form.get("seed", d.seed) or "")
         # an unticked box sends nothing: the field beside it says the box was there, and
@@ -121,3 +124,5 @@ class NewGame:
         self.s.narrate_new_game()
         s.page.dialog = None
         s.focus_id = command_id(Cmd.ROLL)
+        if d.live and s.page.friend_seats:
+            self.emit(InviteLive())  # the table's invitation, for the friends elsewhere

@@ -72,6 +72,7 @@ class NewGameView:
     help: bool = True  # the computer's help (Hint and the chances chart)
     help_note: str = ""  # why it is off by default where people play each other
     help_kind: str = ""  # the kind of game the box is drawn for
+    live: bool | None = None  # a live table (None: not offered, no friend elsewhere)
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,8 @@ def new_game_view(d: NewGameDialog, c: DialogContext) -> NewGameView:
         )
     return NewGameView(t("newgame.title"), d.first, count_options, names, start, scenario,
                        d.nine, d.seed, d.error, translate(t, d.notice), d.help,
-                       t("chances.off_humans") if d.help_kind == "humans" else "", d.help_kind)
+                       t("chances.off_humans") if d.help_kind == "humans" else "", d.help_kind,
+                       d.live if d.count > 1 and FRIEND in d.seats[:d.count] else None)
 
 
 def rules_view(d: RulesDialog, c: DialogContext) -> RulesView:
@@ -237,6 +239,13 @@ def new_game_form(labels: Labels, d: NewGameView) -> str:
         f'data-action="{Cmd.NEW_GAME_CHANGE}"{" checked" if d.help else ""}>'
         f'<span>{esc(L["newgame.help"])}{note}</span></label>'
     )
+    if d.live is not None:
+        fields.append(
+            f'<label class="check"><input type="checkbox" name="live" id="ng-live" '
+            f'data-action="{Cmd.NEW_GAME_CHANGE}"{" checked" if d.live else ""}>'
+            f'<span>{esc(L["newgame.live"])}<small class="check-note">{esc(L["newgame.live_note"])}'
+            '</small></span></label>'
+        )
     fields.append(
         f'<label class="field"><span>{esc(L["newgame.seed"])}</span>'
         f'<input name="seed" id="ng-seed" maxlength="32" autocomplete="off" spellcheck="false" '

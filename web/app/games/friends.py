@@ -25,6 +25,7 @@ from skyline import (
     Seat,
     make_game_link,
     parse_game_link,
+    parse_live_link,
     send_to,
 )
 
@@ -44,8 +45,9 @@ class Friends:
             Cmd.CORR_CLAIM: form_arg(self.claim_seats, Guard.WRITES),
         }
 
-    def open_game_link(self, fragment: str, link: GameLink) -> None:
-        """A game link from a friend (already read): add, update, keep beside or refuse."""
+    def open_game_link(self, fragment: str, link: GameLink, secret: str = "") -> None:
+        """A game link from a friend (already read): add, update, keep beside or refuse.
+        With a live table's ``secret`` (an invitation) the game joins that table here."""
         s = self.s
         games = s.library.games
         for copy in games.copies(link.game_id):
@@ -58,10 +60,24 @@ class Friends:
             suggested = (seat if seat is not None and link.seats[seat] not in COMPUTER_LEVELS
                          else None)
             s.page.dialog = ClaimDialog(fragment, link.seats, link.board.options.names,
-                                        suggested)
+                                        suggested, secret=secret)
             s.focus_id = DIALOG_FIRST
             return
         stored = games.get(reception.entry_id) if reception.entry_id is not None else None
+        if secret and stored is not None and stored.live != secret:
+            # the invitation to a live table of a game this device has: it joins the table
+            stored = stored._replace(live=secret)
+            if s.library.write(stored) is SaveWrite.CONFLICT:
+                s.notify_conflict()
+                return
+            if s.is_open(stored.id) and s.entry is not None:
+                s.entry = s.entry._replace(live=secret)
+            if reception.entry is not None:
+                reception = reception._replace(entry=reception.entry._replace(live=secret))
+        if secret and reception.kind == "stale" and stored is not None:
+            s.switch_to(stored)  # this device is ahead: the table catches the others up
+            s.notify("live.opened", **self.turn_params(stored))
+            return
         if reception.kind == "stale" and stored is not None:
             entry = stored
             s.notify("corr.stale", Level.ERROR, sticky=True, name=entry.name,
@@ -114,12 +130,12 @@ class Friends:
             d.error = s.t("corr.claim_none")
             return
         try:
-            link = parse_game_link(d.fragment)
+            link = parse_live_link(d.fragment).game if d.secret else parse_game_link(d.fragment)
         except LinkError as exc:
             s.page.dialog = None
             s.notify("corr.bad_link", Level.ERROR, reason=s.error(exc))
             return
-        entry = s.library.games.adopt(link, mine, s.host.now_iso())
+        entry = s.library.games.adopt(link, mine, s.host.now_iso())._replace(live=d.secret)
         if s.library.write(entry) is SaveWrite.CONFLICT:
             s.page.dialog = None
             s.notify_conflict()
@@ -156,7 +172,7 @@ class Friends:
     def share(self) -> None:
         d = self.s.page.dialog
         if isinstance(d, SendDialog):
-            self.s.host.share(d.link, self.s.t("corr.share_title"),
+            self.s.host.share(d.link, self.s.t("live.share_title" if d.live else "corr.share_title"),
                               lambda ok: self._sent("share", ok))
 
     def _sent(self, what: str, ok: bool) -> None:

@@ -1,6 +1,7 @@
 """One router for every link the page opens: ``#play?`` (a shared game, see
 ``skyline.records.links``), ``#game?`` (a game with friends elsewhere, handled by
-``web/friends.py``) and ``#daily?`` (a daily challenge, ``web/daily.py``).
+``app.games.friends``), ``#live?`` (the invitation to a live table, the same with the
+table's room secret) and ``#daily?`` (a daily challenge, ``web/daily.py``).
 
 Each link is read by the engine's total reader first: a bad one is refused with its
 reason in the player's language and the game in progress is untouched. In a tab that
@@ -32,9 +33,11 @@ from skyline import (
     Seat,
     check_bots_available,
     is_game_link,
+    is_live_link,
     make_share_fragment,
     parse_daily_fragment,
     parse_game_link,
+    parse_live_link,
     parse_share_bots,
     parse_share_fragment,
 )
@@ -62,6 +65,7 @@ def unknown_kind(fragment: str) -> str | None:
 class LinkKind(Enum):
     PLAY = "play"  # a shared game: #play?...
     GAME = "game"  # a game with friends elsewhere: #game?...
+    LIVE = "live"  # the invitation to a live table: #live?...
     DAILY = "daily"  # a daily challenge: #daily?d=...
 
 
@@ -74,6 +78,8 @@ def link_kind(fragment: str) -> LinkKind | None:
     no known link at all counts as a damaged shared-game link."""
     if is_game_link(fragment):
         return LinkKind.GAME
+    if is_live_link(fragment):
+        return LinkKind.LIVE
     if fragment.lstrip("#").startswith(DAILY_PATH):
         return LinkKind.DAILY
     if fragment.startswith(LINK_PREFIX) or not_a_link(fragment) or unknown_kind(fragment):
@@ -108,6 +114,7 @@ def read_play_link(fragment: str) -> PlayLink:
 READERS: dict[LinkKind, Callable[[str], Any]] = {
     LinkKind.PLAY: read_play_link,
     LinkKind.GAME: parse_game_link,
+    LinkKind.LIVE: parse_live_link,
     LinkKind.DAILY: parse_daily_fragment,
 }
 
@@ -144,13 +151,15 @@ class LinkRouter:
             return self._refused(kind, exc, fragment, quiet)
         if self.s.page.readonly:  # opened once this tab has the game
             self.pending = fragment
-            if kind is LinkKind.GAME:
+            if kind in (LinkKind.GAME, LinkKind.LIVE):
                 self.tabs.take_control()  # it continues a game: apply it here
             else:
                 self.tabs.other_tab_notice()  # "Play here" opens it
             return None
         if kind is LinkKind.GAME:
             self.friends.open_game_link(fragment, link)
+        elif kind is LinkKind.LIVE:
+            self.friends.open_game_link(fragment, link.game, link.secret)
         elif kind is LinkKind.DAILY:
             self.emit(StartDaily(link.isoformat()))
         else:
@@ -166,7 +175,7 @@ class LinkRouter:
     def _refused(self, kind: LinkKind, exc: LinkError, fragment: str,
                  quiet: bool) -> Text | None:
         s = self.s
-        if kind is LinkKind.GAME:
+        if kind in (LinkKind.GAME, LinkKind.LIVE):
             s.notify("corr.bad_link", Level.ERROR, reason=s.error(exc))
             return None
         if kind is LinkKind.DAILY:

@@ -18,6 +18,7 @@ class SendDialog(DialogState):
     copied: bool | None = None
     shared: bool | None = None
     qr: str | None = None
+    live: bool = False  # the invitation to a live table (its link is the invitation)
 
 
 @dataclass
@@ -29,3 +30,4 @@ class ClaimDialog(DialogState):
     names: tuple[str, ...]
     suggested: int | None  # the seat to move, if it is human
     error: str | None = None
+    secret: str = ""  # a live table's invitation: its room secret

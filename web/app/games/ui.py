@@ -95,6 +95,8 @@ class ReplayView:
 class CorrView:
     text: str
     button: str | None  # "Send your move" / "Send the result"
+    live: str | None = None  # "Play live" / "Invite" (the live table's invitation)
+    status: bool = False  # a live table's state: announced when it changes
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,7 @@ class SendView:
     qr: str | None  # SVG markup (made by segno from our own link), or None
     qr_status: str | None
     words: tuple[tuple[str, str], ...]
+    live: str | None = None  # "Play live instead" (a correspondence game's send dialog)
 
     def w(self, key: str) -> str:
         return dict(self.words)[key]
@@ -299,19 +302,44 @@ def corr_view(page: PageState, board: Board, texts: Texts) -> CorrView | None:
         return None
     state = board.state
     names = board.options.names
+    if page.live is not None:
+        return live_view(page, board, texts)
     if state.phase is Phase.OVER:
         return CorrView(t("corr.over", names=", ".join(names[i] for i in friends)),
                         t("corr.send_result"))
     kind = page.seat_kind(state.seat)
     if kind.is_friend:
         name = names[state.seat]
-        return CorrView(t("corr.their_turn", name=name), t("corr.send"))
+        return CorrView(t("corr.their_turn", name=name), t("corr.send"), t("live.play"))
     if kind.is_computer:
         return None
-    return CorrView(t("corr.your_turn", name=names[state.seat]), None)
+    return CorrView(t("corr.your_turn", name=names[state.seat]), None, t("live.play"))
 
 
-def send_view(dialog: SendDialog, board: Board, texts: Texts, can_share: bool) -> SendView:
+def live_view(page: PageState, board: Board, texts: Texts) -> CorrView:
+    """At a live table: its state (the network, who is away, whether this device has
+    caught up), the invitation, and the link to send instead (it works at any moment)."""
+    t, live = texts.t, page.live
+    assert live is not None
+    names = board.options.names
+    away = ", ".join(names[i] for i in sorted(live.away))
+    if live.network in ("offline", "closed", "unavailable"):
+        text = t(f"live.status_{live.network}")
+    elif away and not live.synced:
+        text = t("live.status_waiting", names=away)
+    elif away:
+        text = t("live.status_away", names=away)
+    elif not live.synced:
+        text = t("live.status_catching_up")
+    else:
+        text = t("live.status_on")
+    over = board.state.phase is Phase.OVER
+    return CorrView(text, t("corr.send_result" if over else "live.send_link"),
+                    None if over else t("live.invite"), status=True)
+
+
+def send_view(dialog: SendDialog, board: Board, texts: Texts, can_share: bool,
+              seats: tuple[str, ...] = ()) -> SendView:
     t = texts.t
     names = board.options.names
     if dialog.seat is not None:
@@ -333,10 +361,17 @@ def send_view(dialog: SendDialog, board: Board, texts: Texts, can_share: bool) -
         qr_status = t("corr.qr_failed")
     elif dialog.qr:
         qr = dialog.qr
+    words = _words(t, "corr.share", "corr.copy", "corr.qr", "share.link", "btn.close",
+                   "corr.qr_label")
+    if dialog.live:
+        friends = [names[i] for i, code in enumerate(seats) if Seat.from_code(code).is_friend]
+        return SendView(t("live.invite_title"), t("live.invite_explain", names=", ".join(friends)),
+                        dialog.link, t("live.invite_note"), status,
+                        dialog.copied or dialog.shared, can_share, qr, qr_status, words)
     return SendView(
         t("corr.send_title"), explain, dialog.link, t("corr.whole"),
-        status, dialog.copied or dialog.shared, can_share, qr, qr_status,
-        _words(t, "corr.share", "corr.copy", "corr.qr", "share.link", "btn.close", "corr.qr_label"),
+        status, dialog.copied or dialog.shared, can_share, qr, qr_status, words,
+        t("live.play_instead") if board.state.phase is not Phase.OVER else None,
     )
 
 
@@ -452,7 +487,11 @@ def render_corr(v: CorrView, names: Sequence[str] = ()) -> str:
         f'<button type="button" class="primary" id="corr-send" data-action="{Cmd.CORR_SEND}">{esc(v.button)}</button>'
         if v.button else ""
     )
-    return (f'<div class="corr" data-testid="corr"><p data-testid="corr-text">'
+    if v.live:
+        button = (f'<button type="button" id="{Cmd.LIVE_INVITE}" data-action="{Cmd.LIVE_INVITE}">'
+                  f'{esc(v.live)}</button>') + button
+    role = ' role="status"' if v.status else ""
+    return (f'<div class="corr" data-testid="corr"><p data-testid="corr-text"{role}>'
             f'{esc_names(v.text, names)}</p>{button}</div>')
 
 
@@ -478,6 +517,8 @@ def render_send(v: SendView) -> str:
         f'{share}<button type="button" id="{Cmd.CORR_COPY}" data-action="{Cmd.CORR_COPY}"{copy_cls}>{esc(v.w("corr.copy"))}</button>'
         f'<button type="button" id="corr-qr" data-action="{Cmd.CORR_QR}"{" disabled" if v.qr else ""}>{esc(v.w("corr.qr"))}</button>'
         f'<button type="button" data-action="{Cmd.CLOSE}" id="{DIALOG_FIRST}">{esc(v.w("btn.close"))}</button></div>{qr}'
+        + (f'<p class="live-offer"><button type="button" id="send-live" data-action="{Cmd.LIVE_INVITE}">'
+           f'{esc(v.live)}</button></p>' if v.live else "")
     )
 
 

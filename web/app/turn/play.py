@@ -121,7 +121,7 @@ class Play:
         self.s.selection.keep()
         if state.phase is Phase.OVER:
             s.record_result()
-        if page.friend_seats and page.dialog is None and (
+        if page.friend_seats and page.dialog is None and page.live is None and (
             (state.phase is Phase.OVER and before.phase is not Phase.OVER)
             or (state.phase is not Phase.OVER and state.seat != before.seat
                 and page.seat_kind(state.seat).is_friend)

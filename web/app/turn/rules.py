@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from app.core.commands import TURN_COMMANDS, Cmd, Rule
 from app.core.page_state import DemolishChoice, PageState
-from app.core.whose_turn import computer_turn, friend_turn
+from app.core.whose_turn import computer_turn, friend_turn, live_waiting
 from skyline import Abandon, Board, Build, Demolish, EndTurn, Phase, Roll, Take, plan_build
 from skyline.rules import can_take_district
 
@@ -44,6 +44,8 @@ def panel(page: PageState, board: Board) -> dict[Cmd, str | None]:
         blocked = "why.playback"
     elif friend_turn(page, board):
         blocked = "why.friend"
+    elif live_waiting(page, board):
+        blocked = "why.live_sync"
     elif phase is Phase.OVER:
         blocked = "why.over"
     elif page.choice is not None:
@@ -89,6 +91,10 @@ def not_yours(page: PageState, board: Board) -> str | None:
         return "why.replay"
     if page.readonly:
         return "why.readonly"
+    if page.live is not None and board.state.phase is not Phase.OVER:
+        if board.state.seat not in page.live.moves_here:
+            return "why.computer" if seat.is_computer else "why.friend"
+        return None if page.live.synced else "why.live_sync"
     if seat.is_computer:
         return "why.computer"
     if seat.is_friend:

@@ -10,6 +10,7 @@ from typing import Any
 from app.core.commands import TURN_COMMANDS, Cmd
 from app.core.page_state import DemolishChoice, PageState
 from app.core.words import TYPE_LETTERS, die_label, read_summary, turn_words, unbuildable_reasons
+from app.core.whose_turn import live_waiting
 from app.turn.rules import RULES, panel
 from app.turn.state import BuildChoice, shown_seat_of
 from app.turn.views import (
@@ -139,6 +140,11 @@ def prompt_key(page: PageState, board: Board, t: Callable[..., str] | None = Non
         return "prompt.choose_demolish", {}
     if page.playback is not None:
         return "prompt.playback", {"name": state.player.name}
+    if page.live is not None and state.seat not in page.live.moves_here:
+        away = state.seat in page.live.away
+        return ("prompt.live_away" if away else "prompt.live_turn"), {"name": state.player.name}
+    if live_waiting(page, board):
+        return "prompt.live_sync", {}
     if page.seat_kind(state.seat).is_friend:
         return "prompt.friend", {"name": state.player.name}
     if page.seat_kind(state.seat).is_computer:
@@ -352,13 +358,21 @@ def players_view(page: PageState, board: Board, t, names,
             score_label=score_label, tiles=tuple(tiles),
             columns=tuple(columns),
             computer=t("seat.bot." + seat_kind.level) if seat_kind.level is not None else None,
-            elsewhere=t("player.elsewhere") if seat_kind.is_friend else None,
+            elsewhere=_elsewhere(page, seat, t) if seat_kind.is_friend else None,
             score_unit=t("player.points_short", n=score),
             buildings=buildings, summary=", ".join(summary),
             show=t("scoreboard.show", seat=", ".join(summary)), shown=seat == shown,
             place=places[seat],
         ))
     return tuple(out)
+
+
+def _elsewhere(page: PageState, seat: int, t) -> str:
+    """What the scoreboard says of a friend's seat: elsewhere, or at a live table whether
+    that friend's device is connected now."""
+    if page.live is None:
+        return t("player.elsewhere")
+    return t("player.live_away" if seat in page.live.away else "player.live_connected")
 
 
 def scoring_view(page: PageState, board: Board, t, best: dict, names) -> Scoring:
