@@ -267,6 +267,14 @@ def _parse_game_link(text: object) -> GameLink:
     if version != str(GAME_LINK_VERSION):
         raise LinkError("game_version", f"game link version {version} is not supported",
                         version=version)
+    return parse_game_data(data)
+
+
+def parse_game_data(data: str) -> GameLink:
+    """The game of a game link's data part (what follows ``game?1.``); raises
+    :class:`LinkError` with the codes from ``game_encoding`` on (see the module doc).
+    Callers bound the length of ``data`` first (:func:`parse_game_link` and
+    :func:`skyline.records.live_links.parse_live_link` read at most their links' limits)."""
     if not _B64URL.fullmatch(data) or len(data) % 4 == 1:
         raise LinkError("game_encoding", "the game link's data is not base64url")
     try:

@@ -26,13 +26,17 @@ Entries (version :data:`ENTRY_VERSION`)::
     {"v": 1, "kind": "skyline-entry", "id": "q6v366hwzqws", "game": "q6v366hwzqws",
      "name": "Ann, Bo", "seats": ["here", "friend"], "nonce": "k3Xq9a",
      "created": "2026-12-01T10:00:00Z", "updated": "2026-12-01T10:05:00Z",
-     "diverged_from": null, "save": <a save envelope, skyline.records.links.make_save>}
+     "diverged_from": null, "live": "Q2hhbmdlIHRoaXMgc2VjcmV0",
+     "save": <a save envelope, skyline.records.links.make_save>}
 
 ``game`` is :func:`skyline.records.game_links.game_id` of the options, computer seats
 and nonce (every device holding the game agrees on it); ``id`` is the storage id:
 the game id, or ``<game>-2``, ``<game>-3`` … for a continuation kept side by side
 with another (``diverged_from`` names the entry it split from). ``seats`` say what
 each seat is *on this device*: ``here``, ``friend`` (elsewhere) or a computer level.
+``live`` is there only while the game is a live table on this device: its room secret
+(:func:`skyline.records.live_links.is_secret`, the secret of the table's invitation link
+:func:`~skyline.records.live_links.make_live_link`); an entry without it is not live.
 
 :func:`read_entry` is total and raises :class:`~skyline.records.links.SaveError` with the
 codes of :func:`skyline.records.links.read_save` (``save_type``, ``save_size``,
@@ -40,8 +44,9 @@ codes of :func:`skyline.records.links.read_save` (``save_type``, ``save_size``,
 inside) plus ``entry_field`` (``params["field"]``: ``seats``, ``nonce``, ``id``
 or ``game``; a field the game cannot do without) and ``entry_id`` (the stored
 game id is not the one the game's options give: edited by hand). Extras that are
-not the game (``name``, ``created``, ``updated``, ``diverged_from``) are replaced
-by defaults when damaged rather than losing the game over them.
+not the game (``name``, ``created``, ``updated``, ``diverged_from``, ``live``) are
+replaced by defaults when damaged rather than losing the game over them (a damaged
+``live`` is ``""``: the game is kept, no longer as a live table).
 
 :func:`read_index` raises ``SaveError`` (``save_type``, ``save_size``,
 ``json_syntax``, ``save_format``, ``save_version``, ``index_format``).
@@ -85,6 +90,7 @@ from .game_links import (
     game_id,
     turn_kind,
 )
+from .live_links import MAX_SECRET_CHARS, is_secret
 from .saves import (
     MAX_SAVE_CHARS,
     MAX_SAVE_DEPTH,
@@ -127,6 +133,8 @@ class GameEntry(NamedTuple):
     diverged_from: str | None = None
     beat: int | None = None
     takes: str = ""
+    #: The live table's room secret on this device; ``""``: not a live table.
+    live: str = ""
 
     @property
     def options(self) -> Options:
@@ -164,6 +172,7 @@ class GameEntry(NamedTuple):
             "turn": self.turn_kind,
             "finished": self.finished,
             "diverged_from": self.diverged_from,
+            **({"live": True} if self.live else {}),
         }
 
 
@@ -184,7 +193,9 @@ class Reception(NamedTuple):
     :meth:`GameList.adopt`), ``same`` (nothing new), ``update`` (``entry`` continues
     the stored ``entry_id``: store it), ``stale`` (the link is older than the stored
     game ``entry_id``: refuse, change nothing) or ``diverged`` (two different
-    continuations: ``entry`` is a new entry kept beside ``entry_id``).
+    continuations: ``entry`` is a new entry kept beside ``entry_id``; it is not a live
+    table even when ``entry_id`` is: the room belongs to the stored game). An ``update``
+    keeps the stored entry's seats, nonce, name and ``live``.
     """
 
     kind: str
@@ -225,8 +236,10 @@ def make_entry(
     entry_id: str | None = None,
     beat: int | None = None,
     takes: str = "",
+    live: str = "",
 ) -> GameEntry:
-    """A list entry for ``board``; ``ValueError`` for seats or a nonce that do not fit."""
+    """A list entry for ``board``; ``ValueError`` for seats or a nonce that do not fit, or
+    a ``live`` that is neither ``""`` nor a room secret."""
     seats = check_seats(seats, len(board.options.names))
     if not isinstance(nonce, str) or not NONCE_PATTERN.fullmatch(nonce):
         raise ValueError("nonce: expected 0 to 16 letters, digits, '-' or '_'")
@@ -234,11 +247,14 @@ def make_entry(
     eid = gid if entry_id is None else entry_id
     if not _ID.fullmatch(eid) or eid.partition("-")[0] != gid:
         raise ValueError("id: an entry's id is its game id, or the game id and -<number>")
+    if live != "" and not is_secret(live):
+        raise ValueError("live: expected '' or a room secret (22 to 64 letters, digits, '-', '_')")
     created = _stamp(created)
     updated = _stamp(updated) or created
     return GameEntry(
         eid, gid, game_label(name) or default_name(board.options), board, seats,
         nonce, created, updated, diverged_from if _is_id(diverged_from) else None, beat, takes,
+        live,
     )
 
 
@@ -247,12 +263,12 @@ def entry_to_json(entry: GameEntry) -> str:
     save = json.loads(make_save(entry.board, beat=entry.beat, takes=entry.takes,
                                 saved_at=entry.updated))
     data = _entry_data(entry.id, entry.game, entry.name, entry.seats, entry.nonce,
-                       (entry.created, entry.updated, entry.diverged_from), save)
+                       (entry.created, entry.updated, entry.diverged_from), entry.live, save)
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def _entry_data(eid: str, gid: str, name: str, seats: Sequence[str], nonce: str,
-                stamps: tuple[str | None, str | None, str | None], save: object
+                stamps: tuple[str | None, str | None, str | None], live: str, save: object
                 ) -> dict[str, Any]:
     created, updated, diverged_from = stamps
     return {
@@ -266,6 +282,7 @@ def _entry_data(eid: str, gid: str, name: str, seats: Sequence[str], nonce: str,
         "created": created,
         "updated": updated,
         "diverged_from": diverged_from,
+        **({"live": live} if live else {}),
         "save": save,
     }
 
@@ -274,7 +291,8 @@ def entry_chars_bound(players: int = MAX_PLAYERS) -> int:
     """Most characters of an entry :func:`entry_to_json` writes for a game of
     ``players``: its fields at their longest (a name of 60 and stamps of 40 characters
     that JSON writes as ``\\u00XX`` each, the longest seat kind for every seat, the
-    longest id) around the longest save (:func:`~skyline.records.saves.save_chars_bound`),
+    longest id, a room secret of 64 characters) around the longest save
+    (:func:`~skyline.records.saves.save_chars_bound`),
     held unchanged. :func:`read_entry` reads up to :data:`MAX_ENTRY_CHARS`, above it.
 
     >>> entry_chars_bound() <= MAX_ENTRY_CHARS
@@ -284,7 +302,7 @@ def entry_chars_bound(players: int = MAX_PLAYERS) -> int:
     eid = "a" * 12 + "-9999"
     stamp = "\x00" * MAX_STAMP_CHARS
     data = _entry_data(eid, "a" * 12, "\x00" * MAX_NAME_CHARS, (longest_seat,) * players,
-                       "n" * 16, (stamp, stamp, eid), 0)
+                       "n" * 16, (stamp, stamp, eid), "s" * MAX_SECRET_CHARS, 0)
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     return len(text) - len("0") + save_chars_bound(players)
 
@@ -347,7 +365,7 @@ def _read_entry(text: object) -> GameEntry:
         board, seats, nonce=nonce, name=_text(data.get("name"), MAX_NAME_CHARS),
         created=data.get("created"), updated=data.get("updated"),
         diverged_from=data.get("diverged_from"), entry_id=eid, beat=saved.beat,
-        takes=saved.takes,
+        takes=saved.takes, live=_live(data.get("live")),
     )
 
 
@@ -386,6 +404,11 @@ def _text(value: object, limit: int) -> str | None:
 
 def _stamp(value: object) -> str | None:
     return _text(value, MAX_STAMP_CHARS)
+
+
+def _live(value: object) -> str:
+    """A stored room secret, or ``""`` when there is none or it is damaged."""
+    return value if isinstance(value, str) and is_secret(value) else ""
 
 
 # --------------------------------------------------------------------------- migration
@@ -525,14 +548,15 @@ class GameList:
             number += 1
         kept = first._replace(id=f"{link.game_id}-{number}", board=link.board,
                               updated=_stamp(now) or first.updated, takes="",
-                              diverged_from=first.id)
+                              diverged_from=first.id, live="")
         return Reception("diverged", first.id, kept)
 
     def adopt(self, link: GameLink, mine: Sequence[int], now: str | None = None,
-              name: str | None = None) -> GameEntry:
+              name: str | None = None, live: str = "") -> GameEntry:
         """The entry of an unknown game from ``link`` whose human seats ``mine`` this
-        device plays (the others are friends elsewhere). Not added: :meth:`put` it."""
+        device plays (the others are friends elsewhere), a live table with the room
+        secret ``live`` (a live link's) when given. Not added: :meth:`put` it."""
         seats = claim_seats(link.seats, mine)
         return make_entry(link.board, seats, nonce=link.nonce, name=name, created=now,
-                          updated=now)
+                          updated=now, live=live)
 
