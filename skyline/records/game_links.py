@@ -34,6 +34,9 @@ The CRC-32 catches accidental damage (a truncated or mangled paste); it is *not*
 a signature: anyone can edit a game and recompute it. Correspondence games rest
 on trust (see docs/formats.md: the seed fixes every die).
 
+A live table's invitation (:mod:`skyline.records.live_links`) carries the same data,
+read by :func:`parse_game_data`.
+
 :func:`parse_game_link` is total: it returns a :class:`GameLink` or raises
 :class:`~skyline.records.links.LinkError`. Checks in order, each with its ``code``:
 
