@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from web_fakes import make_page, start_game
-
 from app.core.bridge import PageEvent
 from app.core.commands import Cmd
 from app.core.page_state import Level
 from app.games.state import ClaimDialog, SendDialog
+from web_fakes import make_page, start_game
+
 from skyline import Phase, parse_live_link
 from skyline.players.bots import get_bot
 from skyline.records.live import make_actions
@@ -84,6 +84,8 @@ def invite(lang: str = "en", seats=("human", "friend"), names=("Ann", "Bo")):
     c.handle("submit", "ng-start", None, form=form)
     dialog = c.page.dialog
     assert isinstance(dialog, SendDialog) and dialog.live
+    c.handle("keydown", None, None, key="Escape")  # the invitation sent, its dialog closes
+    assert c.page.dialog is None
     return c, host, timer, dialog.link
 
 
@@ -206,28 +208,31 @@ def test_a_device_away_for_a_turn_shows_as_away_and_catches_up():
 @pytest.mark.parametrize("kind", ["forged", "stale", "illegal", "garbage"])
 def test_bad_messages_are_refused_and_the_games_stay_equal(kind):
     net, ann, bo = table_of_two()
-    play_turn(ann)
-    net.pump()
-    before = ann.board.record()
-    n = len(ann.board.actions)
-    if kind == "forged":  # Bo claims a move for Ann's seat... it is Bo's turn: a move
-        text = make_actions(n + 1, ["tGGU"])  # then sent as if for seat 0 next
-        ann_text = make_actions(1, ["tGGU"])
-        net.live("ann", "message", "bo", ann_text)
+    if kind != "forged":
+        play_turn(ann)
         net.pump()
-        assert ann.board.record() == before
-        text = make_actions(n + 1, ["r9.9.9"])
-    elif kind == "stale":
-        text = make_actions(1, ["tBBB"])
-    elif kind == "illegal":
-        text = make_actions(n + 1, ["b0", "b0"])
+    n = len(ann.board.actions)
+    legal = [str(a) for a in ann.board.legal_actions()]
+    if kind == "forged":  # Bo sends a move for Ann's seat (Ann is to move)
+        text = make_actions(1, [legal[0]])
+    elif kind == "stale":  # an earlier move number with another action than the game's
+        first = str(ann.board.actions[0])
+        other = next(a for a in map(str, ann.board.at(0).legal_actions()) if a != first)
+        text = make_actions(1, [other])
+    elif kind == "illegal":  # Bo's turn, but a move the engine refuses
+        text = make_actions(n + 1, ["e"])
     else:
         text = "L1 A not a message <script>"
+    before = ann.board.record()
     net.live("ann", "message", "bo", text)
     net.pump()
     assert ann.board.record() == before
     assert not ann.page.crashed
     assert bo.board.record() == ann.board.record()
+    if kind != "forged":  # and the game goes on: Bo moves, Ann sees it
+        play_turn(bo)
+        net.pump()
+        assert ann.board.actions == bo.board.actions and len(ann.board.actions) > n
 
 
 def test_computer_seats_are_played_by_the_first_human_device_only():
@@ -246,6 +251,7 @@ def test_computer_seats_are_played_by_the_first_human_device_only():
             play_turn(bo)
         else:
             assert not bo.computer_turn()  # Bo's device never plays Robo
+            ann_timer.run(until=lambda: ann.page.playback is None)  # Bo's turn shown first
             assert ann.computer_turn()
             ann_timer.run(until=lambda: ann.board.state.seat != 2)
             bo_timer.run(limit=50)
@@ -287,3 +293,13 @@ def test_a_correspondence_game_becomes_live_from_its_send_dialog():
     c.handle("click", "live-invite", None)
     assert isinstance(c.page.dialog, SendDialog) and c.page.dialog.live
     assert host.live_secret == c.session.entry.live and len(host.live_secret) >= 22
+
+
+def test_renaming_a_live_game_keeps_its_table():
+    net, ann, bo = table_of_two()
+    secret, entry_id = ann.session.entry.live, ann.session.entry.id
+    ann.handle("click", "games", None)
+    ann.handle("submit", "game-rename-save", None, form={"id": entry_id, "name": "Friday"})
+    stored, _raw = ann.session.library.reread(entry_id)
+    assert stored.name == "Friday" and stored.live == secret
+    assert net.devices["ann"][1].live_secret == secret

@@ -62,8 +62,8 @@ from app.dialogs.newgame import NewGame
 from app.dialogs.page import PageCommands
 from app.games.friends import Friends
 from app.games.library import GameLibrary
-from app.games.live import Live
 from app.games.links import LinkRouter, link_kind
+from app.games.live import Live
 from app.games.tabs import Tabs
 from app.render import Renderer
 from app.turn.play import Play
@@ -105,15 +105,13 @@ class Controller:
         self.library_ui = GameLibrary(s)
         self.daily = DailyChallenge(s)
         self.newgame = NewGame(s, emit)
-        self.live = Live(s)
-        s.before_render = self.live.follow
+        self.live = Live(s)  # it follows the game before each render
         self.page_commands = PageCommands(s)
         self.table = Table(s)
         self.tutorial = Tutorial(s, emit)
         self.renderer = Renderer(s, TutorialView(s))
         s.renderer = self.renderer.render
-        #: every command the page offers, from the features that handle them
-        self.commands: dict[Cmd, Command] = {}
+        self.commands: dict[Cmd, Command] = {}  # every command the page offers, by feature
         for feature in (self.play, self.computer, self.chances, self.links, self.friends,
                         self.library_ui, self.daily, self.newgame, self.page_commands,
                         self.tabs, self.tutorial, self.table, self.live):
@@ -286,9 +284,8 @@ class Controller:
         del self.timings[:-500]
 
     def run(self, callback: Callable[[], object]) -> None:
-        """The crash path of every entry from the browser that is not a DOM event of
-        ``handle``: a timer's tick, a host's late answer (``GuardedHost``), a page event
-        as a whole. Inside another entry it is that entry's to catch."""
+        """The crash path of every entry from the browser: a page event as a whole, a
+        timer's tick, a host's late answer (``GuardedHost``); inside another, that one's."""
         if self._entries:
             callback()
             return
@@ -343,9 +340,8 @@ class Controller:
 
     def refusal(self, name: Cmd, arg: str | None = None) -> str | None:
         """Why the command ``name`` (on a control whose ``data-arg`` is ``arg``) would be
-        refused now (None: it would run); changes nothing. First its rule, the one the view
-        greys the control by (a game command's is not asked under a dialog), then the
-        guards: another tab has the game, the page crashed, a dialog is open."""
+        refused now (None: it would run); changes nothing. First its rule, the view's (not
+        asked under a dialog), then the guards: another tab, a crash, a dialog open."""
         page, board, cmd = self.session.page, self.session.board, self.commands[name]
         game = cmd.guards & Guard.GAME
         if cmd.rule is not None and board is not None and not (game and page.dialog is not None):

@@ -53,7 +53,8 @@ DialogView = (NewGameView | RulesView | ConfirmLinkView | stats_ui.ConfirmDailyV
 def _send_view(d: SendDialog, c: DialogContext) -> games_ui.SendView | None:
     if c.board is None:
         return None
-    return games_ui.send_view(d, c.board, c.texts, c.can_share, c.page.seat_codes(len(c.board.options.names)))
+    seats = c.page.seat_codes(len(c.board.options.names))
+    return games_ui.send_view(d, c.board, c.texts, c.can_share, seats)
 
 
 

@@ -264,8 +264,9 @@ class Session(Notices):
         self.log = None
 
     def untouched(self) -> bool:
-        """The open game has no move yet (a new game may replace it in the list)."""
-        return (self.entry is not None and self.board is not None
+        """The open game has no move yet (a new game may replace it in the list); a live
+        table's game is never that: friends may have joined it."""
+        return (self.entry is not None and self.board is not None and not self.entry.live
                 and not self.board.actions and not self.page.takes)
 
     def start(self, options: Options, beat: int | None = None,

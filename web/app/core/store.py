@@ -518,7 +518,8 @@ class Library:
         number = 2
         while f"{entry.game}-{number}" in self.games:
             number += 1
-        return entry._replace(id=f"{entry.game}-{number}", diverged_from=entry.game)
+        # a copy beside is no live table: the room stays the stored game's
+        return entry._replace(id=f"{entry.game}-{number}", diverged_from=entry.game, live="")
 
     # ------------------------------------------------------------------ writing
 

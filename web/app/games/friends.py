@@ -72,7 +72,7 @@ class Friends:
                 return
             if s.is_open(stored.id) and s.entry is not None:
                 s.entry = s.entry._replace(live=secret)
-            if reception.entry is not None:
+            if reception.entry is not None and reception.kind == "update":
                 reception = reception._replace(entry=reception.entry._replace(live=secret))
         if secret and reception.kind == "stale" and stored is not None:
             s.switch_to(stored)  # this device is ahead: the table catches the others up
@@ -135,7 +135,7 @@ class Friends:
             s.page.dialog = None
             s.notify("corr.bad_link", Level.ERROR, reason=s.error(exc))
             return
-        entry = s.library.games.adopt(link, mine, s.host.now_iso())._replace(live=d.secret)
+        entry = s.library.games.adopt(link, mine, s.host.now_iso(), live=d.secret)
         if s.library.write(entry) is SaveWrite.CONFLICT:
             s.page.dialog = None
             s.notify_conflict()
@@ -172,8 +172,8 @@ class Friends:
     def share(self) -> None:
         d = self.s.page.dialog
         if isinstance(d, SendDialog):
-            self.s.host.share(d.link, self.s.t("live.share_title" if d.live else "corr.share_title"),
-                              lambda ok: self._sent("share", ok))
+            title = self.s.t("live.share_title" if d.live else "corr.share_title")
+            self.s.host.share(d.link, title, lambda ok: self._sent("share", ok))
 
     def _sent(self, what: str, ok: bool) -> None:
         d = self.s.page.dialog

@@ -123,7 +123,7 @@ class GameLibrary:
         renamed = make_entry(entry.board, entry.seats, nonce=entry.nonce, name=name.strip(),
                              created=entry.created, updated=entry.updated,
                              diverged_from=entry.diverged_from, entry_id=entry.id,
-                             beat=entry.beat, takes=entry.takes)
+                             beat=entry.beat, takes=entry.takes, live=entry.live)
         if s.library.write(renamed, current=current) is SaveWrite.CONFLICT:
             s.notify_conflict()
         elif current:

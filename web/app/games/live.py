@@ -59,6 +59,7 @@ class Live:
         self.secret = ""  # the table joined ("" none)
         self.entry_id = ""  # the game it is of
         self.names: dict[str, str] = {}  # peer id -> the names of its seats, for notices
+        session.before_render = self.follow
 
     def commands(self) -> dict[Cmd, Command]:
         return {Cmd.LIVE_INVITE: plain(self.invite, Guard.WRITES)}

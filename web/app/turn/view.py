@@ -9,8 +9,8 @@ from typing import Any
 
 from app.core.commands import TURN_COMMANDS, Cmd
 from app.core.page_state import DemolishChoice, PageState
-from app.core.words import TYPE_LETTERS, die_label, read_summary, turn_words, unbuildable_reasons
 from app.core.whose_turn import live_waiting
+from app.core.words import TYPE_LETTERS, die_label, read_summary, turn_words, unbuildable_reasons
 from app.turn.rules import RULES, panel
 from app.turn.state import BuildChoice, shown_seat_of
 from app.turn.views import (

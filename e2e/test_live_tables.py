@@ -1,0 +1,266 @@
+"""Live tables in the real page: devices (browser contexts) meet through a Nostr relay on
+the loopback (scripts/live_relay.py) under the site's own CSP (with that relay added to
+connect-src by scripts/serve.py's test-only knob), and play by clicks.
+
+- two devices play a whole game: the invitation from the new-game dialog, the seat
+  claim, every move on both boards, one device reloading mid-turn and catching up; the
+  connection time and the latency from a click to the other device's save are printed;
+- three devices play rounds: one leaves for a turn (its tab closed) and catches up when
+  it comes back; a forged, a stale and an illegal message are refused, the games equal;
+- the relay stopped mid-game: the connected devices play on, a device that opens the
+  invitation then says why it cannot join.
+
+The synchronisation's rules are tested under CPython (tests/test_live_sync.py,
+tests/test_live_page.py); the transport alone in e2e/test_live_transport.py.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from board_helpers import POLICY_STEP, close_first_dialog, record
+from conftest import CSP_LISTENER, READY_SELECTOR, serve
+from playwright.sync_api import Browser, Page
+
+LoopbackRelay = serve.load_script("live_relay").LoopbackRelay  # scripts/live_relay.py
+# Plain host addresses instead of mDNS names: quicker between contexts (docs/dependencies.md)
+LIVE_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
+ON = "every move reaches the other devices"  # live.status_on (en), in the table's bar
+
+
+@pytest.fixture(scope="module")
+def relays(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
+    """Two loopback relays: the tables' one, and one the last test stops."""
+    folder = tmp_path_factory.mktemp("relays")
+    with LoopbackRelay(log=folder / "a.jsonl") as a, LoopbackRelay() as b:
+        yield a, b
+
+
+@pytest.fixture(scope="module")
+def live_site(dist_dir: Path, relays: tuple[Any, Any]) -> Iterator[str]:
+    server = serve.make_server(dist_dir, 0, extra_connect=[r.url for r in relays])
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def live_browser(playwright: Any, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
+    args = {**browser_type_launch_args}
+    args["args"] = [*args.get("args", []), *LIVE_ARGS]
+    browser = playwright.chromium.launch(**args)
+    yield browser
+    browser.close()
+
+
+class Device:
+    """One player's browser context at the table (its storage is its own)."""
+
+    def __init__(self, browser: Browser, relay_url: str) -> None:
+        self.context = browser.new_context(viewport={"width": 1024, "height": 768})
+        self.context.add_init_script(f"window.__skylineLiveRelays = {json.dumps([relay_url])};")
+        self.context.add_init_script(CSP_LISTENER)
+        self.errors: list[str] = []
+        self.page = self.open()
+
+    def open(self, url: str | None = None) -> Page:
+        page = self.context.new_page()
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        if url is not None:
+            self.go(page, url)
+        self.page = page
+        return page
+
+    @staticmethod
+    def go(page: Page, url: str) -> None:
+        page.goto(url)
+        page.wait_for_selector(READY_SELECTOR, state="attached", timeout=60_000)
+
+    def text(self) -> str:
+        bar = self.page.locator("[data-testid=corr-text]")
+        return bar.inner_text() if bar.count() else ""
+
+    def step(self) -> str:
+        return str(self.page.evaluate(POLICY_STEP))
+
+    def clean(self) -> list[str]:
+        """Errors besides the ones the live table reports on purpose (refused messages)."""
+        return [e for e in self.errors if "live table:" not in e]
+
+
+def invite(ann: Device, url: str, names: tuple[str, ...], seed: str) -> str:
+    """Ann starts a live game from the new-game dialog; the invitation link."""
+    page = ann.page
+    Device.go(page, url)
+    close_first_dialog(page)
+    page.click("#btn-new")
+    page.select_option("#dlg-first", str(len(names)))
+    for i, name in enumerate(names):
+        page.fill(f"#ng-name{i}", name)
+        if i:
+            page.select_option(f"#ng-seat{i}", "friend")
+    page.fill("#ng-seed", seed)
+    page.check("#ng-live")
+    page.click("#ng-start-btn")
+    page.locator("[data-testid=dialog-send]").wait_for()
+    link = page.locator("#send-link").input_value()
+    assert "#live?" in link
+    page.keyboard.press("Escape")
+    return link
+
+
+def claim(device: Device, link: str, seat: int) -> None:
+    page = device.page
+    Device.go(page, link)
+    page.locator("[data-testid=claim-form]").wait_for()
+    page.check(f"#claim-seat{seat}")
+    page.locator("[data-testid=claim-form] button[type=submit]").click()
+
+
+def wait_for(devices: list[Device], words: str, timeout: float = 30) -> None:
+    for d in devices:
+        d.page.wait_for_function(
+            "(w) => (document.querySelector('[data-testid=corr-text]')?.textContent || '')"
+            ".includes(w)", arg=words, timeout=timeout * 1000, polling=50)
+
+
+def play(devices: list[Device], turns: int | None = None, latencies: list[float] | None = None,
+         until_stuck: bool = False) -> int:
+    """Each device plays its turns by clicks (the e2e policy) while the others wait;
+    ``turns`` turns, or until the game is over (or, ``until_stuck``, until none of them
+    may move). Returns the turns played."""
+    played = 0
+    idle_since = time.monotonic()
+    while turns is None or played < turns:
+        moved = False
+        for index, device in enumerate(devices):
+            steps = 0
+            while True:
+                before = record(device.page) if latencies is not None else ""
+                started = time.time() * 1000
+                step = device.step()
+                if step in ("stuck", "over"):
+                    break
+                steps += 1
+                if latencies is not None and step in ("roll", "end", "build", "demolish"):
+                    after = record(device.page)
+                    if len(after) > len(before) and step in ("roll", "end"):
+                        other = devices[(index + 1) % len(devices)].page
+                        seen = other.wait_for_function(
+                            """(r) => {
+                              const id = JSON.parse(localStorage.getItem('skyline.games')).current;
+                              const e = JSON.parse(localStorage.getItem('skyline.game.' + id));
+                              return e.save.game.record.startsWith(r) && Date.now();
+                            }""", arg=after, polling=2, timeout=20_000).json_value()
+                        latencies.append(float(seen) - started)
+            if step == "over" and all(d.step() == "over" for d in devices):
+                return played
+            if steps:
+                moved = True
+                played += 1
+                idle_since = time.monotonic()
+                if turns is not None and played >= turns:
+                    return played
+        if not moved:
+            if until_stuck:
+                return played
+            assert time.monotonic() - idle_since < 30, [d.text() for d in devices]
+            devices[0].page.wait_for_timeout(50)
+    return played
+
+
+def test_two_devices_play_a_whole_game_live(live_browser: Browser, live_site: str,
+                                            relays: tuple[Any, Any]) -> None:
+    relay = relays[0]
+    ann, bo = Device(live_browser, relay.url), Device(live_browser, relay.url)
+    link = invite(ann, live_site, ("Ann", "Bo"), "live-e2e-2")
+    started = time.monotonic()
+    claim(bo, link, 1)
+    wait_for([ann, bo], ON)
+    connected = time.monotonic() - started
+    # Ann plays her turn; Bo makes the first steps of his, then reloads mid-turn
+    play([ann, bo], turns=1)
+    assert record(bo.page) == record(ann.page)
+    bo_steps = [bo.step() for _ in range(2)]
+    assert "stuck" not in bo_steps
+    mid_turn = record(bo.page)
+    bo.page.reload()
+    bo.page.wait_for_selector(READY_SELECTOR, state="attached", timeout=60_000)
+    wait_for([bo], ON)
+    assert record(bo.page) == mid_turn  # its own steps kept, the game caught up
+    latencies: list[float] = []
+    play([ann, bo], latencies=latencies)
+    assert record(ann.page) == record(bo.page)
+    for d in (ann, bo):
+        assert d.page.locator("[data-testid=scoring]").count() == 1
+        assert d.clean() == []
+    print(f"\nlive table, 2 devices: connected {connected * 1000:.0f} ms after the "
+          f"invitation opened; click to the other device's save over {len(latencies)} "
+          f"commits: p50 {statistics.median(latencies):.0f} ms, "
+          f"p95 {statistics.quantiles(latencies, n=20)[-1]:.0f} ms", file=sys.stderr)
+    # what the relay saw: neither the secret nor the names nor a move
+    secret = link.split("#live?1.", 1)[1].split(".", 1)[0]
+    log = relay.log.read_text()
+    assert log and secret not in log and "Ann" not in log and '"L1 ' not in log
+
+
+def test_three_devices_play_rounds_one_away_and_bad_messages_refused(
+        live_browser: Browser, live_site: str, relays: tuple[Any, Any]) -> None:
+    relay = relays[0]
+    ann, bo, cy = (Device(live_browser, relay.url) for _ in range(3))
+    link = invite(ann, live_site, ("Ann", "Bo", "Cy"), "live-e2e-3")
+    claim(bo, link, 1)
+    claim(cy, link, 2)
+    wait_for([ann, bo, cy], ON)
+    play([ann, bo, cy], turns=3)  # a round
+    assert record(ann.page) == record(bo.page) == record(cy.page)
+    # Cy's tab closes for a turn: the others see Cy away, and the table waits for Cy
+    cy.page.close()
+    wait_for([ann, bo], "Cy away")
+    assert "away" in ann.page.locator("[data-testid=friend-badge]").all_inner_texts()[-1]
+    play([ann, bo], until_stuck=True)  # until Cy's turn: the table waits for Cy
+    cy.open(live_site)
+    wait_for([ann, bo, cy], ON)
+    assert record(cy.page) == record(ann.page) == record(bo.page)
+    play([cy, ann], turns=2)  # Cy's turn, then Ann's: Bo is to move
+    # a forged message (Cy moves for Bo), a stale one and an illegal one (Bo's own seat,
+    # a move the engine refuses): each is refused, and the games stay equal
+    game = record(ann.page)
+    tokens = game.split(" | ", 1)[1].split()
+    number = len(tokens) + 1
+    other_first = "tGGG" if tokens[0] != "tGGG" else "tGGU"
+    cy.page.evaluate("(t) => window.__skylineLive.send(t)", f"L1 A {number} tGGG")
+    bo.page.evaluate("(t) => window.__skylineLive.send(t)", f"L1 A 1 {other_first}")
+    bo.page.evaluate("(t) => window.__skylineLive.send(t)", f"L1 A {number} e")
+    ann.page.wait_for_timeout(500)
+    assert record(ann.page) == record(bo.page) == record(cy.page) == game
+    play([bo, cy, ann], turns=1)
+    assert record(ann.page) == record(bo.page) == record(cy.page) != game
+    for d in (ann, bo, cy):
+        assert d.clean() == []
+
+
+def test_relay_stopped_mid_game_keeps_the_table_and_a_new_device_says_why(
+        live_browser: Browser, live_site: str, relays: tuple[Any, Any]) -> None:
+    spare = relays[1]
+    ann, bo = Device(live_browser, spare.url), Device(live_browser, spare.url)
+    link = invite(ann, live_site, ("Ann", "Bo", "Cy"), "live-e2e-stop")
+    claim(bo, link, 1)
+    wait_for([ann, bo], "Cy")  # Cy has not joined: the table waits for Cy
+    spare.stop()
+    wait_for([ann, bo], "cannot reach its relays")
+    play([ann, bo], turns=2)  # the data channels are direct: Ann's and Bo's turns go on
+    assert record(ann.page) == record(bo.page)
+    cy = Device(live_browser, spare.url)
+    claim(cy, link, 2)
+    wait_for([cy], "cannot reach its relays")
