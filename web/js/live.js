@@ -25,6 +25,19 @@ export const RELAYS = Object.freeze([
   "wss://yabu.me/v2",
 ]);
 
+/** The STUN servers WebRTC asks for this device's public address (its server-reflexive
+ * ICE candidates), so that two devices behind ordinary NATs can reach each other:
+ * trystero's own defaults (npm @trystero-p2p/core, `defaultIceServers` in peer.mjs),
+ * named here so the list is ours to see and change. STUN is not governed by the
+ * Content-Security-Policy's connect-src. No TURN server: two devices both behind strict
+ * (symmetric) NATs cannot connect, and the page falls back to the correspondence link. */
+export const STUN_SERVERS = Object.freeze([
+  "stun:stun.l.google.com:19302",
+  "stun:stun1.l.google.com:19302",
+  "stun:stun2.l.google.com:19302",
+  "stun:stun.cloudflare.com:3478",
+]);
+
 /** Names the app in the room's hash, with the version of the live protocol: devices of
  * another protocol version never meet. */
 const APP_ID = "skyline-live-1";
@@ -82,8 +95,9 @@ export function join(secret, relays = relayList()) {
       password: secret,
       relayConfig: { urls: [...relays] },
       // A loopback relay means a test on one machine: no STUN server (none can be
-      // reached), host candidates only. Otherwise trystero's public STUN servers.
-      ...(loopback ? { rtcConfig: { iceServers: [] } } : {}),
+      // reached), host candidates only. Otherwise the public STUN servers above (this
+      // list replaces the library's own, which is the same today).
+      rtcConfig: { iceServers: loopback ? [] : [{ urls: [...STUN_SERVERS] }] },
     },
     secret,
     { onJoinError: (details) => onError(details.error) },
