@@ -11,7 +11,7 @@
 // never sees the secret, the game, the names or a message (those go device to device).
 // docs/dependencies.md has the measurements behind the choice of strategy.
 
-import { getRelaySockets, joinRoom, selfId } from "@trystero-p2p/nostr";
+import { getRelaySockets, joinRoom, resumeRelayReconnection, selfId } from "@trystero-p2p/nostr";
 
 /** The public relays (Nostr relays) a live table announces itself on, all at once for
  * redundancy: devices meet through any one relay they share. Taken from the library's
@@ -86,6 +86,11 @@ export function relayList() {
 export function join(secret, relays = relayList()) {
   if (!SECRET.test(secret)) throw new Error("live: not a room secret");
   if (relays.length === 0) throw new Error("live: no relay");
+  // The library pauses its relays' reconnection on the window's offline event and
+  // resumes it on online only while a room is joined; the page leaves its table when
+  // offline and joins again when online (web/js/live-page.js), after that event: resume
+  // here, or relays closed while offline would wait for the next online event.
+  if (navigator.onLine) resumeRelayReconnection();
   const loopback = relays.every((url) => /^wss?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url));
   /** @type {(error: string) => void} */
   let onError = () => {};
