@@ -328,3 +328,42 @@ def test_page_bundles_reach_the_library_only_through_its_entry(dist_dir: Path) -
                  if 'import("./live.js")' in p.read_text(encoding="utf-8")]
     assert importers == ["host.js"]
     assert '"./js/live.js"' in (dist_dir / "sw.js").read_text(encoding="utf-8")
+
+
+def test_app_joins_under_its_csp(live_browser: Browser, js_url: str, relay: Any,
+                                 dist_dir: Path, serve_dir: Any, open_app: Any) -> None:
+    """The app as built, under netlify.toml's CSP plus the loopback relay (the e2e
+    server's extra_connect): nothing of the transport loads before Python's liveJoin
+    (applied here as Python sends it); then js/live.js loads, the relay is reached with
+    no CSP violation, a plain device meets the page, liveSend and liveLeave work. How
+    Python answers the LiveEvents is not part of this test."""
+    url, _ = serve_dir(dist_dir, extra_connect=[relay.url])
+    page = live_browser.new_context().new_page()
+    csp: list[str] = []
+    page.on("console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text
+            or "Content-Security-Policy" in m.text else None)
+    loaded: list[str] = []
+    page.on("request", lambda r: loaded.append(r.url) if r.url.endswith("/js/live.js") else None)
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    open_app(page, url)
+    assert loaded == [] and sockets == []
+    secret = secrets.token_urlsafe(16)
+    page.evaluate("""([relay, secret]) => {
+      window.__skylineLiveRelays = [relay];
+      window.skylineHost.apply(JSON.stringify([["liveJoin", secret]]));
+    }""", [relay.url, secret])
+    other = device(live_browser, js_url)
+    other_id = other.evaluate(JOIN, [relay.url, secret])
+    wait(page, f"window.__skylineLive?.peers().includes({json.dumps(other_id)})")
+    me = page.evaluate("window.__skylineLive.self")
+    assert wait(other, "window.seen.joined.length === 1 && window.seen.joined") == [me]
+    page.evaluate("window.skylineHost.apply(JSON.stringify([['liveSend', '', 'hello']]))")
+    assert wait(other, "window.seen.got.length === 1 && window.seen.got") == [["hello", me]]
+    page.evaluate("window.skylineHost.apply(JSON.stringify([['liveLeave']]))")
+    assert wait(other, "window.seen.left.length === 1 && window.seen.left") == [me]
+    assert page.evaluate("window.__skylineLive") is None
+    assert len(loaded) == 1 and [ws.rstrip("/") for ws in sockets] == [relay.url]
+    assert csp == []
+    other.context.close()
+    page.context.close()
