@@ -246,6 +246,7 @@ def test_page_side_events(live_browser: Browser, js_url: str, relay: Any) -> Non
             {"kind": "live", "what": "relays", "peer": None, "text": "open"}]
         assert page.evaluate("window.__skylineLive.peers()") == [other]
     a.evaluate(f"window.live.join({json.dumps(secret)})")  # already joined: nothing
+    a.evaluate("window.live.send('no-such-peer', 'lost')")  # dropped, never thrown
     a.evaluate("window.live.send('', 'to all')")
     b.evaluate(f"window.live.send({json.dumps(a_id)}, 'to a')")
     b.evaluate("window.__skylineLive.send('raw from b')")  # the test hook: a real device

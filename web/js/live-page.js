@@ -147,12 +147,15 @@ export function connectLive(loadTransport, emit, options = {}) {
       return;
     }
     state = "joined";
-    table.onPeerJoin((peer) => tell("joined", peer));
-    table.onPeerLeave((peer) => tell("left", peer));
-    table.onMessage((text, peer) => tell("message", peer, text));
-    table.onError((error) => tell("error", null, String(error)));
+    const joined = table;
+    // what a table says once it is left (its channels closing) is not Python's concern
+    const current = () => table === joined;
+    joined.onPeerJoin((peer) => current() && tell("joined", peer));
+    joined.onPeerLeave((peer) => current() && tell("left", peer));
+    joined.onMessage((text, peer) => current() && tell("message", peer, text));
+    joined.onError((error) => current() && tell("error", null, String(error)));
     startTimers();
-    exposeForTests(table);
+    exposeForTests(joined);
   }
 
   function onOffline() {
@@ -191,7 +194,12 @@ export function connectLive(loadTransport, emit, options = {}) {
     },
     send(to, text) {
       if (!table) return;
-      table.send(text, to === "" ? undefined : to).catch(() => {});
+      try {
+        // a device gone meanwhile: the message is lost, as on a channel that closes
+        table.send(text, to === "" ? undefined : to).catch(() => {});
+      } catch {
+        // the same, refused at once
+      }
     },
     leave,
   };
