@@ -47,7 +47,10 @@ Fixtures (all defined here):
     Factory: ``url, server = serve_dir(path, port=0)`` serves any folder (e.g. a modified
     copy of dist) in a thread with the netlify headers; ``server.shutdown()`` stops it
     (offline tests). Pass the old ``port`` to bring a site back on the same origin (same
-    localStorage and service worker). Stopped at teardown.
+    localStorage and service worker). ``extra_connect=[relay.url]`` adds a loopback relay
+    (``ws://127.0.0.1:PORT``, scripts/live_relay.py) to the CSP's connect-src, so a live
+    table's test can run under the site's real policy (scripts/serve.py). Stopped at
+    teardown.
 ``warm_context`` (function)
     Factory like ``persistent_context`` whose profile is a copy of ``warm_profile`` (made
     once per session: it has been to the page, so the page restores Python's memory snapshot
@@ -80,7 +83,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -535,8 +538,11 @@ def base_url(site_url: str) -> str:
 def _serving() -> Iterator[Callable[..., tuple[str, ThreadingHTTPServer]]]:
     servers: list[ThreadingHTTPServer] = []
 
-    def start(directory: Path, port: int = 0) -> tuple[str, ThreadingHTTPServer]:
-        server = serve.make_server(directory, port)
+    def start(directory: Path, port: int = 0,
+              extra_connect: Sequence[str] | None = None) -> tuple[str, ThreadingHTTPServer]:
+        # extra_connect: loopback relays (ws://127.0.0.1:PORT) the CSP's connect-src allows
+        # besides netlify.toml's, for a live table's test (scripts/serve.py)
+        server = serve.make_server(directory, port, extra_connect=extra_connect)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         host, port = server.server_address[:2]
@@ -550,7 +556,9 @@ def _serving() -> Iterator[Callable[..., tuple[str, ThreadingHTTPServer]]]:
 
 @pytest.fixture
 def serve_dir() -> Iterator[Callable[..., tuple[str, ThreadingHTTPServer]]]:
-    """Factory: serve a folder in a thread -> (url, server); servers stop at teardown."""
+    """Factory: serve a folder in a thread -> (url, server); servers stop at teardown.
+    ``serve_dir(dist_dir, extra_connect=[relay.url])`` lets the page reach a loopback
+    relay under the site's CSP (a live table's test)."""
     yield from _serving()
 
 

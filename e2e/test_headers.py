@@ -72,14 +72,19 @@ def test_served_headers_equal_netlify_toml(site_url: str, dist_dir: Path, path: 
 
 def test_csp_allows_nothing_remote_and_nothing_unexplained() -> None:
     """Catches a remote origin, a wildcard or scheme source, 'unsafe-inline', or a new
-    exception nobody wrote down (in EXCEPTIONS and in the README)."""
+    exception nobody wrote down (in EXCEPTIONS and in the README). The one remote
+    exception: the live tables' relays (wss:// in connect-src), each named in the README."""
     policy = csp()
     assert policy["default-src"] == ["'none'"]
     for name in ("object-src", "base-uri", "form-action", "frame-ancestors"):
         assert policy[name] == ["'none'"], name
     found = set()
+    relays = []  # the live tables' relays: exactly web/js/live.js's (tests/test_live_csp.py)
     for directive, sources in policy.items():
         for source in sources:
+            if directive == "connect-src" and re.fullmatch(r"wss://[a-z0-9.-]+(/[\w/-]*)?", source):
+                relays.append(source)
+                continue
             if (directive, source) not in EXCEPTIONS:
                 assert source not in ("*", "http:", "https:", "ws:", "wss:", "blob:", "filesystem:")
             assert "://" not in source and "." not in source and "*" not in source, source
@@ -93,6 +98,10 @@ def test_csp_allows_nothing_remote_and_nothing_unexplained() -> None:
         assert any(directive in line and source in line for line in section.splitlines()), (
             f"README's Reliability section does not explain {directive} {source}"
         )
+    assert relays, "connect-src names the live tables' relays"
+    for relay in relays:
+        assert any("connect-src" in line and f"`{relay}`" in line
+                   for line in section.splitlines()), f"README does not name relay {relay}"
 
 
 def test_other_security_headers() -> None:

@@ -885,8 +885,10 @@ def first_paint_templates() -> str:
 PAGE_ENTRIES = ("js/boot.js", "js/host.js")
 # js/paint.js is an entry of its own too, so that its check of a stored picture can be
 # imported by itself (e2e/test_start_paint.py); so is js/live.js, the live tables'
-# transport with its npm library (@trystero-p2p/torrent) bundled in: no entry imports it
-# statically, so no visit loads it until a player opens a live table.
+# transport with its npm library (@trystero-p2p/nostr) bundled in: no entry imports it
+# statically, so no visit loads it until a player opens a live table; the page's
+# import("./live.js") (web/js/live-page.js, at the first liveJoin) resolves to this
+# entry, not to a copy in a chunk (e2e/test_live_transport.py checks dist).
 JS_ENTRIES = (*PAGE_ENTRIES, "js/paint.js", "js/live.js")
 # Loaded by URL, not bundled: the page imports it after a restored start and the
 # interpreter module imports it in the worker (the same file, so one cache entry).

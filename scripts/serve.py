@@ -13,6 +13,17 @@ seconds to compress at quality 9 on a loaded machine).
 
 Usage: ``python scripts/serve.py [--port 8000] [--no-build] [--dir dist] [--verbose]``.
 ``--port 0`` picks a free port; the first stdout line is always ``serving URL``.
+
+Test-only: a live table's e2e test points the page at a Nostr relay on the loopback
+(``scripts/live_relay.py``), which netlify.toml's ``connect-src`` (the public relays only)
+would block. Loopback WebSocket sources added to ``connect-src`` come from
+``make_server(..., extra_connect=["ws://127.0.0.1:PORT"])`` (the e2e fixture
+``serve_dir(dist_dir, extra_connect=[relay.url])`` passes it), or, for this script and
+any server made without that argument, from the environment variable
+``SKYLINE_CSP_EXTRA_CONNECT`` (space-separated, e.g. ``ws://127.0.0.1:7447``). Only
+``ws://127.0.0.1[:PORT]`` and ``ws://localhost[:PORT]`` are accepted: anything else is an
+error, so the knob can never widen the policy towards the network. Unset, the headers are
+exactly netlify.toml's.
 """
 
 from __future__ import annotations
@@ -26,10 +37,12 @@ import hashlib
 import importlib.util
 import io
 import os
+import re
 import sys
 import tempfile
 import threading
 import tomllib
+from collections.abc import Sequence
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
@@ -147,6 +160,41 @@ def load_header_rules(netlify_toml: Path) -> list[HeaderRule]:
     return [(rule["for"], dict(rule.get("values", {}))) for rule in config.get("headers", [])]
 
 
+# Test-only (the module docstring): loopback relays added to the CSP's connect-src.
+EXTRA_CONNECT_ENV = "SKYLINE_CSP_EXTRA_CONNECT"
+LOOPBACK_WS = re.compile(r"ws://(127\.0\.0\.1|localhost)(:[0-9]{1,5})?")
+
+
+def extra_connect_sources(sources: Sequence[str] | None = None) -> list[str]:
+    """The loopback WebSocket sources to add to connect-src: ``sources``, or when None
+    the environment's ``SKYLINE_CSP_EXTRA_CONNECT``. Anything but a loopback ``ws://``
+    URL is refused (ValueError)."""
+    if sources is None:
+        sources = os.environ.get(EXTRA_CONNECT_ENV, "").split()
+    wrong = [source for source in sources if not LOOPBACK_WS.fullmatch(source)]
+    if wrong:
+        raise ValueError(f"not a loopback ws:// source for connect-src: {wrong}")
+    return list(sources)
+
+
+def with_extra_connect(rules: list[HeaderRule], sources: Sequence[str]) -> list[HeaderRule]:
+    """``rules`` with ``sources`` appended to every CSP's connect-src directive."""
+    if not sources:
+        return rules
+    out: list[HeaderRule] = []
+    for pattern, values in rules:
+        values = dict(values)
+        for name, value in values.items():
+            if name.lower() == "content-security-policy":
+                directives = [d.strip() for d in value.split(";")]
+                values[name] = "; ".join(
+                    " ".join([d, *sources]) if d.split()[:1] == ["connect-src"] else d
+                    for d in directives
+                )
+        out.append((pattern, values))
+    return out
+
+
 def headers_for(path: str, rules: list[HeaderRule]) -> dict[str, str]:
     """Headers of every rule matching ``path``; ``*`` matches any characters (also "/").
 
@@ -235,13 +283,19 @@ class Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
-def make_server(directory: Path, port: int = 0, verbose: bool = False) -> ThreadingHTTPServer:
-    """A threaded server for ``directory`` on 127.0.0.1 with netlify.toml's headers."""
-    handler = type(
-        "SkylineHandler",
-        (Handler,),
-        {"header_rules": load_header_rules(ROOT / "netlify.toml"), "verbose": verbose},
+def make_server(
+    directory: Path,
+    port: int = 0,
+    verbose: bool = False,
+    extra_connect: Sequence[str] | None = None,
+) -> ThreadingHTTPServer:
+    """A threaded server for ``directory`` on 127.0.0.1 with netlify.toml's headers;
+    ``extra_connect`` (default: ``$SKYLINE_CSP_EXTRA_CONNECT``) adds loopback relays to
+    the CSP's connect-src, for the live tables' e2e tests only."""
+    rules = with_extra_connect(
+        load_header_rules(ROOT / "netlify.toml"), extra_connect_sources(extra_connect)
     )
+    handler = type("SkylineHandler", (Handler,), {"header_rules": rules, "verbose": verbose})
     return Server(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
 
 

@@ -50,9 +50,15 @@ import { site } from "./site.js";
  * @typedef {{kind: "saved", id: number, outcome: string}} SaveEvent
  */
 /**
+ * What happened on the live table (web/js/live-page.js): a device joined or left, a
+ * message, the tick, the relays, offline/online, an error.
+ * @typedef {import("./live-page.js").LiveEvent} LiveEvent
+ */
+/**
  * One page event as main.py's dispatch() reads it (JSON). `fault` is the test-only
  * hint that window.__skylineFault is set (main.DomHost.fault).
- * @typedef {(CommandEvent | SubmitEvent | KeyEvent | WindowEvent | SaveEvent) & {fault?: true}} PageEvent
+ * @typedef {(CommandEvent | SubmitEvent | KeyEvent | WindowEvent | SaveEvent | LiveEvent)
+ *   & {fault?: true}} PageEvent
  */
 /**
  * main.py's entry points (PyScript proxies; from the worker their answers are promises).

@@ -22,6 +22,15 @@
  * @property {number} [__skylineStallMs] test-only: a shorter stall limit at start-up
  * @property {string[]} [__skylineLiveRelays] test-only: the live tables' relays (a relay
  *   on the loopback) instead of the public ones (web/js/live.js)
+ * @property {LiveHook} [__skylineLive] test-only: the joined live table, set only while
+ *   __skylineLiveRelays is (web/js/live-page.js)
+ */
+/**
+ * Test-only: a joined live table, for sending raw messages from a real device.
+ * @typedef {object} LiveHook
+ * @property {string} self this device's peer id
+ * @property {() => string[]} peers the connected devices' peer ids
+ * @property {(text: string, to?: string) => Promise<void>} send to every device, or `to`
  */
 
 /** `window`, with the page's own properties typed. */

@@ -11,7 +11,7 @@
 // never sees the secret, the game, the names or a message (those go device to device).
 // docs/dependencies.md has the measurements behind the choice of strategy.
 
-import { getRelaySockets, joinRoom, selfId } from "@trystero-p2p/nostr";
+import { getRelaySockets, joinRoom, resumeRelayReconnection, selfId } from "@trystero-p2p/nostr";
 
 /** The public relays (Nostr relays) a live table announces itself on, all at once for
  * redundancy: devices meet through any one relay they share. Taken from the library's
@@ -23,6 +23,19 @@ export const RELAYS = Object.freeze([
   "wss://purplerelay.com",
   "wss://nostr.data.haus",
   "wss://yabu.me/v2",
+]);
+
+/** The STUN servers WebRTC asks for this device's public address (its server-reflexive
+ * ICE candidates), so that two devices behind ordinary NATs can reach each other:
+ * trystero's own defaults (npm @trystero-p2p/core, `defaultIceServers` in peer.mjs),
+ * named here so the list is ours to see and change. STUN is not governed by the
+ * Content-Security-Policy's connect-src. No TURN server: two devices both behind strict
+ * (symmetric) NATs cannot connect, and the page falls back to the correspondence link. */
+export const STUN_SERVERS = Object.freeze([
+  "stun:stun.l.google.com:19302",
+  "stun:stun1.l.google.com:19302",
+  "stun:stun2.l.google.com:19302",
+  "stun:stun.cloudflare.com:3478",
 ]);
 
 /** Names the app in the room's hash, with the version of the live protocol: devices of
@@ -73,6 +86,11 @@ export function relayList() {
 export function join(secret, relays = relayList()) {
   if (!SECRET.test(secret)) throw new Error("live: not a room secret");
   if (relays.length === 0) throw new Error("live: no relay");
+  // The library pauses its relays' reconnection on the window's offline event and
+  // resumes it on online only while a room is joined; the page leaves its table when
+  // offline and joins again when online (web/js/live-page.js), after that event: resume
+  // here, or relays closed while offline would wait for the next online event.
+  if (navigator.onLine) resumeRelayReconnection();
   const loopback = relays.every((url) => /^wss?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url));
   /** @type {(error: string) => void} */
   let onError = () => {};
@@ -82,8 +100,9 @@ export function join(secret, relays = relayList()) {
       password: secret,
       relayConfig: { urls: [...relays] },
       // A loopback relay means a test on one machine: no STUN server (none can be
-      // reached), host candidates only. Otherwise trystero's public STUN servers.
-      ...(loopback ? { rtcConfig: { iceServers: [] } } : {}),
+      // reached), host candidates only. Otherwise the public STUN servers above (this
+      // list replaces the library's own, which is the same today).
+      rtcConfig: { iceServers: loopback ? [] : [{ urls: [...STUN_SERVERS] }] },
     },
     secret,
     { onJoinError: (details) => onError(details.error) },

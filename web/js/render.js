@@ -12,6 +12,7 @@ import { download } from "./files.js";
 import { focus, noteDialogClosed, noteDialogOpened, noteRegionReplaced, settleDialogFocus }
   from "./focus.js";
 import { fitSkylines, markSkylineOverflow, showActiveSeat } from "./layout.js";
+import { connectLive } from "./live-page.js";
 import { refusedOutcome, storageRemove, storageSet, storageWriteIf } from "./storage.js";
 import { keepTyped, typedFields } from "./typing.js";
 
@@ -22,7 +23,8 @@ import { keepTyped, typedFields } from "./typing.js";
  *   | ["clearFragment"] | ["download", string, string] | ["ready", string, string]
  *   | ["cue", string] | ["store", string, string | null]
  *   | ["save", number, string, string | null, string, string]
- *   | ["patch", string, string, Splice[]]} DomCommand
+ *   | ["patch", string, string, Splice[]] | ["liveJoin", string] | ["liveSend", string, string]
+ *   | ["liveLeave"]} DomCommand
  */
 /**
  * One edit of an element's children (web/app/core/region_edits.py, Splice): the id of
@@ -40,6 +42,15 @@ import { keepTyped, typedFields } from "./typing.js";
  */
 
 const PLAYERS = regionId("players");
+/**
+ * The live table (web/js/live-page.js): nothing loads or connects before Python's first
+ * liveJoin, which imports the transport (the build's own js/live.js, with its npm
+ * library: no page entry holds a copy). What happens on it goes to Python as LiveEvents.
+ */
+const live = connectLive(
+  () => import("./live.js"),
+  (event) => send(event, new Event("skyline:live")),
+);
 /**
  * The players' region once a batch replaced it: its strip is turned to the seat to show
  * after the batch's last region, so the layout is worked out once, not once mid-batch.
@@ -183,6 +194,11 @@ const COMMANDS = {
       // nothing to say: the game's own save reports a store that fails
     }
   },
+  // A live table (web/js/live-page.js): join the room of a secret (leaving another),
+  // send to a device or to every one (""), leave.
+  liveJoin: live.join,
+  liveSend: live.send,
+  liveLeave: live.leave,
   // What the latest actions did (JSON, app.core.cues): pictures of what is about to go
   // now, the motion and the sounds once the batch is applied.
   cue: noteCues,
