@@ -93,6 +93,7 @@ def claim(link: str, seat: int, lang: str = "en"):
     """A friend's device opens the invitation and claims ``seat``."""
     c, host, timer = make_page(langs=(lang,), fragment="#" + link.split("#", 1)[1])
     assert isinstance(c.page.dialog, ClaimDialog), c.page.dialog
+    assert c.page.dialog.suggested is None  # the seat to move is the host's, not a guess
     c.handle("submit", "corr-claim", None, form={f"seat{seat}": "on"})
     assert c.page.dialog is None
     return c, host, timer

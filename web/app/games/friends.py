@@ -58,7 +58,7 @@ class Friends:
             seat = state.seat if state.phase is not Phase.OVER else None
             # a link's seats are "human" or a computer level
             suggested = (seat if seat is not None and link.seats[seat] not in COMPUTER_LEVELS
-                         else None)
+                         and not secret else None)  # a live table's seat to move: the host's
             s.page.dialog = ClaimDialog(fragment, link.seats, link.board.options.names,
                                         suggested, secret=secret)
             s.focus_id = DIALOG_FIRST

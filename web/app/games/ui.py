@@ -298,12 +298,12 @@ def corr_view(page: PageState, board: Board, texts: Texts) -> CorrView | None:
     """In a game with friends elsewhere: whose turn, and to whom the link goes."""
     t = texts.t
     friends = page.friend_seats
+    if page.live is not None and page.replay is None:
+        return live_view(page, board, texts)
     if not friends or page.replay is not None:
         return None
     state = board.state
     names = board.options.names
-    if page.live is not None:
-        return live_view(page, board, texts)
     if state.phase is Phase.OVER:
         return CorrView(t("corr.over", names=", ".join(names[i] for i in friends)),
                         t("corr.send_result"))
