@@ -304,3 +304,23 @@ def test_renaming_a_live_game_keeps_its_table():
     stored, _raw = ann.session.library.reread(entry_id)
     assert stored.name == "Friday" and stored.live == secret
     assert net.devices["ann"][1].live_secret == secret
+
+
+def test_friends_arriving_are_said_in_one_notice_and_a_return_replaces_the_leave():
+    net = Net()
+    ann, ann_host, _t, link = invite(seats=("human", "friend", "friend"),
+                                     names=("Ann", "Bo", "Cy"))
+    net.add("ann", (ann, ann_host))
+    for peer, seat in (("bo", 1), ("cy", 2)):
+        c, host, _timer = claim(link, seat)
+        net.add(peer, (c, host))
+        net.connect("ann", peer)
+    net.connect("bo", "cy")
+    presence = [n for n in ann.page.notices if n.key in ("live.joined", "live.left")]
+    assert [(n.key, dict(n.params)["name"]) for n in presence] == [("live.joined", "Bo, Cy")]
+    net.cut("cy")
+    presence = [n for n in ann.page.notices if n.key in ("live.joined", "live.left")]
+    assert [(n.key, dict(n.params)["name"]) for n in presence] == [("live.left", "Cy")]
+    net.connect("ann", "cy")
+    presence = [n for n in ann.page.notices if n.key in ("live.joined", "live.left")]
+    assert [(n.key, dict(n.params)["name"]) for n in presence] == [("live.joined", "Cy")]

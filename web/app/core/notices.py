@@ -18,6 +18,10 @@ from skyline import LinkError, OptionsError, RecordError, SaveError
 #: refused says why, whichever kind of link it was); any other notice is its own cause.
 NOTICE_CAUSES = dict.fromkeys(("notice.bad_link", "notice.bad_link_new", "corr.bad_link",
                                "notice.bad_daily", "corr.stale"), "link_refused")
+# a live table: who came or went, and the network, each said once (the latest)
+NOTICE_CAUSES |= dict.fromkeys(("live.joined", "live.left"), "live_presence")
+NOTICE_CAUSES |= dict.fromkeys(("live.offline", "live.no_relay", "live.unavailable"),
+                               "live_network")
 
 
 class Notices:

@@ -237,8 +237,13 @@ class Live:
         network = old.network if old is not None else "connecting"
         new = LiveStatus(table.mine, away, table.synced, network)
         if old is not None and old.away != new.away:
-            back = sorted((old.away - new.away) - table.mine)
+            names = s.board.options.names
+            back = [names[i] for i in sorted((old.away - new.away) - table.mine)]
             if back:
-                s.notify("live.joined", Level.INFO,
-                         name=", ".join(s.board.options.names[i] for i in back))
+                # friends arriving one after the other are said in one notice
+                said = next((dict(n.params).get("name") for n in s.page.notices
+                             if n.key == "live.joined"), None)
+                earlier = [name for name in str(said).split(", ") if name not in back
+                           and names.index(name) not in new.away] if said else []
+                s.notify("live.joined", Level.INFO, name=", ".join(earlier + back))
         s.page.live = new

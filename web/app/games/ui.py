@@ -483,8 +483,10 @@ def render_replay(v: ReplayView) -> str:
 
 
 def render_corr(v: CorrView, names: Sequence[str] = ()) -> str:
+    # the link is the way a correspondence game goes on; at a live table, the fallback
+    primary = "" if v.status else ' class="primary"'
     button = (
-        f'<button type="button" class="primary" id="corr-send" data-action="{Cmd.CORR_SEND}">{esc(v.button)}</button>'
+        f'<button type="button"{primary} id="corr-send" data-action="{Cmd.CORR_SEND}">{esc(v.button)}</button>'
         if v.button else ""
     )
     if v.live:
