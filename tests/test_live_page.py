@@ -324,3 +324,21 @@ def test_friends_arriving_are_said_in_one_notice_and_a_return_replaces_the_leave
     net.connect("ann", "cy")
     presence = [n for n in ann.page.notices if n.key in ("live.joined", "live.left")]
     assert [(n.key, dict(n.params)["name"]) for n in presence] == [("live.joined", "Cy")]
+
+
+def test_a_correspondence_link_during_a_live_game_is_taken_by_the_table():
+    net, ann, bo = table_of_two()
+    play_turn(ann)
+    net.pump()
+    net.cut("bo")  # Bo plays his turn away from the table and sends the link instead
+    play_turn(bo)
+    bo.handle("click", "corr-send", None)
+    link = bo.page.dialog.link
+    ann.handle("hashchange", None, "#" + link.split("#", 1)[1])
+    assert ann.board.actions == bo.board.actions  # the link's moves stand at the table
+    assert not any(n.key == "live.move_refused" for n in ann.page.notices)
+    net.connect("ann", "bo")
+    assert ann.board.actions == bo.board.actions and ann.page.live.synced
+    play_turn(ann)
+    net.pump()
+    assert bo.board.actions == ann.board.actions

@@ -23,6 +23,7 @@ reload, on switching games), opening another leaves it, and a tab that only watc
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 
 from app.core.bridge import PageEvent
 from app.core.commands import Cmd, Command, Guard, plain
@@ -117,11 +118,28 @@ class Live:
                     assert self.table is not None
                     table = self.table
             except IllegalActionError:
-                # a move the table cannot take (it had not caught up): the table's game
-                # stands, and the player sees it
-                self._show(self.table.board if self.table else table.board)
-                s.notify("live.move_refused", Level.WARN)
+                table = self.table or table
+                agreed = table.game.actions
+                if len(ours) > len(agreed) and tuple(ours[:len(agreed)]) == tuple(agreed):
+                    # moves of other seats that came by link (the correspondence fallback):
+                    # the engine read them; the table takes the longer game and tells the
+                    # others, who adopt it as they would a device's
+                    self._restart(s.board)
+                else:
+                    # a move the table cannot take (it had not caught up): the table's
+                    # game stands, and the player sees it
+                    self._show(table.board)
+                    s.notify("live.move_refused", Level.WARN)
         self._status()
+
+    def _restart(self, board: Board) -> None:
+        """The table on ``board`` (a longer game from elsewhere), peers kept, and a word to
+        them about how far this device is."""
+        old = self.table
+        assert old is not None
+        table = replace(LiveTable.start(board, old.mine), peers=old.peers,
+                        connected=old.connected, synced=old.synced)
+        self._apply(table.ping(), show=False)
 
     def _join(self) -> None:
         s = self.s
