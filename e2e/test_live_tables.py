@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_helpers import describe, run_axe
 from board_helpers import POLICY_STEP, close_first_dialog, record
 from conftest import CSP_LISTENER, READY_SELECTOR, serve
 from playwright.sync_api import Browser, Page
@@ -36,7 +37,9 @@ from skyline import Board
 LoopbackRelay = serve.load_script("live_relay").LoopbackRelay  # scripts/live_relay.py
 # Plain host addresses instead of mDNS names: quicker between contexts (docs/dependencies.md)
 LIVE_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
-ON = "every move reaches the other devices"  # live.status_on (en), in the table's bar
+# the table's bar when everyone is there (live.status_on), and when Cy is away
+ON = {"en": "every move reaches the other devices", "de": "Jeder Zug erreicht die anderen"}
+CY_AWAY = {"en": "Cy away", "de": "Cy nicht da"}
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +71,13 @@ def live_browser(playwright: Any, browser_type_launch_args: dict[str, Any]) -> I
 class Device:
     """One player's browser context at the table (its storage is its own)."""
 
-    def __init__(self, browser: Browser, relay_url: str) -> None:
-        self.context = browser.new_context(viewport={"width": 1280, "height": 800})
+    def __init__(self, browser: Browser, relay_url: str, lang: str = "en",
+                 audit: bool = False) -> None:
+        # ``audit``: axe-core is injected, which the site's CSP refuses (axe_helpers)
+        self.lang = lang
+        self.context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                           locale="de-DE" if lang == "de" else "en-GB",
+                                           bypass_csp=audit)
         self.context.add_init_script(f"window.__skylineLiveRelays = {json.dumps([relay_url])};")
         self.context.add_init_script(CSP_LISTENER)
         # a friend's moves play at the instant pace (a game's worth at the normal one is long)
@@ -117,7 +125,13 @@ class Device:
                 if "live table:" not in e and "User-Initiated Abort" not in e]
 
 
-def invite(ann: Device, url: str, names: tuple[str, ...], seed: str) -> str:
+def assert_accessible(device: Device) -> None:
+    violations = run_axe(device.page)
+    assert not violations, describe(violations)
+
+
+def invite(ann: Device, url: str, names: tuple[str, ...], seed: str,
+           keep_open: bool = False) -> str:
     """Ann starts a live game from the new-game dialog; the invitation link."""
     page = ann.page
     Device.go(page, url)
@@ -134,7 +148,8 @@ def invite(ann: Device, url: str, names: tuple[str, ...], seed: str) -> str:
     page.locator("[data-testid=dialog-send]").wait_for()
     link = page.locator("#send-link").input_value()
     assert "#live?" in link
-    page.keyboard.press("Escape")
+    if not keep_open:
+        page.keyboard.press("Escape")
     return link
 
 
@@ -159,12 +174,14 @@ def agree(devices: list[Device], timeout: float = 15) -> str:
         devices[0].page.wait_for_timeout(25)
 
 
-def wait_for(devices: list[Device], words: str, timeout: float = 30) -> None:
+def wait_for(devices: list[Device], words: str | dict[str, str], timeout: float = 30) -> None:
+    """Wait until each device's table bar says ``words`` (by language, or as given)."""
     for d in devices:
+        said = words if isinstance(words, str) else words[d.lang]
         try:
             d.page.wait_for_function(
                 "(w) => (document.querySelector('[data-testid=corr-text]')?.textContent || '')"
-                ".includes(w)", arg=words, timeout=timeout * 1000, polling=50)
+                ".includes(w)", arg=said, timeout=timeout * 1000, polling=50)
         except PlaywrightError:
             for n, x in enumerate(devices):
                 x.page.screenshot(path=f"/tmp/live-fail-{n}.png")
@@ -256,17 +273,22 @@ def test_two_devices_play_a_whole_game_live(live_browser: Browser, live_site: st
 def test_three_devices_play_rounds_one_away_and_bad_messages_refused(
         live_browser: Browser, live_site: str, relays: tuple[Any, Any]) -> None:
     relay = relays[0]
-    ann, bo, cy = (Device(live_browser, relay.url) for _ in range(3))
-    link = invite(ann, live_site, ("Ann", "Bo", "Cy"), "live-e2e-3")
+    ann = Device(live_browser, relay.url, "de", audit=True)  # in German, audited by axe
+    bo, cy = Device(live_browser, relay.url), Device(live_browser, relay.url)
+    link = invite(ann, live_site, ("Ann", "Bo", "Cy"), "live-e2e-3", keep_open=True)
+    assert_accessible(ann)  # the invitation
+    ann.page.keyboard.press("Escape")
     claim(bo, link, 1)
     claim(cy, link, 2)
     wait_for([ann, bo, cy], ON)
+    assert_accessible(ann)  # the live table's bar and scoreboard
     play([ann, bo, cy], turns=3)  # a round
     agree([ann, bo, cy])
     # Cy's tab closes for a turn: the others see Cy away, and the table waits for Cy
     cy.page.close()
-    wait_for([ann, bo], "Cy away")
-    assert "away" in ann.page.locator("[data-testid=friend-badge]").all_inner_texts()[-1]
+    wait_for([ann, bo], CY_AWAY)
+    assert "away" in bo.page.locator("[data-testid=friend-badge]").all_inner_texts()[-1]
+    assert_accessible(ann)  # a friend away
     play([ann, bo], until_stuck=True)  # until Cy's turn: the table waits for Cy
     cy.open(live_site)
     wait_for([ann, bo, cy], ON)
@@ -299,7 +321,7 @@ def test_relay_stopped_mid_game_keeps_the_table_and_a_new_device_says_why(
     ann, bo = Device(live_browser, spare.url), Device(live_browser, spare.url)
     link = invite(ann, live_site, ("Ann", "Bo", "Cy"), "live-e2e-stop")
     claim(bo, link, 1)
-    wait_for([ann, bo], "Cy away")  # Ann and Bo are connected; Cy has not joined yet
+    wait_for([ann, bo], CY_AWAY)  # Ann and Bo are connected; Cy has not joined yet
     spare.stop()
     wait_for([ann, bo], "cannot reach its relays")
     before = agree([ann, bo])
