@@ -39,23 +39,24 @@ from playwright.sync_api import Browser, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-sys.path.insert(0, str(ROOT / "web"))
-from app.core.dom import MENU_BUTTON  # noqa: E402
-from chromium import CHROMIUM, CHROMIUM_ARGS, POLICY_STEP  # noqa: E402
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from live_page import (  # noqa: E402
+    LIVE_ARGS,
+    STORED_RECORD,
+    claim,
+    device_scripts,
+    go,
+    invite,
+    policy_step,
+    record,
+)
 from live_relay import LoopbackRelay  # noqa: E402
 from serve import make_server  # noqa: E402
 
-READY = 'body[data-ready="1"]'
-LIVE_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
 # the table bar when everyone is there (live.status_on), by language
 ON = {"en": "every move reaches the other devices", "de": "Jeder Zug erreicht die anderen"}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
-STORED_RECORD = """() => {
-  const id = JSON.parse(localStorage.getItem('skyline.games') || '{}').current;
-  const raw = id && localStorage.getItem('skyline.game.' + id);
-  return raw ? JSON.parse(raw).save.game.record : '';
-}"""
 
 
 class Device:
@@ -64,66 +65,24 @@ class Device:
         self.context = browser.new_context(
             locale="de-DE" if lang == "de" else "en-GB",
             **(options or {"viewport": {"width": 1280, "height": 800}}))
-        self.context.add_init_script(f"window.__skylineLiveRelays = {json.dumps([relay])};")
-        self.context.add_init_script(
-            "if (!localStorage.getItem('skyline.settings')) localStorage.setItem("
-            f"'skyline.settings', JSON.stringify({{v: 1, pace: '{pace}'}}));")
+        for script in device_scripts(relay, pace):
+            self.context.add_init_script(script)
         self.page = self.context.new_page()
-
-    def go(self, url: str) -> None:
-        self.page.goto(url)
-        self.page.wait_for_selector(READY, state="attached", timeout=120_000)
 
     def reopen(self, url: str) -> None:
         self.page = self.context.new_page()
-        self.go(url)
+        go(self.page, url)
 
     def record(self) -> str:
-        return str(self.page.evaluate(STORED_RECORD))
+        return record(self.page)
 
     def step(self) -> str:
-        for _ in range(20):
-            try:
-                return str(self.page.evaluate(POLICY_STEP))
-            except Exception as exc:  # a render between the policy's look and its click
-                if "Cannot read properties of null" not in str(exc):
-                    raise
-                self.page.wait_for_timeout(20)
-        raise RuntimeError("the page kept changing under the policy")
+        return policy_step(self.page)
 
     def shows(self, words: str, timeout: float = 60) -> None:
         self.page.wait_for_function(
             "(w) => (document.querySelector('[data-testid=corr-text]')?.textContent || '')"
             ".includes(w)", arg=words, timeout=timeout * 1000, polling=20)
-
-
-def invite(ann: Device, url: str, names: tuple[str, ...], seed: str) -> str:
-    page = ann.page
-    ann.go(url)
-    page.locator("[data-testid=dialog-newgame]").wait_for()
-    page.click("#ng-cancel")
-    if page.locator("#btn-new").is_hidden():  # a phone: the tools are in the menu
-        page.click(f"#{MENU_BUTTON}")
-    page.click("#btn-new")
-    page.select_option("#dlg-first", str(len(names)))
-    for i, name in enumerate(names):
-        page.fill(f"#ng-name{i}", name)
-        if i:
-            page.select_option(f"#ng-seat{i}", "friend")
-    page.fill("#ng-seed", seed)
-    page.check("#ng-live")
-    page.click("#ng-start-btn")
-    page.locator("[data-testid=dialog-send]").wait_for()
-    return page.locator("#send-link").input_value()
-
-
-def claim(device: Device, link: str, seat: int) -> None:
-    page = device.page
-    device.go(link)
-    page.locator("[data-testid=claim-form]").wait_for()
-    for box in page.locator("[data-testid=claim-form] input[type=checkbox]").all():
-        box.set_checked(box.get_attribute("id") == f"claim-seat{seat}")
-    page.locator("[data-testid=claim-form] button[type=submit]").click()
 
 
 def play_turns(devices: list[Device], turns: int, latencies: list[float] | None = None) -> None:
@@ -164,12 +123,11 @@ def play_turns(devices: list[Device], turns: int, latencies: list[float] | None 
 def connect(browser: Browser, url: str, relay: str, count: int, seed: str) -> dict[str, float]:
     devices = [Device(browser, relay) for _ in range(count)]
     names = ("Ann", "Bo", "Cy", "Dee")[:count]
-    link = invite(devices[0], url, names, seed)
-    devices[0].page.keyboard.press("Escape")
+    link = invite(devices[0].page, url, names, seed)
     opened = time.monotonic()
     claimed = opened
     for seat, device in enumerate(devices[1:], start=1):
-        claim(device, link, seat)
+        claim(device.page, link, seat)
         claimed = time.monotonic()
     for device in devices:
         device.shows(ON["en"])
@@ -192,13 +150,13 @@ def shots(browser: Browser, url: str, relay: str, out: Path) -> list[str]:
 
     for lang in ("en", "de"):
         ann, bo, cy = (Device(browser, relay, lang, PHONE, pace="normal") for _ in range(3))
-        link = invite(ann, url, ("Ann", "Bo", "Cy"), f"shots-{lang}")
+        link = invite(ann.page, url, ("Ann", "Bo", "Cy"), f"shots-{lang}", keep_open=True)
         ann.page.click("#corr-qr")
         ann.page.locator("[data-testid=qr]").wait_for()
         shot(ann, f"live-invitation-{lang}-phone")
         ann.page.keyboard.press("Escape")
-        claim(bo, link, 1)
-        claim(cy, link, 2)
+        claim(bo.page, link, 1)
+        claim(cy.page, link, 2)
         for device in (ann, bo, cy):
             device.shows(ON[lang])
         play_turns([ann, bo, cy], 2)
@@ -250,9 +208,9 @@ def main() -> None:
                   f"(seat claimed -> connected "
                   f"{figures[f'connect_{count}']['claimed_to_connected_ms']:.0f} ms)")
         ann, bo = Device(browser, relay.url), Device(browser, relay.url)
-        link = invite(ann, url, ("Ann", "Bo"), "bench-latency")
-        ann.page.keyboard.press("Escape")
-        claim(bo, link, 1)
+        # names no random text holds by chance, to look for in what the relay saw
+        link = invite(ann.page, url, ("Annabel", "Bodo"), "bench-latency")
+        claim(bo.page, link, 1)
         ann.shows(ON["en"])
         bo.shows(ON["en"])
         latencies: list[float] = []
@@ -268,7 +226,8 @@ def main() -> None:
         lines = [json.loads(line) for line in seen.splitlines() if line.strip()]
         figures["relay"] = {
             "messages": len(lines), "bytes": sum(int(x.get("bytes", 0)) for x in lines),
-            "secret_seen": secret in seen, "names_seen": any(n in seen for n in ("Ann", "Bo")),
+            "secret_seen": secret in seen,
+            "names_seen": any(n in seen for n in ("Annabel", "Bodo")),
             "game_message_seen": '"L1 ' in seen or "L1 A " in seen}
         print(f"the relay saw {len(lines)} messages: the secret "
               f"{'SEEN' if figures['relay']['secret_seen'] else 'never'}, names "
