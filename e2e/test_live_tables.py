@@ -8,7 +8,9 @@ connect-src by scripts/serve.py's test-only knob), and play by clicks.
 - three devices play rounds: one leaves for a turn (its tab closed) and catches up when
   it comes back; a forged, a stale and an illegal message are refused, the games equal;
 - the relay stopped mid-game: the connected devices play on, a device that opens the
-  invitation then says why it cannot join.
+  invitation then says why it cannot join;
+- a Firefox ESR device (e2e/engines.py's PuppeteerDriver) claims a seat at a Chromium
+  device's table and both play turns by clicks.
 
 The synchronisation's rules are tested under CPython (tests/test_live_sync.py,
 tests/test_live_page.py); the transport alone in e2e/test_live_transport.py.
@@ -25,8 +27,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import engines
 import pytest
-from board_helpers import POLICY_STEP, close_first_dialog, record
+from board_helpers import CURRENT_RAW, POLICY_STEP, close_first_dialog, record
 from conftest import CSP_LISTENER, READY_SELECTOR, serve
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
@@ -37,6 +40,8 @@ LoopbackRelay = serve.load_script("live_relay").LoopbackRelay  # scripts/live_re
 # Plain host addresses instead of mDNS names: quicker between contexts (docs/dependencies.md)
 LIVE_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
 ON = "every move reaches the other devices"  # live.status_on (en), in the table's bar
+# what the page says when a render came between the policy's look and its click
+CHANGED = ("Cannot read properties of null", "is null")  # Chromium, Firefox
 
 
 @pytest.fixture(scope="module")
@@ -105,10 +110,13 @@ class Device:
             try:
                 return str(self.page.evaluate(POLICY_STEP))
             except PlaywrightError as exc:
-                if "Cannot read properties of null" not in str(exc):
+                if CHANGED[0] not in str(exc):
                     raise
                 self.page.wait_for_timeout(20)
         raise AssertionError("the page kept changing under the policy")
+
+    def record(self) -> str:
+        return record(self.page)
 
     def clean(self) -> list[str]:
         """Errors besides the ones the live table reports on purpose (refused messages)
@@ -147,12 +155,12 @@ def claim(device: Device, link: str, seat: int) -> None:
     page.locator("[data-testid=claim-form] button[type=submit]").click()
 
 
-def agree(devices: list[Device], timeout: float = 15) -> str:
+def agree(devices: list[Any], timeout: float = 15) -> str:
     """Wait until every device has saved the same game (the last message may still be on
     its way when the mover's turn ends); that game's record."""
     deadline = time.monotonic() + timeout
     while True:
-        games = [record(d.page) for d in devices]
+        games = [d.record() for d in devices]
         if len(set(games)) == 1:
             return games[0]
         assert time.monotonic() < deadline, games
@@ -172,7 +180,7 @@ def wait_for(devices: list[Device], words: str, timeout: float = 30) -> None:
                                  ) from None
 
 
-def play(devices: list[Device], turns: int | None = None, latencies: list[float] | None = None,
+def play(devices: list[Any], turns: int | None = None, latencies: list[float] | None = None,
          until_stuck: bool = False) -> int:
     """Each device plays its turns by clicks (the e2e policy) while the others wait;
     ``turns`` turns, or until the game is over (or, ``until_stuck``, until none of them
@@ -251,6 +259,89 @@ def test_two_devices_play_a_whole_game_live(live_browser: Browser, live_site: st
     secret = link.split("#live?1.", 1)[1].split(".", 1)[0]
     log = relay.log.read_text()
     assert log and secret not in log and "Ann" not in log and '"L1 ' not in log
+
+
+class FirefoxDevice:
+    """A device on Firefox ESR (one page through e2e/firefox_bridge.mjs): as Device, with
+    the same init scripts, its console errors and uncaught errors kept in the page."""
+
+    ERRORS = """
+      window.__errors = [];
+      const error = console.error.bind(console);
+      console.error = (...a) => { window.__errors.push(a.map(String).join(" ")); error(...a); };
+      addEventListener("error", (e) => window.__errors.push(String(e.message)));
+      addEventListener("unhandledrejection", (e) => window.__errors.push(String(e.reason)));
+    """
+
+    def __init__(self, relay_url: str) -> None:
+        self.driver = engines.PuppeteerDriver()
+        self.driver.add_init_script(f"window.__skylineLiveRelays = {json.dumps([relay_url])};")
+        self.driver.add_init_script(self.ERRORS + CSP_LISTENER)
+        self.driver.add_init_script(
+            "if (!localStorage.getItem('skyline.settings')) localStorage.setItem("
+            "'skyline.settings', JSON.stringify({v: 1, pace: 'instant'}));")
+
+    def go(self, url: str) -> None:
+        self.driver.goto(url)
+        self.shows(f"document.querySelector({json.dumps(READY_SELECTOR)})", 60, "ready")
+
+    def shows(self, predicate: str, timeout: float, what: str) -> None:
+        try:
+            engines.wait_for(self.driver, predicate, timeout=timeout, what=what)
+        except TimeoutError:
+            self.driver.screenshot("/tmp/live-ff-fail.png")
+            raise
+
+    def text(self) -> str:
+        return str(self.driver.run(
+            "return document.querySelector('[data-testid=corr-text]')?.innerText ?? '';"))
+
+    def step(self) -> str:
+        for _ in range(20):
+            try:
+                return str(self.driver.run(f"return await ({POLICY_STEP})();"))
+            except RuntimeError as exc:
+                if CHANGED[1] not in str(exc):
+                    raise
+                time.sleep(0.02)
+        raise AssertionError("the page kept changing under the policy (Firefox)")
+
+    def record(self) -> str:
+        return str(json.loads(self.driver.run(f"return {CURRENT_RAW};"))["save"]["game"]["record"])
+
+    def clean(self) -> list[str]:
+        return [e for e in self.driver.run("return window.__errors;") if "live table:" not in e]
+
+
+def test_firefox_device_at_a_chromium_table(live_browser: Browser, live_site: str,
+                                            relays: tuple[Any, Any]) -> None:
+    why = engines.available("firefox")
+    if why:
+        pytest.skip(why)
+    relay = relays[0]
+    ann = Device(live_browser, relay.url)
+    bo = FirefoxDevice(relay.url)
+    try:
+        link = invite(ann, live_site, ("Ann", "Bo"), "live-e2e-firefox")
+        bo.go(link)
+        bo.shows("document.querySelector('[data-testid=claim-form]')", 30, "the claim form")
+        boxes = bo.driver.run("return [...document.querySelectorAll("
+                              "'[data-testid=claim-form] input[type=checkbox]')]"
+                              ".map((b) => [b.id, b.checked]);")
+        for box, checked in boxes:  # only seat 1 checked, by the player's clicks
+            if checked != (box == "claim-seat1"):
+                bo.driver.click(f"#{box}")
+        bo.driver.click("[data-testid=claim-form] button[type=submit]")
+        wait_for([ann], ON)
+        bo.shows(f"(document.querySelector('[data-testid=corr-text]')?.textContent || '')"
+                 f".includes({json.dumps(ON)})", 30, ON)
+        start = agree([ann, bo])
+        assert play([ann, bo], turns=4) == 4  # two turns each
+        assert agree([ann, bo]) != start
+        assert ann.clean() == [] and bo.clean() == []
+    finally:
+        bo.driver.close()
+        ann.context.close()
 
 
 def test_three_devices_play_rounds_one_away_and_bad_messages_refused(
