@@ -43,6 +43,9 @@ Fixtures (all defined here):
     Factory: ``ctx = persistent_context()`` launches Chromium with a throw-away profile
     (disk cache, like a real visitor; default contexts keep only a memory cache that
     drops the 9.6 MB wasm). Use it for offline/service-worker tests. Closed at teardown.
+``live_browser`` (module)
+    Chromium launched with WebRTC host candidates as plain addresses, for the live
+    tables' tests (e2e/test_live_transport.py, e2e/test_live_tables.py).
 ``serve_dir`` (function)
     Factory: ``url, server = serve_dir(path, port=0)`` serves any folder (e.g. a modified
     copy of dist) in a thread with the netlify headers; ``server.shutdown()`` stops it
@@ -93,6 +96,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import (
+    Browser,
     BrowserContext,
     CDPSession,
     ConsoleMessage,
@@ -295,6 +299,18 @@ def persistent_context(
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.fixture(scope="module")
+def live_browser(playwright: Playwright,
+                 browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
+    """Chromium whose WebRTC host candidates are plain addresses (scripts/live_page.py
+    ``LIVE_ARGS``), for the live tables' tests: its contexts and Firefox reach them."""
+    args = {**browser_type_launch_args}
+    args["args"] = [*args.get("args", []), *serve.load_script("live_page").LIVE_ARGS]
+    browser = playwright.chromium.launch(**args)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")

@@ -210,6 +210,11 @@ class PuppeteerDriver:
     def screenshot(self, path: str) -> None:
         self._call("screenshot", path=path)
 
+    def add_init_script(self, script: str) -> None:
+        """Run ``script`` (statements) in every document the page opens from now on,
+        before the page's own scripts (as Playwright's ``add_init_script``)."""
+        self._call("addInitScript", script=script)
+
     def close(self) -> None:
         try:
             self._call("close")

@@ -6,7 +6,9 @@
 // ops: launch {browser, executablePath, userDataDir, prefs}, goto {url}, reload {},
 // evaluate {script} (an async function body; its return value, JSON), click {selector}
 // (a trusted click, as a player's), press {key}, viewport {width, height, touch},
-// screenshot {path}, close {}.
+// screenshot {path}, addInitScript {script} (statements run in every new document of
+// the page before its own scripts: puppeteer's evaluateOnNewDocument, a BiDi preload
+// script in Firefox; from the next navigation on), close {}.
 //
 // Firefox versions: puppeteer's page.setViewport sends BiDi browsingContext.setViewport
 // together with emulation.setScreenOrientationOverride, which Firefox ESR 140 does not
@@ -91,6 +93,10 @@ const ops = {
   },
   async screenshot({ path }) {
     await page.screenshot({ path });
+  },
+  async addInitScript({ script }) {
+    const { identifier } = await page.evaluateOnNewDocument(script);
+    return identifier;
   },
   async close() {
     await browser?.close();

@@ -36,8 +36,6 @@ from playwright.sync_api import Browser, Page
 
 ROOT = Path(__file__).resolve().parent.parent
 LoopbackRelay = serve.load_script("live_relay").LoopbackRelay  # scripts/live_relay.py
-# Plain host addresses instead of mDNS names: quicker between contexts (docs/dependencies.md)
-LIVE_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
 
 # Joins the table of `secret` through `relay` and records what arrives.
 JOIN = """async ([relay, secret]) => {
@@ -72,15 +70,6 @@ def js_url(dist_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="module")
-def live_browser(playwright: Any, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
-    args = {**browser_type_launch_args}
-    args["args"] = [*args.get("args", []), *LIVE_ARGS]
-    browser = playwright.chromium.launch(**args)
-    yield browser
-    browser.close()
 
 
 @pytest.fixture

@@ -42,11 +42,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from live_page import (  # noqa: E402
     LIVE_ARGS,
-    STORED_RECORD,
     claim,
     device_scripts,
     go,
     invite,
+    play,
     policy_step,
     record,
 )
@@ -83,41 +83,6 @@ class Device:
         self.page.wait_for_function(
             "(w) => (document.querySelector('[data-testid=corr-text]')?.textContent || '')"
             ".includes(w)", arg=words, timeout=timeout * 1000, polling=20)
-
-
-def play_turns(devices: list[Device], turns: int, latencies: list[float] | None = None) -> None:
-    """Each device plays its turns by clicks while the others wait, ``turns`` turns."""
-    played = 0
-    idle = time.monotonic()
-    while played < turns:
-        moved = False
-        for index, device in enumerate(devices):
-            steps = 0
-            while True:
-                before = device.record()
-                started = time.time() * 1000
-                step = device.step()
-                if step in ("stuck", "over"):
-                    break
-                steps += 1
-                if latencies is not None and step in ("roll", "end"):
-                    after = device.record()
-                    if len(after) > len(before):
-                        other = devices[(index + 1) % len(devices)].page
-                        seen = other.wait_for_function(
-                            "(r) => (" + STORED_RECORD + ")().startsWith(r) && Date.now()",
-                            arg=after, polling=2, timeout=30_000).json_value()
-                        latencies.append(float(seen) - started)
-            if step == "over":
-                return
-            if steps:
-                moved, played, idle = True, played + 1, time.monotonic()
-                if played >= turns:
-                    return
-        if not moved:
-            if time.monotonic() - idle > 60:
-                raise RuntimeError("no device could move for a minute")
-            devices[0].page.wait_for_timeout(20)
 
 
 def connect(browser: Browser, url: str, relay: str, count: int, seed: str) -> dict[str, float]:
@@ -159,7 +124,7 @@ def shots(browser: Browser, url: str, relay: str, out: Path) -> list[str]:
         claim(cy.page, link, 2)
         for device in (ann, bo, cy):
             device.shows(ON[lang])
-        play_turns([ann, bo, cy], 2)
+        play([ann, bo, cy], 2)
         bo.page.wait_for_timeout(1500)
         shot(bo, f"live-table-3p-{lang}-phone")
         cy.page.close()
@@ -214,7 +179,7 @@ def main() -> None:
         ann.shows(ON["en"])
         bo.shows(ON["en"])
         latencies: list[float] = []
-        play_turns([ann, bo], args.turns, latencies)
+        play([ann, bo], args.turns, latencies)
         figures["latency_ms"] = {
             "count": len(latencies), "p50": statistics.median(latencies),
             "p95": statistics.quantiles(latencies, n=20)[-1], "max": max(latencies)}

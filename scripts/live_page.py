@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
+from typing import Any, Protocol
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -101,3 +103,57 @@ def claim(page: Page, link: str, seat: int) -> None:
     for box in page.locator("[data-testid=claim-form] input[type=checkbox]").all():
         box.set_checked(box.get_attribute("id") == f"claim-seat{seat}")
     page.locator("[data-testid=claim-form] button[type=submit]").click()
+
+
+class Seat(Protocol):
+    """A device as :func:`play` drives it (a Playwright page's, or another engine's)."""
+
+    def step(self) -> str: ...
+    def record(self) -> str: ...
+
+
+def play(devices: list[Any], turns: int | None = None, latencies: list[float] | None = None,
+         until_stuck: bool = False, idle: float = 30) -> int:
+    """Each device plays its turns by clicks (:func:`policy_step`) while the others wait:
+    ``turns`` turns, or until the game is over (or, ``until_stuck``, until none of them
+    may move). With ``latencies``: for each click that commits a move (a roll, the end
+    of a turn), the time until the next device in the list has it saved (and drawn:
+    the save goes with the render), in ms; the devices must have a Playwright ``page``.
+    Returns the turns played; fails when no device could move for ``idle`` seconds."""
+    played = 0
+    idle_since = time.monotonic()
+    step = ""
+    while turns is None or played < turns:
+        moved = False
+        for index, device in enumerate(devices):
+            steps = 0
+            while True:
+                before = device.record() if latencies is not None else ""
+                started = time.time() * 1000
+                step = device.step()
+                if step in ("stuck", "over"):
+                    break
+                steps += 1
+                if latencies is not None and step in ("roll", "end"):
+                    after = device.record()
+                    if len(after) > len(before):
+                        other = devices[(index + 1) % len(devices)].page
+                        seen = other.wait_for_function(
+                            "(r) => (" + STORED_RECORD + ")().startsWith(r) && Date.now()",
+                            arg=after, polling=2, timeout=30_000).json_value()
+                        latencies.append(float(seen) - started)
+            if step == "over" and all(d.step() == "over" for d in devices):
+                return played
+            if steps:
+                moved = True
+                played += 1
+                idle_since = time.monotonic()
+                if turns is not None and played >= turns:
+                    return played
+        if not moved:
+            if until_stuck:
+                return played
+            if time.monotonic() - idle_since > idle:
+                raise AssertionError(f"no device could move for {idle} s")
+            time.sleep(0.03)
+    return played
