@@ -1,15 +1,19 @@
 """Live tables in the real page: devices (browser contexts) meet through a Nostr relay on
 the loopback (scripts/live_relay.py) under the site's own CSP (with that relay added to
-connect-src by scripts/serve.py's test-only knob), and play by clicks.
+connect-src by scripts/serve.py's test-only knob), and play by clicks. One test, so the
+devices' page starts are shared by every part:
 
-- two devices play a whole game: the invitation from the new-game dialog, the seat
-  claim, every move on both boards, one device reloading mid-turn and catching up, the
-  relay stopped mid-game (the devices play on; a device that opens the invitation then
-  says why it cannot join);
-- three devices play rounds: one leaves for a turn (its tab closed) and catches up when
-  it comes back; a forged, a stale and an illegal message are refused, the games equal;
-- a Firefox ESR device (e2e/engines.py's PuppeteerDriver) claims a seat at a Chromium
-  device's table and both play turns by clicks.
+- a whole 2-player game between two Chromium devices (the host in German, audited by
+  axe at the invitation and the table): the invitation from the new-game dialog, the
+  seat claim, every move on both boards, one device reloading mid-turn and catching up
+  with its own steps kept;
+- rounds of a 3-player game on the same two pages (a new game; the friend opens the
+  invitation in the same page) and a third device on Firefox ESR (e2e/engines.py's
+  PuppeteerDriver; Chromium where Firefox is missing): that device's tab closed for a
+  turn (the others show it away and wait) and reopened, catching up; a forged, a stale
+  and an illegal message sent by real peers, each refused with the three games equal;
+- the relay stopped mid-game: the connected devices play on, a device that joins then
+  says why it cannot connect; the relay's log never held a secret, a name or a move.
 
 The synchronisation's rules are tested under CPython (tests/test_live_sync.py,
 tests/test_live_page.py); the transport alone in e2e/test_live_transport.py.
@@ -37,22 +41,26 @@ from playwright.sync_api import Error as PlaywrightError
 from skyline import Board
 
 LoopbackRelay = serve.load_script("live_relay").LoopbackRelay  # scripts/live_relay.py
-# the table's bar when everyone is there (live.status_on), and when Cy is away
+# the table's bar (by language): everyone there, Cy away, no relay
 ON = {"en": "every move reaches the other devices", "de": "Jeder Zug erreicht die anderen"}
 CY_AWAY = {"en": "Cy away", "de": "Cy nicht da"}
+NO_RELAY = {"en": "cannot reach its relays", "de": "erreicht seine Relays nicht"}
+# errors the page's console may show on purpose: a refused message the live table
+# reports, the library's word when a peer's channel closes (a reload, a tab closed), the
+# browser's when the library tries a stopped relay again
+EXPECTED_ERRORS = ("live table:", "User-Initiated Abort", "WebSocket connection to")
 
 
 @pytest.fixture(scope="module")
-def relays(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
-    """Two loopback relays: the tables' one, and one the whole game's test stops."""
-    folder = tmp_path_factory.mktemp("relays")
-    with LoopbackRelay(log=folder / "a.jsonl") as a, LoopbackRelay(log=folder / "b.jsonl") as b:
-        yield a, b
+def relay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A loopback relay, with its log of everything the devices sent it."""
+    with LoopbackRelay(log=tmp_path_factory.mktemp("relay") / "relay.jsonl") as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
-def live_site(dist_dir: Path, relays: tuple[Any, Any]) -> Iterator[str]:
-    server = serve.make_server(dist_dir, 0, extra_connect=[r.url for r in relays])
+def live_site(dist_dir: Path, relay: Any) -> Iterator[str]:
+    server = serve.make_server(dist_dir, 0, extra_connect=[relay.url])
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
@@ -95,11 +103,26 @@ class Device:
         return stored_record(self.page)
 
     def clean(self) -> list[str]:
-        """Errors besides the ones the live table reports on purpose (refused messages),
-        the library's own word when a peer's channel closes (a reload, a tab closed) and
-        the browser's when the library tries a stopped relay again."""
-        return [e for e in self.errors if "live table:" not in e
-                and "User-Initiated Abort" not in e and "WebSocket connection to" not in e]
+        return [e for e in self.errors if not any(x in e for x in EXPECTED_ERRORS)]
+
+    def says(self, words: str, timeout: float = 30) -> None:
+        """Wait until the table's bar says ``words``."""
+        self.page.wait_for_function(
+            "(w) => (document.querySelector('[data-testid=corr-text]')?.textContent || '')"
+            ".includes(w)", arg=words, timeout=timeout * 1000, polling=50)
+
+    def claim(self, link: str, seat: int) -> None:
+        claim(self.page, link, seat)
+
+    def send(self, text: str) -> None:
+        """A raw message to every peer, from this device (web/js/live-page.js's test hook)."""
+        self.page.evaluate("(t) => window.__skylineLive.send(t)", text)
+
+    def leave(self) -> None:
+        self.page.close()
+
+    def come_back(self, url: str) -> None:
+        self.open(url)
 
 
 def assert_accessible(device: Device) -> None:
@@ -116,59 +139,17 @@ def agree(devices: list[Any], timeout: float = 15) -> str:
         if len(set(games)) == 1:
             return games[0]
         assert time.monotonic() < deadline, games
-        devices[0].page.wait_for_timeout(25)
+        time.sleep(0.025)
 
 
-def wait_for(devices: list[Device], words: str | dict[str, str], timeout: float = 30) -> None:
-    """Wait until each device's table bar says ``words`` (by language, or as given)."""
+def wait_for(devices: list[Any], words: str | dict[str, str], timeout: float = 30) -> None:
+    """Wait until each device's table bar says ``words`` (by its language, or as given)."""
     for d in devices:
-        said = words if isinstance(words, str) else words[d.lang]
         try:
-            d.page.wait_for_function(
-                "(w) => (document.querySelector('[data-testid=corr-text]')?.textContent || '')"
-                ".includes(w)", arg=said, timeout=timeout * 1000, polling=50)
-        except PlaywrightError:
-            for n, x in enumerate(devices):
-                x.page.screenshot(path=f"/tmp/live-fail-{n}.png")
-            raise AssertionError(f"{words!r} never shown: {[(x.text(), x.errors) for x in devices]}"
-                                 ) from None
-
-
-def test_two_devices_play_a_whole_game_live_through_a_reload_and_the_relay_stopped(
-        live_browser: Browser, live_site: str, relays: tuple[Any, Any]) -> None:
-    relay = relays[1]  # this test stops it
-    ann, bo = Device(live_browser, relay.url), Device(live_browser, relay.url)
-    link = invite(ann.page, live_site, ("Ann", "Bo"), "live-e2e-2")
-    claim(bo.page, link, 1)
-    wait_for([ann, bo], ON)
-    # Ann plays her turn; Bo makes the first steps of his, then reloads mid-turn
-    play([ann, bo], turns=1)
-    agree([ann, bo])
-    bo.page.wait_for_selector("#yard-G:not([disabled])")  # Ann's moves shown, Bo's turn
-    bo_steps = [bo.step() for _ in range(2)]
-    assert "stuck" not in bo_steps
-    mid_turn = bo.record()
-    bo.page.reload()
-    bo.page.wait_for_selector(READY_SELECTOR, state="attached", timeout=60_000)
-    wait_for([bo], ON)
-    assert bo.record() == mid_turn  # its own steps kept, the game caught up
-    play([ann, bo], turns=7)
-    # the relay stops mid-game: both say so, and play on (their channels are direct)
-    relay.stop()
-    wait_for([ann, bo], "cannot reach its relays")
-    play([ann, bo])
-    agree([ann, bo])
-    for d in (ann, bo):
-        assert d.page.locator("[data-testid=scoring]").count() == 1
-        assert d.clean() == []
-    # a device opening the invitation now finds no relay, and says why
-    late = Device(live_browser, relay.url)
-    claim(late.page, link, 1)
-    wait_for([late], "cannot reach its relays")
-    # what the relay saw: neither the secret nor the names nor a move
-    secret = link.split("#live?1.", 1)[1].split(".", 1)[0]
-    log = relay.log.read_text()
-    assert log and secret not in log and "Ann" not in log and '"L1 ' not in log
+            d.says(words if isinstance(words, str) else words[d.lang], timeout)
+        except (PlaywrightError, TimeoutError):
+            seen = [(x.text(), x.clean()) for x in devices]
+            raise AssertionError(f"{words!r} never shown: {seen}") from None
 
 
 class FirefoxDevice:
@@ -183,6 +164,8 @@ class FirefoxDevice:
       addEventListener("unhandledrejection", (e) => window.__errors.push(String(e.reason)));
     """
 
+    lang = "en"
+
     def __init__(self, relay_url: str) -> None:
         self.driver = engines.PuppeteerDriver()
         self.driver.add_init_script(f"window.__skylineLiveRelays = {json.dumps([relay_url])};")
@@ -196,11 +179,7 @@ class FirefoxDevice:
         self.shows(f"document.querySelector({json.dumps(READY_SELECTOR)})", 60, "ready")
 
     def shows(self, predicate: str, timeout: float, what: str) -> None:
-        try:
-            engines.wait_for(self.driver, predicate, timeout=timeout, what=what)
-        except TimeoutError:
-            self.driver.screenshot("/tmp/live-ff-fail.png")
-            raise
+        engines.wait_for(self.driver, predicate, timeout=timeout, what=what)
 
     def text(self) -> str:
         return str(self.driver.run(
@@ -220,80 +199,113 @@ class FirefoxDevice:
         return str(self.driver.run(f"return ({STORED_RECORD})();"))
 
     def clean(self) -> list[str]:
-        return [e for e in self.driver.run("return window.__errors;") if "live table:" not in e]
+        return [e for e in self.driver.run("return window.__errors;")
+                if not any(x in e for x in EXPECTED_ERRORS)]
+
+    def says(self, words: str, timeout: float = 30) -> None:
+        self.shows("(document.querySelector('[data-testid=corr-text]')?.textContent || '')"
+                   f".includes({json.dumps(words)})", timeout, words)
+
+    def claim(self, link: str, seat: int) -> None:
+        """Opens the invitation and claims ``seat`` (and no other), by clicks."""
+        self.go(link)
+        self.shows("document.querySelector('[data-testid=claim-form]')", 30, "the claim form")
+        boxes = self.driver.run("return [...document.querySelectorAll("
+                                "'[data-testid=claim-form] input[type=checkbox]')]"
+                                ".map((b) => [b.id, b.checked]);")
+        for box, checked in boxes:
+            if checked != (box == f"claim-seat{seat}"):
+                self.driver.click(f"#{box}")
+        self.driver.click("[data-testid=claim-form] button[type=submit]")
+
+    def send(self, text: str) -> None:
+        self.driver.run(f"window.__skylineLive.send({json.dumps(text)});")
+
+    def leave(self) -> None:
+        self.driver.goto("about:blank")
+
+    def come_back(self, url: str) -> None:
+        self.go(url)
+
+    def close(self) -> None:
+        self.driver.close()
 
 
-def test_firefox_device_at_a_chromium_table(live_browser: Browser, live_site: str,
-                                            relays: tuple[Any, Any]) -> None:
-    why = engines.available("firefox")
-    if why:
-        pytest.skip(why)
-    relay = relays[0]
-    ann = Device(live_browser, relay.url)
-    bo = FirefoxDevice(relay.url)
-    try:
-        link = invite(ann.page, live_site, ("Ann", "Bo"), "live-e2e-firefox")
-        bo.go(link)
-        bo.shows("document.querySelector('[data-testid=claim-form]')", 30, "the claim form")
-        boxes = bo.driver.run("return [...document.querySelectorAll("
-                              "'[data-testid=claim-form] input[type=checkbox]')]"
-                              ".map((b) => [b.id, b.checked]);")
-        for box, checked in boxes:  # only seat 1 checked, by the player's clicks
-            if checked != (box == "claim-seat1"):
-                bo.driver.click(f"#{box}")
-        bo.driver.click("[data-testid=claim-form] button[type=submit]")
-        wait_for([ann], ON)
-        bo.shows(f"(document.querySelector('[data-testid=corr-text]')?.textContent || '')"
-                 f".includes({json.dumps(ON['en'])})", 30, ON['en'])
-        start = agree([ann, bo])
-        assert play([ann, bo], turns=4) == 4  # two turns each
-        assert agree([ann, bo]) != start
-        assert ann.clean() == [] and bo.clean() == []
-    finally:
-        bo.driver.close()
-        ann.context.close()
-
-
-def test_three_devices_play_rounds_one_away_and_bad_messages_refused(
-        live_browser: Browser, live_site: str, relays: tuple[Any, Any]) -> None:
-    relay = relays[0]
+def test_live_tables_of_two_then_three_devices(live_browser: Browser, live_site: str,
+                                               relay: Any) -> None:
     ann = Device(live_browser, relay.url, "de", audit=True)  # in German, audited by axe
-    bo, cy = Device(live_browser, relay.url), Device(live_browser, relay.url)
-    link = invite(ann.page, live_site, ("Ann", "Bo", "Cy"), "live-e2e-3", keep_open=True)
+    bo = Device(live_browser, relay.url)
+    # ---- a whole 2-player game, Bo reloading mid-turn
+    link2 = invite(ann.page, live_site, ("Ann", "Bo"), "live-e2e-2", keep_open=True)
     assert_accessible(ann)  # the invitation
     ann.page.keyboard.press("Escape")
-    claim(bo.page, link, 1)
-    claim(cy.page, link, 2)
-    wait_for([ann, bo, cy], ON)
-    assert_accessible(ann)  # the live table's bar and scoreboard
-    play([ann, bo, cy], turns=3)  # a round
-    agree([ann, bo, cy])
-    # Cy's tab closes for a turn: the others see Cy away, and the table waits for Cy
-    cy.page.close()
-    wait_for([ann, bo], CY_AWAY)
-    assert "away" in bo.page.locator("[data-testid=friend-badge]").all_inner_texts()[-1]
-    assert_accessible(ann)  # a friend away
-    play([ann, bo], until_stuck=True)  # until Cy's turn: the table waits for Cy
-    cy.open(live_site)
-    wait_for([ann, bo, cy], ON)
-    agree([ann, bo, cy])
-    play([ann, bo, cy], turns=2)
-    # a forged message (another device moves for the seat to move), a stale one and an
-    # illegal one (the mover's own seat, a move the engine refuses): each is refused
-    devices = [ann, bo, cy]
-    game = agree(devices)
-    mover = devices[Board.from_record(game).state.seat]
-    other = next(d for d in devices if d is not mover)
-    tokens = game.split(" | ", 1)[1].split()
-    number = len(tokens) + 1
-    other_first = "tGGG" if tokens[0] != "tGGG" else "tGGU"
-    send = "(t) => window.__skylineLive.send(t)"
-    other.page.evaluate(send, f"L1 A {number} tGGG")
-    mover.page.evaluate(send, f"L1 A 1 {other_first}")
-    mover.page.evaluate(send, f"L1 A {number} e")
-    ann.page.wait_for_timeout(500)
-    assert ann.record() == bo.record() == cy.record() == game
-    play(devices, turns=1)
-    assert agree(devices) != game
-    for d in (ann, bo, cy):
-        assert d.clean() == []
+    claim(bo.page, link2, 1)
+    wait_for([ann, bo], ON)
+    assert_accessible(ann)  # the table's bar and scoreboard
+    play([ann, bo], turns=1)
+    agree([ann, bo])
+    bo.page.wait_for_selector("#yard-G:not([disabled])")  # Ann's moves shown, Bo's turn
+    assert "stuck" not in [bo.step() for _ in range(2)]
+    mid_turn = bo.record()
+    bo.page.reload()
+    bo.page.wait_for_selector(READY_SELECTOR, state="attached", timeout=60_000)
+    wait_for([bo], ON)
+    assert bo.record() == mid_turn  # its own steps kept, the game caught up
+    play([ann, bo])
+    agree([ann, bo])
+    for d in (ann, bo):
+        assert d.page.locator("[data-testid=scoring]").count() == 1
+    # ---- a 3-player game: a new game on the same pages, Cy on Firefox where there is one
+    firefox = engines.available("firefox") is None  # None: no reason it is not
+    cy: Any = FirefoxDevice(relay.url) if firefox else Device(live_browser, relay.url)
+    try:
+        link3 = invite(ann.page, None, ("Ann", "Bo", "Cy"), "live-e2e-3")
+        bo.claim(link3, 1)  # the invitation opened in the page Bo has open
+        cy.claim(link3, 2)
+        devices = [ann, bo, cy]
+        wait_for(devices, ON)
+        play(devices, turns=3)  # a round
+        agree(devices)
+        # Cy's tab closes: the others show Cy away and wait when it is Cy's turn
+        cy.leave()
+        wait_for([ann, bo], CY_AWAY)
+        assert "away" in bo.page.locator("[data-testid=friend-badge]").all_inner_texts()[-1]
+        assert_accessible(ann)  # a friend away
+        play([ann, bo], until_stuck=True)
+        cy.come_back(live_site)
+        wait_for(devices, ON)
+        agree(devices)
+        play(devices, turns=2)
+        # a forged message (another device moves for the seat to move), a stale one and an
+        # illegal one (the mover's own seat, a move the engine refuses): each is refused
+        game = agree(devices)
+        mover = devices[Board.from_record(game).state.seat]
+        other = next(d for d in devices if d is not mover)
+        tokens = game.split(" | ", 1)[1].split()
+        number = len(tokens) + 1
+        other.send(f"L1 A {number} tGGG")
+        mover.send(f"L1 A 1 {'tGGG' if tokens[0] != 'tGGG' else 'tGGU'}")
+        mover.send(f"L1 A {number} e")
+        time.sleep(0.5)
+        assert ann.record() == bo.record() == cy.record() == game
+        play(devices, turns=1)
+        assert agree(devices) != game
+        # the relay stops: every device says so, and the table plays on (direct channels)
+        relay.stop()
+        wait_for(devices, NO_RELAY)
+        before = agree(devices)
+        play(devices, turns=2)
+        assert agree(devices) != before
+        # a device that joins now finds no relay, and says why
+        cy.leave()
+        cy.come_back(live_site)
+        wait_for([cy], NO_RELAY)
+        assert ann.clean() == [] and bo.clean() == [] and cy.clean() == []
+    finally:
+        if isinstance(cy, FirefoxDevice):
+            cy.close()
+    # what the relay saw: neither a secret nor a name nor a move
+    log = relay.log.read_text()
+    for link in (link2, link3):
+        assert link.split("#live?1.", 1)[1].split(".", 1)[0] not in log
+    assert log and "Ann" not in log and '"L1 ' not in log

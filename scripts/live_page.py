@@ -70,13 +70,15 @@ def policy_step(page: Page) -> str:
     raise AssertionError("the page kept changing under the policy")
 
 
-def invite(page: Page, url: str, names: tuple[str, ...], seed: str,
+def invite(page: Page, url: str | None, names: tuple[str, ...], seed: str,
            keep_open: bool = False) -> str:
-    """The host starts a live game from the new-game dialog (the first visit's welcome
-    closed first): the invitation link. Its dialog stays open when ``keep_open``."""
-    go(page, url)
-    page.locator("[data-testid=dialog-newgame]").wait_for()
-    page.click("#ng-cancel")
+    """The host starts a live game from the new-game dialog: the invitation link. With a
+    ``url`` the page opens it first (a first visit: its welcome is closed first); without,
+    the page is already there. The invitation's dialog stays open when ``keep_open``."""
+    if url is not None:
+        go(page, url)
+        page.locator("[data-testid=dialog-newgame]").wait_for()
+        page.click("#ng-cancel")
     if page.locator("#btn-new").is_hidden():  # a phone: the tools are in the menu
         page.click(f"#{MENU_BUTTON}")
     page.click("#btn-new")
