@@ -9,9 +9,9 @@ devices' page starts are shared by every part:
   with its own steps kept;
 - rounds of a 3-player game on the same two pages (a new game; the friend opens the
   invitation in the same page) and a third device on Firefox ESR (e2e/engines.py's
-  PuppeteerDriver; Chromium where Firefox is missing): that device's tab closed for a
-  turn (the others show it away and wait) and reopened, catching up; a forged, a stale
-  and an illegal message sent by real peers, each refused with the three games equal;
+  PuppeteerDriver; Chromium where Firefox is missing); a friend's tab closed for a turn
+  (the others show it away and wait) and reopened, catching up; a forged, a stale and an
+  illegal message sent by real peers, each refused with the three games equal;
 - the relay stopped mid-game: the connected devices play on, a device that joins then
   says why it cannot connect; the relay's log never held a secret, a name or a move.
 
@@ -43,7 +43,7 @@ from skyline import Board
 LoopbackRelay = serve.load_script("live_relay").LoopbackRelay  # scripts/live_relay.py
 # the table's bar (by language): everyone there, Cy away, no relay
 ON = {"en": "every move reaches the other devices", "de": "Jeder Zug erreicht die anderen"}
-CY_AWAY = {"en": "Cy away", "de": "Cy nicht da"}
+BO_AWAY = {"en": "Bo away", "de": "Bo nicht da"}
 NO_RELAY = {"en": "cannot reach its relays", "de": "erreicht seine Relays nicht"}
 # errors the page's console may show on purpose: a refused message the live table
 # reports, the library's word when a peer's channel closes (a reload, a tab closed), the
@@ -266,13 +266,13 @@ def test_live_tables_of_two_then_three_devices(live_browser: Browser, live_site:
         wait_for(devices, ON)
         play(devices, turns=3)  # a round
         agree(devices)
-        # Cy's tab closes: the others show Cy away and wait when it is Cy's turn
-        cy.leave()
-        wait_for([ann, bo], CY_AWAY)
-        assert "away" in bo.page.locator("[data-testid=friend-badge]").all_inner_texts()[-1]
+        # Bo's tab closes: the others show Bo away and wait when it is Bo's turn
+        bo.leave()
+        wait_for([ann, cy], BO_AWAY)
+        assert "nicht da" in ann.page.locator("[data-testid=friend-badge]").all_inner_texts()[0]
         assert_accessible(ann)  # a friend away
-        play([ann, bo], until_stuck=True)
-        cy.come_back(live_site)
+        play([ann, cy], until_stuck=True)
+        bo.come_back(live_site)
         wait_for(devices, ON)
         agree(devices)
         play(devices, turns=2)
@@ -297,9 +297,9 @@ def test_live_tables_of_two_then_three_devices(live_browser: Browser, live_site:
         play(devices, turns=2)
         assert agree(devices) != before
         # a device that joins now finds no relay, and says why
-        cy.leave()
-        cy.come_back(live_site)
-        wait_for([cy], NO_RELAY)
+        bo.leave()
+        bo.come_back(live_site)
+        wait_for([bo], NO_RELAY)
         assert ann.clean() == [] and bo.clean() == [] and cy.clean() == []
     finally:
         if isinstance(cy, FirefoxDevice):

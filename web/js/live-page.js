@@ -44,7 +44,8 @@
 
 /** Python pings its peers on every tick. */
 export const TICK_MS = 4000;
-/** No relay open this long after a join: the relays are reported "closed". */
+/** No relay open this long after a join: the relays are reported "closed" (at once when
+ * every relay refused the connection). */
 export const RELAY_WAIT_MS = 8000;
 /** Until then the relays are looked at this often, so "open" comes as soon as one is. */
 const RELAY_POLL_MS = 250;
@@ -104,7 +105,11 @@ export function connectLive(loadTransport, emit, options = {}) {
     const joinedAt = Date.now();
     const poll = setInterval(() => {
       if (!table) return;
-      if (table.relays().some((relay) => relay.open) || Date.now() - joinedAt >= relayWaitMs) {
+      const states = table.relays();
+      // known at once when a relay is open or every one refused; else after the wait
+      const known =
+        states.some((relay) => relay.open) || states.every((relay) => relay.refused);
+      if (known || Date.now() - joinedAt >= relayWaitMs) {
         clearInterval(poll);
         checkRelays();
       }

@@ -59,8 +59,9 @@ const SECRET = /^[A-Za-z0-9_-]{22,128}$/;
  * @property {(handler: (error: string) => void) => void} onError a device that failed
  *   the secret's check, or could not decrypt an offer
  * @property {() => string[]} peers the connected devices' peer ids
- * @property {() => {url: string, open: boolean}[]} relays each relay's WebSocket: open
- *   or not (none open: no device can be found, though connected ones keep playing)
+ * @property {() => {url: string, open: boolean, refused: boolean}[]} relays each relay's
+ *   WebSocket: open or not (none open: no device can be found, though connected ones keep
+ *   playing); refused: its last attempt ended closed (the library tries again later)
  * @property {() => Promise<void>} leave close every channel and stop announcing
  */
 
@@ -131,7 +132,14 @@ export function join(secret, relays = relayList()) {
     peers: () => Object.keys(room.getPeers()),
     relays: () => {
       const sockets = getRelaySockets();
-      return relays.map((url) => ({ url, open: sockets[url]?.readyState === WebSocket.OPEN }));
+      return relays.map((url) => {
+        const socket = sockets[url];
+        return {
+          url,
+          open: socket?.readyState === WebSocket.OPEN,
+          refused: socket?.readyState === WebSocket.CLOSED,
+        };
+      });
     },
     leave: () => room.leave(),
   };
