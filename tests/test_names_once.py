@@ -12,6 +12,7 @@ twice.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -29,6 +30,12 @@ COMMAND_NAMES = frozenset(Cmd)
 ACTION = re.compile(r'\bdata-(?:action|submit)="([^"{]+)"')
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, read once for all the checks."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def page_modules(web: Path = WEB) -> list[Path]:
     return sorted([*(web / "app").rglob("*.py"), *web.glob("*.py")])
 
@@ -36,7 +43,7 @@ def page_modules(web: Path = WEB) -> list[Path]:
 def literals(path: Path) -> list[tuple[int, str]]:
     """(line, text) of every string literal of a module but its docstrings, the parts of
     an f-string one by one."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     docstrings = {
         id(node.body[0].value) for node in ast.walk(tree)
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
@@ -85,7 +92,7 @@ def named_ids(modules: list[Path]) -> dict[str, str]:
     used: set[str] = set()
     constants: dict[str, str] = {}
     for path in modules:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.JoinedStr):
                 for before, value in zip(node.values, node.values[1:], strict=False):
@@ -109,7 +116,7 @@ def ids_written_out(web: Path = WEB) -> list[str]:
     values = {value: name for name, value in named_ids(modules).items() if "-" in value}
     found = []
     for path in modules:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         defining = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)}
         for node in ast.walk(tree):
             if (isinstance(node, ast.Constant) and node.value in values

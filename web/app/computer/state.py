@@ -10,7 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.core.page_state import ChancesState, PageState, ReviewState, TableReviewState
+from app.core.page_state import (
+    ChancesState,
+    PageState,
+    ReviewState,
+    TableReviewState,
+    held_as,
+)
 
 
 @dataclass
@@ -60,17 +66,14 @@ class ChancesProgress(ChancesState):
 
 def review_of(page: PageState) -> ReviewProgress | None:
     """The solo review's progress (``PageState.review``), if any."""
-    review = page.review
-    return review if isinstance(review, ReviewProgress) else None
+    return held_as(page.review, ReviewProgress)
 
 
 def table_review_of(page: PageState) -> TableReviewProgress | None:
     """The review's progress of a game of 2-4 players (``PageState.table_review``), if any."""
-    review = page.table_review
-    return review if isinstance(review, TableReviewProgress) else None
+    return held_as(page.table_review, TableReviewProgress)
 
 
 def chances_of(page: PageState) -> ChancesProgress | None:
     """The chances chart's values so far (``PageState.chances``), if any."""
-    chances = page.chances
-    return chances if isinstance(chances, ChancesProgress) else None
+    return held_as(page.chances, ChancesProgress)

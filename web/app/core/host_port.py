@@ -11,7 +11,7 @@ path, as a click is run.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 Done = Callable[[bool], None]
 
@@ -85,6 +85,8 @@ class Host(Protocol):
 
 
 Guard = Callable[[Callable[[], object]], None]
+#: What the browser answers a call with (whether it worked, or what happened).
+Answer = TypeVar("Answer")
 
 
 class GuardedHost:
@@ -95,35 +97,33 @@ class GuardedHost:
         self.host = host
         self.guard = guard
 
-    def _answer(self, callback: Callable[[bool], None]) -> Done:
-        return lambda ok: self.guard(lambda: callback(ok))
-
-    def _told(self, callback: Callable[[str], None]) -> Callable[[str], None]:
-        return lambda text: self.guard(lambda: callback(text))
+    def _guarded(self, callback: Callable[[Answer], None]) -> Callable[[Answer], None]:
+        """``callback``, run through the crash path when the browser answers."""
+        return lambda answer: self.guard(lambda: callback(answer))
 
     # the calls answered later
     def storage_write_soon(self, key: str, expected: str | None, value: str,
                            also: tuple[tuple[str, str], ...],
                            trouble: Callable[[str], None]) -> None:
-        self.host.storage_write_soon(key, expected, value, also, self._told(trouble))
+        self.host.storage_write_soon(key, expected, value, also, self._guarded(trouble))
 
     def take_lock(self, on_result: Callable[[str], None]) -> None:
-        self.host.take_lock(self._told(on_result))
+        self.host.take_lock(self._guarded(on_result))
 
     def copy(self, text: str, done: Done) -> None:
-        self.host.copy(text, self._answer(done))
+        self.host.copy(text, self._guarded(done))
 
     def share(self, text: str, title: str, done: Done) -> None:
-        self.host.share(text, title, self._answer(done))
+        self.host.share(text, title, self._guarded(done))
 
     def load_qr(self, done: Done) -> None:
-        self.host.load_qr(self._answer(done))
+        self.host.load_qr(self._guarded(done))
 
     def fetch_data(self, path: str, done: Done) -> None:
-        self.host.fetch_data(path, self._answer(done))
+        self.host.fetch_data(path, self._guarded(done))
 
     def persist_storage(self, done: Callable[[str], None]) -> None:
-        self.host.persist_storage(self._told(done))
+        self.host.persist_storage(self._guarded(done))
 
     # the rest, as the host has them
     def set_html(self, name: str, html: str) -> None:

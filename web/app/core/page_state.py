@@ -28,14 +28,14 @@ it, the core needs no feature, and a field holds only its own kind:
 
 A base is an empty class rather than a ``Protocol`` of the feature's fields: what a
 feature's state holds is the feature's business, and the core only asks whether a
-field is set.
+field is set. A feature reads its own back with :func:`held_as`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from app.core.cues import Cue
 from app.core.i18n import Text, Texts
@@ -304,6 +304,19 @@ class ReplayState:
 class ShownSeatState:
     """The skyline a tap on a scoreboard chip asked for (``PageState.shown_seat``): the
     turn's ``ShownSeat`` (``app.turn.state``)."""
+
+
+Held = TypeVar("Held")
+
+
+def held_as(value: object, kind: type[Held]) -> Held | None:
+    """A feature's own state from a field typed by its core base: ``value`` if it is the
+    feature's ``kind``, else None.
+
+    >>> held_as(ShownSeatState(), ShownSeatState) is not None, held_as(None, ShownSeatState)
+    (True, None)
+    """
+    return value if isinstance(value, kind) else None
 
 
 # ---------------------------------------------------------------------------- page state

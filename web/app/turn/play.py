@@ -45,28 +45,18 @@ class Play:
         """The turn's commands: each refused by its rule (``app.turn.rules``) before it
         runs, so the handlers below only check their argument."""
         game = Guard.GAME
-
-        def number(handler: Callable[[int], object], name: Cmd) -> Command[int]:
-            return number_arg(handler, game, rule=RULES[name])
-
-        def no_arg(handler: Callable[[], object], name: Cmd) -> Command[None]:
-            return plain(handler, game, rule=RULES[name])
-
-        return {
-            Cmd.TAKE: number(self.take, Cmd.TAKE),
-            Cmd.UNTAKE: number(self.put_back, Cmd.UNTAKE),
-            Cmd.DISTRICT: no_arg(self.take_district, Cmd.DISTRICT),
-            Cmd.DIE: number(self.toggle, Cmd.DIE),
-            Cmd.ROLL: no_arg(self.roll, Cmd.ROLL),
-            Cmd.BUILD: no_arg(self.build, Cmd.BUILD),
-            Cmd.DEMOLISH: no_arg(self.demolish, Cmd.DEMOLISH),
-            Cmd.ABANDON: no_arg(self.abandon, Cmd.ABANDON),
-            Cmd.END: no_arg(self.end_turn, Cmd.END),
-            Cmd.UNDO: no_arg(self.undo, Cmd.UNDO),
-            Cmd.CANCEL: no_arg(self.cancel, Cmd.CANCEL),
-            Cmd.COLUMN: number(self.choose_column, Cmd.COLUMN),
-            Cmd.TILE: number(self.choose_tile, Cmd.TILE),
+        numbered: dict[Cmd, Callable[[int], object]] = {
+            Cmd.TAKE: self.take, Cmd.UNTAKE: self.put_back, Cmd.DIE: self.toggle,
+            Cmd.COLUMN: self.choose_column, Cmd.TILE: self.choose_tile,
         }
+        bare: dict[Cmd, Callable[[], object]] = {
+            Cmd.DISTRICT: self.take_district, Cmd.ROLL: self.roll, Cmd.BUILD: self.build,
+            Cmd.DEMOLISH: self.demolish, Cmd.ABANDON: self.abandon, Cmd.END: self.end_turn,
+            Cmd.UNDO: self.undo, Cmd.CANCEL: self.cancel,
+        }
+        return ({name: number_arg(handler, game, rule=RULES[name])
+                 for name, handler in numbered.items()}
+                | {name: plain(handler, game, rule=RULES[name]) for name, handler in bare.items()})
 
     # ------------------------------------------------------------------ pushing actions
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.core.page_state import Choice, PageState, ShownSeatState
+from app.core.page_state import Choice, PageState, ShownSeatState, held_as
 
 
 @dataclass(frozen=True)
@@ -36,5 +36,4 @@ class ShownSeat(ShownSeatState):
 
 def shown_seat_of(page: PageState) -> ShownSeat | None:
     """The skyline a scoreboard chip asked for (``PageState.shown_seat``), if any."""
-    shown = page.shown_seat
-    return shown if isinstance(shown, ShownSeat) else None
+    return held_as(page.shown_seat, ShownSeat)

@@ -39,7 +39,7 @@ from app.core.dom import (
 )
 from app.core.events import Emit, OpenNewGame, ShowHint
 from app.core.i18n import Text
-from app.core.page_state import DemolishChoice, Lesson, NewGameDialog, PageState
+from app.core.page_state import DemolishChoice, Lesson, NewGameDialog, PageState, held_as
 from app.core.session import Session
 from app.core.whose_turn import can_hint
 from app.tutorial.coach import COACH
@@ -147,8 +147,7 @@ class TutorialState(Lesson):
 
 def running(session: Session) -> TutorialState | None:
     """The tutorial's state while it runs in ``session`` (its ``Lesson``), else None."""
-    lesson = session.tutorial
-    return lesson if isinstance(lesson, TutorialState) else None
+    return held_as(session.tutorial, TutorialState)
 
 
 def expect(step: Step, board: Board, page: PageState) -> Expect | None:
