@@ -149,7 +149,12 @@ def _wins(theirs: Board, ours: Board) -> bool:
     return theirs.record() < ours.record()
 
 
-def _common(a: Sequence[Action], b: Sequence[Action]) -> int:
+def common_length(a: Sequence[Action], b: Sequence[Action]) -> int:
+    """How many actions two records share from their start.
+
+    >>> b = Board.new(["Ann"], seed="demo"); b.push_text("tGGU"); common_length(b.actions, ())
+    0
+    """
     size = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
@@ -347,7 +352,7 @@ class LiveTable:
             return Step(table)
         if not _wins(theirs, ours):
             return table._answer(peer, Event("refused", peer, len(theirs.actions), relation))
-        start = _common(ours.actions, theirs.actions)
+        start = common_length(ours.actions, theirs.actions)
         if self.moved and relation == "continues":
             replay = theirs.at(start)
             for offset, action in enumerate(theirs.actions[start:]):

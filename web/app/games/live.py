@@ -31,7 +31,7 @@ from app.core.page_state import Level, LiveStatus, Playback
 from app.core.session import Session
 from app.games.state import SendDialog
 from skyline import Board, IllegalActionError, make_live_link
-from skyline.records.live_table import Event, LiveTable, Step, live_seats
+from skyline.records.live_table import Event, LiveTable, Step, common_length, live_seats
 
 #: How the network's state is said when it changes (None: nothing to say).
 NETWORK_NOTICES = {
@@ -39,16 +39,6 @@ NETWORK_NOTICES = {
     "offline": ("live.offline", Level.WARN),
     "unavailable": ("live.unavailable", Level.ERROR),
 }
-
-
-def common_length(a: tuple, b: tuple) -> int:
-    """How many actions two records share from the start."""
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 class Live:
