@@ -242,6 +242,7 @@ LONG_FIRST = (
     "e2e/test_scoreboard_and_seats_in_view.py",
     "e2e/test_every_engine.py",
     "e2e/test_viewports.py",
+    "e2e/test_live_tables.py",
     "e2e/test_tutorial_walkthrough.py",
     "e2e/test_a11y.py",
     "tests/test_screen_walk.py",
