@@ -342,3 +342,14 @@ def test_a_correspondence_link_during_a_live_game_is_taken_by_the_table():
     play_turn(ann)
     net.pump()
     assert bo.board.actions == ann.board.actions
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_game_list_says_which_game_is_a_live_table(lang):
+    net, ann, _bo = table_of_two(lang)
+    entry_id = ann.session.entry.id
+    start_game(ann, ("Cy",), ("human",), "solo2")
+    ann.handle("click", "games", None)
+    rows = {r.id: r for r in ann.renderer.screen().dialog.rows}
+    assert rows[entry_id].note == ann.session.t("games.live")
+    assert all(r.note is None for i, r in rows.items() if i != entry_id)

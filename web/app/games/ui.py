@@ -223,7 +223,8 @@ def games_view(page: PageState, dialog: GamesDialog, games: Sequence[GameEntry],
         )
         progress = t("games.finished") if e.finished else t("games.round", round=e.round)
         title = entry_title(t, e)
-        note = t("games.diverged", name=title) if e.diverged_from else None
+        note = (t("games.diverged", name=title) if e.diverged_from
+                else t("games.live") if e.live else None)
         labels = tuple((a, t(f"games.{a}_label", name=title))
                        for a in ("open", "replay", "rename", "export", "delete"))
         rows.append(GameRow(e.id, title, players, progress, _turn_text(t, e),
