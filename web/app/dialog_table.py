@@ -53,8 +53,7 @@ DialogView = (NewGameView | RulesView | ConfirmLinkView | stats_ui.ConfirmDailyV
 def _send_view(d: SendDialog, c: DialogContext) -> games_ui.SendView | None:
     if c.board is None:
         return None
-    seats = c.page.seat_codes(len(c.board.options.names))
-    return games_ui.send_view(d, c.board, c.texts, c.can_share, seats)
+    return games_ui.send_view(d, c.board, c.texts, c.can_share, c.page.friend_seats)
 
 
 

@@ -381,7 +381,3 @@ class PageState:
 
     def seat_kind(self, seat: int) -> Seat:
         return self.seats.get(seat, HERE)
-
-    def seat_codes(self, count: int) -> tuple[str, ...]:
-        """The ``count`` seats' kinds as the game list keeps them (``Seat.code``)."""
-        return tuple(self.seat_kind(i).code for i in range(count))

@@ -147,7 +147,7 @@ class Session(Notices):
 
     def entry_seats(self, count: int) -> tuple[str, ...]:
         """The open game's seats as the list keeps them (``Seat.code``)."""
-        return self.page.seat_codes(count)
+        return tuple(self.page.seat_kind(i).code for i in range(count))
 
     def entry_now(self) -> GameEntry:
         """The open game as a game-list entry, as it is now."""

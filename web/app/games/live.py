@@ -50,6 +50,7 @@ class Live:
         self.secret = ""  # the table joined ("" none)
         self.entry_id = ""  # the game it is of
         self.names: dict[str, str] = {}  # peer id -> the names of its seats, for notices
+        self.arrived: frozenset[int] = frozenset()  # the seats the "joined" notice names
         session.before_render = self.follow
 
     def commands(self) -> dict[Cmd, Command]:
@@ -100,15 +101,14 @@ class Live:
             common = common_length(ours, theirs)
             try:
                 for _ in range(len(theirs) - common):
-                    self._apply(table.undo(), show=False)
-                    assert self.table is not None
-                    table = self.table
+                    step = table.undo()
+                    self._apply(step, show=False)
+                    table = step.table
                 for action in ours[common:]:
-                    self._apply(table.act(action), show=False)
-                    assert self.table is not None
-                    table = self.table
+                    step = table.act(action)
+                    self._apply(step, show=False)
+                    table = step.table
             except IllegalActionError:
-                table = self.table or table
                 agreed = table.game.actions
                 if len(ours) > len(agreed) and tuple(ours[:len(agreed)]) == tuple(agreed):
                     # moves of other seats that came by link (the correspondence fallback):
@@ -245,13 +245,12 @@ class Live:
         network = old.network if old is not None else "connecting"
         new = LiveStatus(table.mine, away, table.synced, network)
         if old is not None and old.away != new.away:
-            names = s.board.options.names
-            back = [names[i] for i in sorted((old.away - new.away) - table.mine)]
+            back = (old.away - new.away) - table.mine
             if back:
-                # friends arriving one after the other are said in one notice
-                said = next((dict(n.params).get("name") for n in s.page.notices
-                             if n.key == "live.joined"), None)
-                earlier = [name for name in str(said).split(", ") if name not in back
-                           and names.index(name) not in new.away] if said else []
-                s.notify("live.joined", Level.INFO, name=", ".join(earlier + back))
+                # friends arriving one after the other are said in one notice, while it shows
+                shown = any(n.key == "live.joined" for n in s.page.notices)
+                self.arrived = ((self.arrived if shown else frozenset()) | back) - new.away
+                names = s.board.options.names
+                s.notify("live.joined", Level.INFO,
+                         name=", ".join(names[i] for i in sorted(self.arrived)))
         s.page.live = new

@@ -340,7 +340,7 @@ def live_view(page: PageState, board: Board, texts: Texts) -> CorrView:
 
 
 def send_view(dialog: SendDialog, board: Board, texts: Texts, can_share: bool,
-              seats: tuple[str, ...] = ()) -> SendView:
+              friends: tuple[int, ...] = ()) -> SendView:
     t = texts.t
     names = board.options.names
     if dialog.seat is not None:
@@ -365,8 +365,8 @@ def send_view(dialog: SendDialog, board: Board, texts: Texts, can_share: bool,
     words = _words(t, "corr.share", "corr.copy", "corr.qr", "share.link", "btn.close",
                    "corr.qr_label")
     if dialog.live:
-        friends = [names[i] for i, code in enumerate(seats) if Seat.from_code(code).is_friend]
-        return SendView(t("live.invite_title"), t("live.invite_explain", names=", ".join(friends)),
+        invited = ", ".join(names[i] for i in friends)
+        return SendView(t("live.invite_title"), t("live.invite_explain", names=invited),
                         dialog.link, t("live.invite_note"), status,
                         dialog.copied or dialog.shared, can_share, qr, qr_status, words)
     return SendView(

@@ -92,9 +92,9 @@ def not_yours(page: PageState, board: Board) -> str | None:
     if page.readonly:
         return "why.readonly"
     if page.live is not None and board.state.phase is not Phase.OVER:
-        if board.state.seat not in page.live.moves_here:
+        if friend_turn(page, board):
             return "why.computer" if seat.is_computer else "why.friend"
-        return None if page.live.synced else "why.live_sync"
+        return "why.live_sync" if live_waiting(page, board) else None
     if seat.is_computer:
         return "why.computer"
     if seat.is_friend:

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.core.commands import TURN_COMMANDS, Cmd
 from app.core.page_state import DemolishChoice, PageState
-from app.core.whose_turn import live_waiting
+from app.core.whose_turn import friend_turn, live_waiting
 from app.core.words import TYPE_LETTERS, die_label, read_summary, turn_words, unbuildable_reasons
 from app.turn.rules import RULES, panel
 from app.turn.state import BuildChoice, shown_seat_of
@@ -140,7 +140,7 @@ def prompt_key(page: PageState, board: Board, t: Callable[..., str] | None = Non
         return "prompt.choose_demolish", {}
     if page.playback is not None:
         return "prompt.playback", {"name": state.player.name}
-    if page.live is not None and state.seat not in page.live.moves_here:
+    if page.live is not None and friend_turn(page, board):
         away = state.seat in page.live.away
         return ("prompt.live_away" if away else "prompt.live_turn"), {"name": state.player.name}
     if live_waiting(page, board):
