@@ -256,21 +256,32 @@ def parse_game_link(text: object) -> GameLink:
 
 
 def _parse_game_link(text: object) -> GameLink:
-    text = link_text(text, MAX_GAME_LINK_CHARS)
-    path, question, rest = text.partition("?")
-    if path != GAME_LINK_PATH or not question:
-        raise LinkError("link", "this is not a game link", reason="not_game")
-    if not rest:
-        raise LinkError("link", "the game link is empty", reason="empty")
-    version, dot, data = rest.partition(".")
-    if version == str(GAME_LINK_VERSION) and not (dot and data):
-        raise LinkError("link", "the game link has no game", reason="incomplete")
-    if not re.fullmatch(r"[0-9]{1,8}", version):
-        raise LinkError("link", "the game link has no version", reason="malformed")
-    if version != str(GAME_LINK_VERSION):
-        raise LinkError("game_version", f"game link version {version} is not supported",
-                        version=version)
+    data = versioned_body(text, GAME_LINK_PATH, GAME_LINK_VERSION, MAX_GAME_LINK_CHARS,
+                          "game link", "game")
     return parse_game_data(data)
+
+
+def versioned_body(text: object, path: str, version: int, limit: int, name: str,
+                   body: str) -> str:
+    """What follows ``<path>?<version>.`` in a link of that path and version (a game link,
+    a live link): a :class:`LinkError` (``link`` with its reason, or ``game_version``)
+    when ``text`` is not one; ``name`` and ``body`` word the messages ("game link",
+    "game")."""
+    text = link_text(text, limit)
+    found, question, rest = text.partition("?")
+    if found != path or not question:
+        raise LinkError("link", f"this is not a {name}", reason=f"not_{path}")
+    if not rest:
+        raise LinkError("link", f"the {name} is empty", reason="empty")
+    given, dot, after = rest.partition(".")
+    if given == str(version) and not (dot and after):
+        raise LinkError("link", f"the {name} has no {body}", reason="incomplete")
+    if not re.fullmatch(r"[0-9]{1,8}", given):
+        raise LinkError("link", f"the {name} has no version", reason="malformed")
+    if given != str(version):
+        raise LinkError("game_version", f"{name} version {given} is not supported",
+                        version=given)
+    return after
 
 
 def parse_game_data(data: str) -> GameLink:

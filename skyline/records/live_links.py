@@ -61,8 +61,9 @@ from .game_links import (
     GameLink,
     make_game_link,
     parse_game_data,
+    versioned_body,
 )
-from .links import LinkError, after_hash, link_text
+from .links import LinkError, after_hash
 
 LIVE_LINK_PATH = "live"
 LIVE_LINK_VERSION = 1
@@ -127,20 +128,8 @@ def parse_live_link(text: object) -> LiveLink:
 
 
 def _parse_live_link(text: object) -> LiveLink:
-    text = link_text(text, MAX_LIVE_LINK_CHARS)
-    path, question, rest = text.partition("?")
-    if path != LIVE_LINK_PATH or not question:
-        raise LinkError("link", "this is not a live link", reason="not_live")
-    if not rest:
-        raise LinkError("link", "the live link is empty", reason="empty")
-    version, dot, after = rest.partition(".")
-    if version == str(LIVE_LINK_VERSION) and not (dot and after):
-        raise LinkError("link", "the live link has no table", reason="incomplete")
-    if not re.fullmatch(r"[0-9]{1,8}", version):
-        raise LinkError("link", "the live link has no version", reason="malformed")
-    if version != str(LIVE_LINK_VERSION):
-        raise LinkError("game_version", f"live link version {version} is not supported",
-                        version=version)
+    after = versioned_body(text, LIVE_LINK_PATH, LIVE_LINK_VERSION, MAX_LIVE_LINK_CHARS,
+                           "live link", "table")
     secret, dot, data = after.partition(".")
     if not is_secret(secret):
         raise LinkError("live_secret", "the live link's room secret is missing or damaged")
