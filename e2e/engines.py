@@ -167,14 +167,15 @@ class PuppeteerDriver:
 
     engine = "firefox"
 
-    def __init__(self) -> None:
+    def __init__(self, prefs: dict[str, Any] | None = None) -> None:
+        # ``prefs``: Firefox preferences of this profile (the live tables' bench sets some)
         self._profile = tempfile.mkdtemp(prefix="skyline-firefox-")
         self._proc = subprocess.Popen(
             ["node", str(BRIDGE)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self._next = 0
         self.version = self._call("launch", browser="firefox", executablePath=FIREFOX,
-                                  userDataDir=self._profile, prefs={})
+                                  userDataDir=self._profile, prefs=prefs or {})
         self.viewport(1280, 800)
 
     def _call(self, op: str, **args: Any) -> Any:

@@ -37,7 +37,6 @@ import gzip
 import json
 import re
 import secrets
-import shutil
 import statistics
 import subprocess
 import sys
@@ -56,6 +55,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402 - scripts/chromium.py
 from live_relay import LoopbackRelay  # noqa: E402 - scripts/live_relay.py
 
+sys.path.append(str(Path(__file__).resolve().parent.parent / "e2e"))
+from engines import PuppeteerDriver  # noqa: E402 - Firefox ESR: e2e/firefox_bridge.mjs
+
 # WebRTC host candidates between browsers on one machine: plain addresses instead of
 # mDNS names (another engine cannot resolve Chromium's ".local" names).
 CHROMIUM_LIVE_ARGS = ["--disable-features=WebRtcHideLocalIpsWithMdns"]
@@ -63,7 +65,6 @@ FIREFOX_LIVE_PREFS = {
     "media.peerconnection.ice.obfuscate_host_addresses": False,
     "media.peerconnection.ice.loopback": True,
 }
-FIREFOX = "/usr/bin/firefox-esr"
 PACKAGES = {s: f"@trystero-p2p/{s}" for s in ("torrent", "nostr", "mqtt")}
 
 # Runs in each page: join the room, record when each other device's channel opened
@@ -108,46 +109,6 @@ class ChromiumDevice:
 
     def close(self) -> None:
         self._context.close()
-
-
-class FirefoxDevice:
-    """Firefox ESR through e2e/firefox_bridge.mjs (puppeteer-core over WebDriver BiDi)."""
-
-    def __init__(self, prefs: dict[str, Any]) -> None:
-        self._profile = tempfile.mkdtemp(prefix="skyline-live-firefox-")
-        self._proc = subprocess.Popen(
-            ["node", str(ROOT / "e2e" / "firefox_bridge.mjs")], cwd=ROOT,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, bufsize=1)
-        self._next = 0
-        self._call("launch", browser="firefox", executablePath=FIREFOX,
-                   userDataDir=self._profile, prefs=prefs)
-
-    def _call(self, op: str, **args: Any) -> Any:
-        assert self._proc.stdin is not None and self._proc.stdout is not None
-        self._next += 1
-        self._proc.stdin.write(json.dumps({"id": self._next, "op": op, "args": args}) + "\n")
-        answer = json.loads(self._proc.stdout.readline() or '{"ok": false, "error": "ended"}')
-        if not answer["ok"]:
-            raise RuntimeError(f"firefox {op}: {answer['error']}")
-        return answer.get("value")
-
-    def goto(self, url: str) -> None:
-        self._call("goto", url=url)
-
-    def run(self, script: str) -> Any:
-        return self._call("evaluate", script=script)
-
-    def close(self) -> None:
-        try:
-            self._call("close")
-        except Exception:
-            pass
-        try:
-            self._proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-        shutil.rmtree(self._profile, ignore_errors=True)
 
 
 def bundle(strategy: str, out: Path) -> tuple[int, int]:
@@ -293,7 +254,7 @@ def main() -> None:
                     for _ in range(opts.rounds):
                         devices: list[Device] = [ChromiumDevice(browser) for _ in range(n - 1)]
                         devices.append(
-                            FirefoxDevice({} if opts.firefox_plain else FIREFOX_LIVE_PREFS)
+                            PuppeteerDriver({} if opts.firefox_plain else FIREFOX_LIVE_PREFS)
                             if opts.firefox or opts.firefox_plain else ChromiumDevice(browser))
                         try:
                             table.append(one_round(devices, base, strategy, relay.url,
