@@ -42,31 +42,43 @@ async function torrent() {
   return { port: server.ws.address().port, close: () => server.close() };
 }
 
-async function mqtt() {
-  const { Aedes } = await import("aedes");
-  const { WebSocketServer, createWebSocketStream } = await import("ws");
-  const broker = await Aedes.createBroker();
-  broker.on("publish", (packet, client) => {
-    if (client) seen(`${packet.topic} ${packet.payload.toString("utf8")}`);
-  });
+/**
+ * A WebSocket server on host:port, each connection handed to `onConnection`.
+ * @param {(socket: import("ws").WebSocket, req: import("http").IncomingMessage) => void} onConnection
+ * @param {() => void} closeAlso what the relay itself must close
+ */
+async function webSocketServer(onConnection, closeAlso) {
+  const { WebSocketServer } = await import("ws");
   const http = createServer();
   const wss = new WebSocketServer({ server: http });
-  wss.on("connection", (socket, req) => broker.handle(createWebSocketStream(socket), req));
+  wss.on("connection", onConnection);
   await new Promise((resolve) => http.listen(port, host, resolve));
   return {
     port: http.address().port,
     close: () => {
       wss.close();
       http.close();
-      broker.close();
+      closeAlso();
     },
   };
+}
+
+async function mqtt() {
+  const { Aedes } = await import("aedes");
+  const { createWebSocketStream } = await import("ws");
+  const broker = await Aedes.createBroker();
+  broker.on("publish", (packet, client) => {
+    if (client) seen(`${packet.topic} ${packet.payload.toString("utf8")}`);
+  });
+  return webSocketServer(
+    (socket, req) => broker.handle(createWebSocketStream(socket), req),
+    () => broker.close(),
+  );
 }
 
 async function nostr() {
   const { NostrRelay } = await import("@nostr-relay/core");
   const { EventRepository, LogLevel } = await import("@nostr-relay/common");
-  const { WebSocketServer } = await import("ws");
   // The live strategy sends ephemeral events only (kinds 20000-29999), which a relay
   // passes on and never stores; anything else is kept in memory for this run.
   class MemoryRepository extends EventRepository {
@@ -88,9 +100,7 @@ async function nostr() {
     }
   }
   const relay = new NostrRelay(new MemoryRepository(), { logLevel: LogLevel.ERROR });
-  const http = createServer();
-  const wss = new WebSocketServer({ server: http });
-  wss.on("connection", (socket) => {
+  return webSocketServer((socket) => {
     relay.handleConnection(socket);
     socket.on("message", (data) => {
       seen(data);
@@ -103,16 +113,7 @@ async function nostr() {
       relay.handleMessage(socket, message).catch((err) => console.error(`relay: ${err}`));
     });
     socket.on("close", () => relay.handleDisconnect(socket));
-  });
-  await new Promise((resolve) => http.listen(port, host, resolve));
-  return {
-    port: http.address().port,
-    close: () => {
-      wss.close();
-      http.close();
-      relay.destroy();
-    },
-  };
+  }, () => relay.destroy());
 }
 
 const starts = { torrent, mqtt, nostr };
